@@ -1,0 +1,96 @@
+/* splice-in -- copy a file to standard output with splice(2).
+
+   SYNOPSIS: splice-in [OPTION]... FILE  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "copy.h"
+#include "error.h"
+#include "progname.h"
+#include "sys.h"
+
+static char *offset_arg;
+static char *length_arg;
+static char *pipe_size_arg;
+static int debug;
+
+static struct poptOption tool_options[] = {
+  { "offset", 'o', POPT_ARG_STRING, &offset_arg, 0,
+    "start reading at byte N of FILE", "N" },
+  { "length", 'l', POPT_ARG_STRING, &length_arg, 0,
+    "copy at most N bytes", "N" },
+  { "pipe-size", 'p', POPT_ARG_STRING, &pipe_size_arg, 0,
+    "size of the pipe used for splicing (default 1M)", "N" },
+  { "debug", 'd', POPT_ARG_NONE, &debug, 0,
+    "print the engine used and the byte count to standard error", NULL },
+  POPT_TABLEEND
+};
+
+static struct poptOption options[] = {
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
+    "Copy FILE to standard output; when standard output is a pipe, the pages "
+    "move by splice(2) without being copied.\n\n"
+    "N takes a K, M, G, T suffix (KiB...; KB for 1000) or 0x for hex.\n"
+    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+  CLI_COMMON_OPTIONS
+};
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  poptContext ctx = cli_context (argc, argv, options, "[OPTION]... FILE");
+  while (cli_next_option (ctx) >= 0)
+    continue;
+  const char *file = poptGetArg (ctx);
+  if (!file)
+    cli_usage_error ("missing file operand");
+  if (poptPeekArg (ctx))
+    cli_usage_error ("extra operand %s", quote_file (poptPeekArg (ctx)));
+
+  off_t offset = offset_arg ? (off_t) cli_parse_size ("offset", offset_arg) : 0;
+  struct copy_request req = {
+    .out_fd = STDOUT_FILENO,
+    .in_off = offset_arg ? &offset : NULL,
+    .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
+    .pipe_size = pipe_size_arg ? cli_parse_size ("pipe-size", pipe_size_arg) : 0,
+  };
+
+  req.in_fd = sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
+  if (req.in_fd < 0)
+    error (EXIT_FAILURE, -req.in_fd, "cannot open %s", quote_file (file));
+  struct stat st;
+  int ret = sys_fstat (req.in_fd, &st);
+  if (ret == 0 && S_ISDIR (st.st_mode))
+    ret = -EISDIR;
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
+  /* Asked for explicitly, a pipe size applies to a stdout pipe too.  */
+  if (req.pipe_size)
+    sys_fcntl (STDOUT_FILENO, F_SETPIPE_SZ, (long) req.pipe_size);
+
+  struct copy_result res;
+  ret = copy_range (&req, &res);
+  if (debug)
+    copy_print_debug (program_name, &res);
+  if (ret < 0)
+    {
+      if (res.side == COPY_SIDE_READ)
+        error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
+      /* The reader went away: stop quietly, as cat does.  */
+      if (ret == -EPIPE)
+        return EXIT_FAILURE;
+      error (EXIT_FAILURE, -ret, "write error");
+    }
+  sys_close (req.in_fd);
+  poptFreeContext (ctx);
+  return EXIT_SUCCESS;
+}

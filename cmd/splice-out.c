@@ -1,0 +1,98 @@
+/* splice-out -- copy standard input into a file with splice(2).
+
+   SYNOPSIS: splice-out [OPTION]... FILE  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "copy.h"
+#include "error.h"
+#include "progname.h"
+#include "sys.h"
+
+static int append;
+static char *offset_arg;
+static char *length_arg;
+static char *pipe_size_arg;
+static int debug;
+
+static struct poptOption tool_options[] = {
+  { "append", 'a', POPT_ARG_NONE, &append, 0,
+    "append to FILE instead of truncating it", NULL },
+  { "offset", 'o', POPT_ARG_STRING, &offset_arg, 0,
+    "start writing at byte N of FILE, truncated there first (as dd seek=N)",
+    "N" },
+  { "length", 'l', POPT_ARG_STRING, &length_arg, 0,
+    "copy at most N bytes of standard input", "N" },
+  { "pipe-size", 'p', POPT_ARG_STRING, &pipe_size_arg, 0,
+    "size of the pipe used for splicing (default 1M)", "N" },
+  { "debug", 'd', POPT_ARG_NONE, &debug, 0,
+    "print the engine used and the byte count to standard error", NULL },
+  POPT_TABLEEND
+};
+
+static struct poptOption options[] = {
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
+    "Copy standard input into FILE, created if missing (mode 0666 less the "
+    "umask); when standard input is a pipe, the pages move by splice(2).\n\n"
+    "N takes a K, M, G, T suffix (KiB...; KB for 1000) or 0x for hex.\n"
+    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+  CLI_COMMON_OPTIONS
+};
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  poptContext ctx = cli_context (argc, argv, options, "[OPTION]... FILE");
+  while (cli_next_option (ctx) >= 0)
+    continue;
+  const char *file = poptGetArg (ctx);
+  if (!file)
+    cli_usage_error ("missing file operand");
+  if (poptPeekArg (ctx))
+    cli_usage_error ("extra operand %s", quote_file (poptPeekArg (ctx)));
+  if (append && offset_arg)
+    cli_usage_error ("--append and --offset cannot be combined");
+
+  off_t offset = offset_arg ? (off_t) cli_parse_size ("offset", offset_arg) : 0;
+  struct copy_request req = {
+    .in_fd = STDIN_FILENO,
+    .out_off = offset_arg ? &offset : NULL,
+    .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
+    .pipe_size = pipe_size_arg ? cli_parse_size ("pipe-size", pipe_size_arg) : 0,
+  };
+
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
+  flags |= append ? O_APPEND : offset_arg ? 0 : O_TRUNC;
+  req.out_fd = sys_openat (AT_FDCWD, file, flags, 0666);
+  if (req.out_fd < 0)
+    error (EXIT_FAILURE, -req.out_fd, "cannot open %s", quote_file (file));
+  if (offset_arg && ftruncate (req.out_fd, offset) < 0)
+    error (EXIT_FAILURE, errno, "cannot truncate %s", quote_file (file));
+  if (req.pipe_size)
+    sys_fcntl (STDIN_FILENO, F_SETPIPE_SZ, (long) req.pipe_size);
+
+  struct copy_result res;
+  int ret = copy_range (&req, &res);
+  if (debug)
+    copy_print_debug (program_name, &res);
+  if (ret < 0)
+    {
+      if (res.side == COPY_SIDE_READ)
+        error (EXIT_FAILURE, -ret, "error reading standard input");
+      error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
+    }
+  /* Some filesystems report a failed write only at close.  */
+  ret = sys_close (req.out_fd);
+  if (ret < 0 && ret != -EINTR)
+    error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
+  poptFreeContext (ctx);
+  return EXIT_SUCCESS;
+}

@@ -1,0 +1,104 @@
+/* cli.c -- the command-line conventions every tool shares; see cli.h.  */
+
+#include <config.h>
+
+#include "cli.h"
+
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "closeout.h"
+#include "error.h"
+#include "progname.h"
+#include "version-etc.h"
+#include "xstrtol.h"
+
+/* The copyright line of --version, for gnulib's version-etc.  */
+/* glibc positional arguments let the year be ours rather than gnulib's
+   COPYRIGHT_YEAR, which version_etc passes second.  */
+const char version_etc_copyright[] =
+  "Copyright %1$s 2026 the newcalls developers.";
+
+static void
+version_callback (poptContext ctx, enum poptCallbackReason reason,
+                  const struct poptOption *opt, const char *arg,
+                  const void *data)
+{
+  (void) ctx, (void) reason, (void) opt, (void) arg, (void) data;
+  version_etc (stdout, program_name, PACKAGE_NAME, PACKAGE_VERSION,
+               "the newcalls developers", (char *) NULL);
+  exit (EXIT_SUCCESS);
+}
+
+struct poptOption cli_common_options[] = {
+  { NULL, '\0', POPT_ARG_CALLBACK, (void *) version_callback, 0, NULL, NULL },
+  { "version", 'V', POPT_ARG_NONE, NULL, 0,
+    "Output version information and exit", NULL },
+  POPT_TABLEEND
+};
+
+void
+cli_init (int argc, char **argv)
+{
+  (void) argc;
+  /* Messages say "splice-in: ...", however the tool was invoked, as
+     util-linux tools do; set_program_name also sets glibc's
+     program_invocation_name, which error() prints.  */
+  const char *slash = strrchr (argv[0], '/');
+  set_program_name (slash ? slash + 1 : argv[0]);
+  setlocale (LC_ALL, "");
+  atexit (close_stdout);
+}
+
+poptContext
+cli_context (int argc, char **argv, const struct poptOption *options,
+             const char *synopsis)
+{
+  poptContext ctx = poptGetContext (program_name, argc,
+                                    (const char **) argv, options, 0);
+  poptSetOtherOptionHelp (ctx, synopsis);
+  return ctx;
+}
+
+_Noreturn void
+cli_usage_error (const char *format, ...)
+{
+  va_list ap;
+  fprintf (stderr, "%s: ", program_name);
+  va_start (ap, format);
+  vfprintf (stderr, format, ap);
+  va_end (ap);
+  fprintf (stderr, "\nTry '%s --help' for more information.\n",
+           program_name);
+  exit (EXIT_USAGE);
+}
+
+int
+cli_next_option (poptContext ctx)
+{
+  int rc = poptGetNextOpt (ctx);
+  if (rc < -1)
+    cli_usage_error ("%s: %s",
+                     poptBadOption (ctx, POPT_BADOPTION_NOALIAS),
+                     poptStrerror (rc));
+  return rc;
+}
+
+uint64_t
+cli_parse_size (const char *option, const char *arg)
+{
+  uintmax_t value;
+  /* xstrtoumax takes a leading '-' as a huge number; refuse it here.  */
+  const char *p = arg;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  /* Base 16 only with 0x, so that a leading zero is not octal.  */
+  int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
+  if (*p != '-'
+      && xstrtoumax (arg, NULL, base, &value, "EGkKMPT0") == LONGINT_OK
+      && value <= INT64_MAX)
+    return value;
+  cli_usage_error ("invalid size for --%s: %s", option, quote_file (arg));
+}

@@ -1,0 +1,59 @@
+/* cli.h -- the command-line conventions every newcalls tool shares.
+
+   - options parsed by popt, with --help/--usage (POPT_AUTOHELP) and
+     --version (gnulib version-etc) in every table: CLI_COMMON_OPTIONS;
+   - errors through gnulib error() with quote()d names;
+   - exit status 0 success, 1 failure, 2 usage error;
+   - standard output closed and checked at exit (gnulib closeout).  */
+
+#ifndef NC_CLI_H
+#define NC_CLI_H
+
+#include <popt.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "quotearg.h"
+
+/* A file name for a message: 'name' in plain ASCII quotes, with shell
+   escapes for anything a terminal would not show as is (coreutils'
+   quoteaf style).  */
+#define quote_file(name) \
+  quotearg_style (shell_escape_always_quoting_style, name)
+
+/* Exit status of a usage error; EXIT_FAILURE (1) is every other failure.  */
+#define EXIT_USAGE 2
+
+extern struct poptOption cli_common_options[];
+
+/* End of every tool's option table.  */
+#define CLI_COMMON_OPTIONS \
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, \
+    "Common options:", NULL }, \
+  POPT_AUTOHELP \
+  POPT_TABLEEND
+
+/* Set the program name and locale, and arrange for stdout to be checked
+   at exit.  The first call of every main.  */
+void cli_init (int argc, char **argv);
+
+/* A popt context over ARGV for OPTIONS; SYNOPSIS is the operand part of the
+   usage line ("FILE").  */
+poptContext cli_context (int argc, char **argv,
+                         const struct poptOption *options,
+                         const char *synopsis);
+
+/* Return the next option's val from poptGetNextOpt, or -1 at the end; a
+   bad option is a usage error.  */
+int cli_next_option (poptContext ctx);
+
+/* Report a usage error in printf style, point at --help, exit 2.  */
+_Noreturn void cli_usage_error (const char *format, ...)
+  __attribute__ ((format (printf, 1, 2)));
+
+/* Parse a size operand of option OPTION: decimal or 0x hex with an
+   optional K, M, G, T, P, E suffix (KiB, KB...), as coreutils tools
+   accept them.  A bad one is a usage error.  */
+uint64_t cli_parse_size (const char *option, const char *arg);
+
+#endif

@@ -1,0 +1,579 @@
+/* copy.c -- the copy engine; see copy.h.  */
+
+#include <config.h>
+
+#include "copy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "sys.h"
+
+/* An engine's answer meaning "not this way; try the next engine".  It is
+   only given before the engine moved a byte.  */
+#define COPY_FALLBACK 1
+
+/* Largest request per call for the engines the kernel loops in itself.  */
+#define COPY_CHUNK_MAX ((size_t) 1 << 30)
+
+/* Buffer of the read/write engine: as large as the kernel's default
+   readahead window is useful, no larger.  */
+#define COPY_RW_BUFSIZE (128 * 1024)
+
+struct copy_state
+{
+  const struct copy_request *req;
+  struct copy_result *res;
+  bool in_pipe;
+  bool out_pipe;
+  bool in_reg;
+  bool out_reg;
+  bool out_append;
+  int last_fallback;            /* errno of the last fallback, for the end */
+};
+
+static const char *const engine_names[] = {
+  [COPY_ENGINE_NONE] = "none",
+  [COPY_ENGINE_COPY_FILE_RANGE] = "copy_file_range",
+  [COPY_ENGINE_SPLICE] = "splice",
+  [COPY_ENGINE_SENDFILE] = "sendfile",
+  [COPY_ENGINE_RW] = "read/write",
+};
+
+const char *
+copy_engine_name (enum copy_engine engine)
+{
+  return engine_names[engine];
+}
+
+void
+copy_print_debug (const char *prog, const struct copy_result *res)
+{
+  fprintf (stderr, "%s: engine %s%s, %" PRIu64 " bytes, %lu calls\n", prog,
+           copy_engine_name (res->engine),
+           res->via_pipe ? " (internal pipe)" : "", res->bytes, res->calls);
+}
+
+/* Errors that say "this call cannot do this copy", as opposed to "this copy
+   failed".  EPERM is here because seccomp filters (containers) answer with
+   it for calls they do not know; a real permission problem shows up again,
+   and is reported, in the next engine.  */
+static bool
+is_fallback_errno (int err)
+{
+  switch (err)
+    {
+    case EINVAL:
+    case ENOSYS:
+    case EXDEV:
+    case EOPNOTSUPP:
+    case EPERM:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* Errors that can only come from the writing end.  */
+static bool
+is_write_errno (int err)
+{
+  switch (err)
+    {
+    case EPIPE:
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+      return true;
+    default:
+      return false;
+    }
+}
+
+static uint64_t
+remaining (const struct copy_state *s)
+{
+  return s->req->length - s->res->bytes;
+}
+
+static size_t
+chunk (const struct copy_state *s, size_t max)
+{
+  uint64_t left = remaining (s);
+  return left < max ? (size_t) left : max;
+}
+
+/* Block until FD is ready for EVENTS; for descriptors opened O_NONBLOCK,
+   which answer EAGAIN instead of waiting.  */
+static int
+wait_fd (int fd, short events)
+{
+  struct pollfd pfd = { .fd = fd, .events = events };
+  int ret;
+  do
+    ret = sys_ppoll (&pfd, 1, NULL, NULL);
+  while (ret == -EINTR);
+  return ret < 0 ? ret : 0;
+}
+
+/* Wait out an EAGAIN: the input has no data or the output no room; wait
+   for both, each alone, so that a ready one does not make us spin.  */
+static int
+wait_both (const struct copy_state *s)
+{
+  int ret = wait_fd (s->req->in_fd, POLLIN);
+  return ret < 0 ? ret : wait_fd (s->req->out_fd, POLLOUT);
+}
+
+/* Record a failure of the engine running in S and return -ERR, or return
+   COPY_FALLBACK when ERR allows the next engine and MOVED is 0.  */
+static int
+engine_failed (struct copy_state *s, int err, uint64_t moved,
+               enum copy_side side)
+{
+  if (moved == 0 && is_fallback_errno (err))
+    {
+      s->last_fallback = err;
+      return COPY_FALLBACK;
+    }
+  s->res->side = side;
+  return -err;
+}
+
+/* The side to blame for ERR in a call that both reads and writes files.  */
+static enum copy_side
+side_of (int err)
+{
+  return is_write_errno (err) ? COPY_SIDE_WRITE : COPY_SIDE_READ;
+}
+
+static void
+advance (struct copy_state *s, uint64_t n)
+{
+  s->res->bytes += n;
+}
+
+/* copy_file_range: both ends regular files; the kernel may share or
+   reflink the blocks.  */
+static int
+engine_copy_file_range (struct copy_state *s)
+{
+  uint64_t moved = 0;
+  while (remaining (s) > 0)
+    {
+      ssize_t n = sys_copy_file_range (s->req->in_fd, s->req->in_off,
+                                       s->req->out_fd, s->req->out_off,
+                                       chunk (s, COPY_CHUNK_MAX), 0);
+      s->res->calls++;
+      if (n == -EINTR)
+        continue;
+      if (n < 0)
+        return engine_failed (s, (int) -n, moved, side_of ((int) -n));
+      if (n == 0)
+        /* 0 at the start also comes from files whose size the kernel does
+           not know (/proc): let the next engine read them for real.  */
+        return moved == 0 ? COPY_FALLBACK : 0;
+      moved += n;
+      advance (s, n);
+    }
+  return 0;
+}
+
+/* sendfile: any input the page cache holds, to any output.  */
+static int
+engine_sendfile (struct copy_state *s)
+{
+  uint64_t moved = 0;
+  while (remaining (s) > 0)
+    {
+      ssize_t n = sys_sendfile (s->req->out_fd, s->req->in_fd,
+                                s->req->in_off, chunk (s, COPY_CHUNK_MAX));
+      s->res->calls++;
+      if (n == -EINTR)
+        continue;
+      if (n == -EAGAIN)
+        {
+          int ret = wait_both (s);
+          if (ret < 0)
+            return engine_failed (s, -ret, 1, COPY_SIDE_READ);
+          continue;
+        }
+      if (n < 0)
+        return engine_failed (s, (int) -n, moved, side_of ((int) -n));
+      if (n == 0)
+        return moved == 0 ? COPY_FALLBACK : 0;
+      if (s->req->out_off)
+        *s->req->out_off += n;
+      moved += n;
+      advance (s, n);
+    }
+  return 0;
+}
+
+/* Write all of BUF to the output, at *out_off if set.  */
+static int
+write_all (const struct copy_state *s, const char *buf, size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t n;
+      if (s->req->out_off)
+        {
+          struct iovec iov = { .iov_base = (void *) buf, .iov_len = len };
+          n = sys_pwritev (s->req->out_fd, &iov, 1, *s->req->out_off);
+        }
+      else
+        n = sys_write (s->req->out_fd, buf, len);
+      if (n == -EINTR)
+        continue;
+      if (n == -EAGAIN)
+        {
+          int ret = wait_fd (s->req->out_fd, POLLOUT);
+          if (ret < 0)
+            return ret;
+          continue;
+        }
+      if (n < 0)
+        return (int) n;
+      if (n == 0)
+        return -EIO;
+      if (s->req->out_off)
+        *s->req->out_off += n;
+      buf += n;
+      len -= n;
+    }
+  return 0;
+}
+
+/* Read up to LEN bytes of FD into BUF, at *OFF if OFF is set.  */
+static ssize_t
+read_some (int fd, off_t *off, char *buf, size_t len)
+{
+  for (;;)
+    {
+      ssize_t n;
+      if (off)
+        {
+          struct iovec iov = { .iov_base = buf, .iov_len = len };
+          n = sys_preadv (fd, &iov, 1, *off);
+          if (n > 0)
+            *off += n;
+        }
+      else
+        n = sys_read (fd, buf, len);
+      if (n == -EINTR)
+        continue;
+      if (n == -EAGAIN)
+        {
+          int ret = wait_fd (fd, POLLIN);
+          if (ret < 0)
+            return ret;
+          continue;
+        }
+      return n;
+    }
+}
+
+/* read/write: the last resort, which every pair of descriptors allows.  */
+static int
+engine_rw (struct copy_state *s)
+{
+  char *buf = malloc (COPY_RW_BUFSIZE);
+  int ret = 0;
+  if (!buf)
+    {
+      s->res->side = COPY_SIDE_READ;
+      return -ENOMEM;
+    }
+  while (remaining (s) > 0)
+    {
+      ssize_t n = read_some (s->req->in_fd, s->req->in_off, buf,
+                             chunk (s, COPY_RW_BUFSIZE));
+      s->res->calls++;
+      if (n < 0)
+        {
+          s->res->side = COPY_SIDE_READ;
+          ret = (int) n;
+          break;
+        }
+      if (n == 0)
+        break;
+      ret = write_all (s, buf, n);
+      s->res->calls++;
+      if (ret < 0)
+        {
+          s->res->side = COPY_SIDE_WRITE;
+          break;
+        }
+      advance (s, n);
+    }
+  free (buf);
+  return ret;
+}
+
+/* splice with a pipe at one end: pages move, bytes are not copied.  */
+static int
+engine_splice_direct (struct copy_state *s)
+{
+  uint64_t moved = 0;
+  off_t *in_off = s->in_pipe ? NULL : s->req->in_off;
+  off_t *out_off = s->out_pipe ? NULL : s->req->out_off;
+  /* The file end is the one to blame for errors that are not clearly
+     the writer's.  */
+  enum copy_side file_side = s->in_pipe ? COPY_SIDE_WRITE : COPY_SIDE_READ;
+
+  while (remaining (s) > 0)
+    {
+      ssize_t n = sys_splice (s->req->in_fd, in_off, s->req->out_fd, out_off,
+                              chunk (s, COPY_CHUNK_MAX), SPLICE_F_MOVE);
+      s->res->calls++;
+      if (n == -EINTR)
+        continue;
+      if (n == -EAGAIN)
+        {
+          int ret = wait_both (s);
+          if (ret < 0)
+            return engine_failed (s, -ret, 1, COPY_SIDE_READ);
+          continue;
+        }
+      if (n < 0)
+        {
+          int err = (int) -n;
+          return engine_failed (s, err, moved,
+                                is_write_errno (err) ? COPY_SIDE_WRITE
+                                : file_side);
+        }
+      if (n == 0)
+        return 0;
+      moved += n;
+      advance (s, n);
+    }
+  return 0;
+}
+
+/* Move LEN bytes already spliced into the pipe PIPE_RD to the output with
+   read/write, when the output refused splice: they must not be lost.  */
+static int
+drain_pipe (struct copy_state *s, int pipe_rd, size_t len)
+{
+  char buf[4096];
+  while (len > 0)
+    {
+      ssize_t n = read_some (pipe_rd, NULL, buf,
+                             len < sizeof buf ? len : sizeof buf);
+      if (n <= 0)
+        return n < 0 ? (int) n : -EIO;
+      int ret = write_all (s, buf, n);
+      if (ret < 0)
+        return ret;
+      s->res->calls += 2;
+      advance (s, n);
+      len -= n;
+    }
+  return 0;
+}
+
+/* Open the internal pipe and size it; a refused size only costs calls.  */
+static int
+open_pipe (int fds[2], size_t want, size_t *size)
+{
+  int ret = sys_pipe2 (fds, O_CLOEXEC);
+  if (ret < 0)
+    return ret;
+  sys_fcntl (fds[1], F_SETPIPE_SZ, (long) want);
+  ret = sys_fcntl (fds[1], F_GETPIPE_SZ, 0);
+  *size = ret > 0 ? (size_t) ret : 65536;
+  return 0;
+}
+
+/* splice between two non-pipes: into an internal pipe, out of it.  */
+static int
+engine_splice_via_pipe (struct copy_state *s)
+{
+  int p[2];
+  size_t psize;
+  uint64_t moved = 0;
+  int ret = open_pipe (p, s->req->pipe_size ? s->req->pipe_size
+                       : COPY_DEFAULT_PIPE_SIZE, &psize);
+  if (ret < 0)
+    {
+      s->res->side = COPY_SIDE_READ;
+      return ret;
+    }
+  s->res->via_pipe = true;
+
+  while (remaining (s) > 0)
+    {
+      ssize_t n = sys_splice (s->req->in_fd, s->req->in_off, p[1], NULL,
+                              chunk (s, psize), SPLICE_F_MOVE);
+      s->res->calls++;
+      if (n == -EINTR)
+        continue;
+      if (n == -EAGAIN)
+        {
+          ret = wait_fd (s->req->in_fd, POLLIN);
+          if (ret < 0)
+            break;
+          continue;
+        }
+      if (n < 0)
+        {
+          ret = engine_failed (s, (int) -n, moved, COPY_SIDE_READ);
+          break;
+        }
+      if (n == 0)
+        break;
+
+      size_t pending = n;
+      while (pending > 0)
+        {
+          ssize_t m = sys_splice (p[0], NULL, s->req->out_fd, s->req->out_off,
+                                  pending, SPLICE_F_MOVE);
+          s->res->calls++;
+          if (m == -EINTR)
+            continue;
+          if (m == -EAGAIN)
+            {
+              ret = wait_fd (s->req->out_fd, POLLOUT);
+              if (ret < 0)
+                break;
+              continue;
+            }
+          if (m < 0 && moved == 0 && is_fallback_errno ((int) -m))
+            {
+              /* The output refuses splice (a terminal, say): hand the
+                 bytes already in the pipe over by read/write, then let the
+                 next engine go on from there.  */
+              s->last_fallback = (int) -m;
+              ret = drain_pipe (s, p[0], pending);
+              if (ret == 0)
+                ret = COPY_FALLBACK;
+              else
+                s->res->side = COPY_SIDE_WRITE;
+              goto out;
+            }
+          if (m <= 0)
+            {
+              s->res->side = COPY_SIDE_WRITE;
+              ret = m < 0 ? (int) m : -EIO;
+              goto out;
+            }
+          pending -= m;
+          moved += m;
+          advance (s, m);
+        }
+      if (ret < 0)
+        break;
+    }
+  if (ret < 0 && s->res->side == COPY_SIDE_NONE)
+    s->res->side = COPY_SIDE_READ;
+out:
+  sys_close (p[0]);
+  sys_close (p[1]);
+  return ret;
+}
+
+static int
+engine_splice (struct copy_state *s)
+{
+  if (s->in_pipe || s->out_pipe)
+    return engine_splice_direct (s);
+  return engine_splice_via_pipe (s);
+}
+
+/* Whether ENGINE can be tried at all for the descriptors in S.  O_APPEND
+   outputs refuse splice, sendfile and copy_file_range alike.  */
+static bool
+engine_applies (const struct copy_state *s, enum copy_engine engine)
+{
+  switch (engine)
+    {
+    case COPY_ENGINE_COPY_FILE_RANGE:
+      return s->in_reg && s->out_reg && !s->out_append;
+    case COPY_ENGINE_SPLICE:
+      return !s->out_append;
+    case COPY_ENGINE_SENDFILE:
+      return !s->in_pipe && !s->out_append;
+    case COPY_ENGINE_RW:
+      return true;
+    default:
+      return false;
+    }
+}
+
+static int
+engine_run (struct copy_state *s, enum copy_engine engine)
+{
+  switch (engine)
+    {
+    case COPY_ENGINE_COPY_FILE_RANGE:
+      return engine_copy_file_range (s);
+    case COPY_ENGINE_SPLICE:
+      return engine_splice (s);
+    case COPY_ENGINE_SENDFILE:
+      return engine_sendfile (s);
+    default:
+      return engine_rw (s);
+    }
+}
+
+int
+copy_range (const struct copy_request *req, struct copy_result *res)
+{
+  static const enum copy_engine order[] = {
+    COPY_ENGINE_COPY_FILE_RANGE, COPY_ENGINE_SPLICE, COPY_ENGINE_SENDFILE,
+    COPY_ENGINE_RW,
+  };
+  struct copy_state s = { .req = req, .res = res };
+  struct stat in_st, out_st;
+  unsigned int allowed = req->engines ? req->engines : COPY_ENGINES_ALL;
+  bool ran = false;
+  int ret;
+
+  *res = (struct copy_result) { .engine = COPY_ENGINE_NONE };
+  if ((ret = sys_fstat (req->in_fd, &in_st)) < 0)
+    {
+      res->side = COPY_SIDE_READ;
+      return ret;
+    }
+  if ((ret = sys_fstat (req->out_fd, &out_st)) < 0)
+    {
+      res->side = COPY_SIDE_WRITE;
+      return ret;
+    }
+  s.in_pipe = S_ISFIFO (in_st.st_mode);
+  s.out_pipe = S_ISFIFO (out_st.st_mode);
+  s.in_reg = S_ISREG (in_st.st_mode);
+  s.out_reg = S_ISREG (out_st.st_mode);
+  ret = sys_fcntl (req->out_fd, F_GETFL, 0);
+  s.out_append = ret >= 0 && (ret & O_APPEND);
+  /* A pipe has no position to read from or write at.  */
+  if ((s.in_pipe && req->in_off) || (s.out_pipe && req->out_off))
+    {
+      res->side = s.in_pipe && req->in_off ? COPY_SIDE_READ : COPY_SIDE_WRITE;
+      return -ESPIPE;
+    }
+
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    {
+      if (!(allowed & COPY_ENGINE_BIT (order[i]))
+          || !engine_applies (&s, order[i]))
+        continue;
+      res->engine = order[i];
+      ran = true;
+      ret = engine_run (&s, order[i]);
+      if (ret != COPY_FALLBACK)
+        return ret;
+    }
+  /* Every allowed engine declined.  If the last word was an end of input
+     at the start, there was nothing to copy; else report why.  */
+  if (ran && !s.last_fallback)
+    return 0;
+  res->side = COPY_SIDE_WRITE;
+  return s.last_fallback ? -s.last_fallback : -EINVAL;
+}

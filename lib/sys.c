@@ -1,0 +1,386 @@
+/* sys.c -- typed wrappers for the raw system calls; see sys.h.  */
+
+#include <config.h>
+
+#include "sys.h"
+
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "syscall.h"
+
+/* glibc's off_t is 64 bits only with _FILE_OFFSET_BITS=64, which gnulib's
+   largefile module sets; the kernel's loff_t pointers rely on it.  */
+_Static_assert (sizeof (off_t) == 8, "off_t must be 64 bits");
+
+/* The timespec of ppoll, pselect6 and utimensat as the kernel reads it:
+   NC_SYS_* names the 64-bit-time variant on 32-bit architectures, and on
+   64-bit ones the native struct already has this layout.  */
+struct nc_timespec64
+{
+  int64_t tv_sec;
+  int64_t tv_nsec;
+};
+
+/* The sixth argument of pselect6: the mask and its size, packed because
+   the kernel takes no seventh argument.  */
+struct nc_sigset_arg
+{
+  const void *set;
+  unsigned long size;
+};
+
+/* preadv/pwritev take the offset as two longs.  On 64-bit architectures the
+   kernel uses only the first, on 32-bit ones it joins the two halves.  */
+static inline long
+off_lo (off_t off)
+{
+  return (long) (unsigned long) (uint64_t) off;
+}
+
+static inline long
+off_hi (off_t off)
+{
+  return (long) (unsigned long) ((uint64_t) off >> 32);
+}
+
+static struct nc_timespec64 *
+timespec_to_kernel (const struct timespec *ts, struct nc_timespec64 *k)
+{
+  if (!ts)
+    return NULL;
+  k->tv_sec = ts->tv_sec;
+  k->tv_nsec = ts->tv_nsec;
+  return k;
+}
+
+ssize_t
+sys_read (int fd, void *buf, size_t len)
+{
+  return nc_syscall3 (NC_SYS_read, fd, buf, len);
+}
+
+ssize_t
+sys_write (int fd, const void *buf, size_t len)
+{
+  return nc_syscall3 (NC_SYS_write, fd, buf, len);
+}
+
+int
+sys_close (int fd)
+{
+  return nc_syscall1 (NC_SYS_close, fd);
+}
+
+int
+sys_pipe2 (int fds[2], int flags)
+{
+  return nc_syscall2 (NC_SYS_pipe2, fds, flags);
+}
+
+off_t
+sys_lseek (int fd, off_t off, int whence)
+{
+#ifdef NC_SYS_llseek
+  /* 32-bit architectures: _llseek takes the halves and stores the result.  */
+  int64_t result;
+  long ret = nc_syscall5 (NC_SYS_llseek, fd, off_hi (off), off_lo (off),
+                          &result, whence);
+  return ret < 0 ? ret : result;
+#else
+  return nc_syscall3 (NC_SYS_lseek, fd, off, whence);
+#endif
+}
+
+int
+sys_fsync (int fd)
+{
+  return nc_syscall1 (NC_SYS_fsync, fd);
+}
+
+ssize_t
+sys_splice (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
+            size_t len, unsigned int flags)
+{
+  return nc_syscall6 (NC_SYS_splice, fd_in, off_in, fd_out, off_out, len,
+                      flags);
+}
+
+ssize_t
+sys_tee (int fd_in, int fd_out, size_t len, unsigned int flags)
+{
+  return nc_syscall4 (NC_SYS_tee, fd_in, fd_out, len, flags);
+}
+
+ssize_t
+sys_vmsplice (int fd, const struct iovec *iov, unsigned long nr_segs,
+              unsigned int flags)
+{
+  return nc_syscall4 (NC_SYS_vmsplice, fd, iov, nr_segs, flags);
+}
+
+ssize_t
+sys_copy_file_range (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
+                     size_t len, unsigned int flags)
+{
+  return nc_syscall6 (NC_SYS_copy_file_range, fd_in, off_in, fd_out, off_out,
+                      len, flags);
+}
+
+ssize_t
+sys_sendfile (int out_fd, int in_fd, off_t *offset, size_t count)
+{
+  /* NC_SYS_sendfile is sendfile64 where the plain one takes a 32-bit
+     offset.  */
+  return nc_syscall4 (NC_SYS_sendfile, out_fd, in_fd, offset, count);
+}
+
+ssize_t
+sys_preadv (int fd, const struct iovec *iov, int iovcnt, off_t off)
+{
+  return nc_syscall5 (NC_SYS_preadv, fd, iov, iovcnt, off_lo (off),
+                      off_hi (off));
+}
+
+ssize_t
+sys_pwritev (int fd, const struct iovec *iov, int iovcnt, off_t off)
+{
+  return nc_syscall5 (NC_SYS_pwritev, fd, iov, iovcnt, off_lo (off),
+                      off_hi (off));
+}
+
+ssize_t
+sys_preadv2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
+             int flags)
+{
+  return nc_syscall6 (NC_SYS_preadv2, fd, iov, iovcnt, off_lo (off),
+                      off_hi (off), flags);
+}
+
+ssize_t
+sys_pwritev2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
+              int flags)
+{
+  return nc_syscall6 (NC_SYS_pwritev2, fd, iov, iovcnt, off_lo (off),
+                      off_hi (off), flags);
+}
+
+int
+sys_ppoll (struct pollfd *fds, nfds_t nfds, struct timespec *timeout,
+           const sigset_t *mask)
+{
+  struct nc_timespec64 k;
+  struct nc_timespec64 *kp = timespec_to_kernel (timeout, &k);
+  long ret = nc_syscall5 (NC_SYS_ppoll, fds, nfds, kp, mask,
+                          NC_KERNEL_SIGSET_SIZE);
+  if (kp)
+    {
+      timeout->tv_sec = k.tv_sec;
+      timeout->tv_nsec = k.tv_nsec;
+    }
+  return ret;
+}
+
+int
+sys_pselect6 (int nfds, fd_set *rfds, fd_set *wfds, fd_set *efds,
+              struct timespec *timeout, const sigset_t *mask)
+{
+  struct nc_timespec64 k;
+  struct nc_timespec64 *kp = timespec_to_kernel (timeout, &k);
+  struct nc_sigset_arg sig = { mask, NC_KERNEL_SIGSET_SIZE };
+  long ret = nc_syscall6 (NC_SYS_pselect6, nfds, rfds, wfds, efds, kp,
+                          mask ? &sig : NULL);
+  if (kp)
+    {
+      timeout->tv_sec = k.tv_sec;
+      timeout->tv_nsec = k.tv_nsec;
+    }
+  return ret;
+}
+
+int
+sys_rt_sigsuspend (const sigset_t *mask)
+{
+  return nc_syscall2 (NC_SYS_rt_sigsuspend, mask, NC_KERNEL_SIGSET_SIZE);
+}
+
+int
+sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset)
+{
+  /* The kernel writes only its own 8 bytes of OLDSET: clear the rest so
+     that sigismember() on it means what it says.  */
+  if (oldset)
+    sigemptyset (oldset);
+  return nc_syscall4 (NC_SYS_rt_sigprocmask, how, set, oldset,
+                      NC_KERNEL_SIGSET_SIZE);
+}
+
+int
+sys_unshare (int flags)
+{
+  return nc_syscall1 (NC_SYS_unshare, flags);
+}
+
+int
+sys_setns (int fd, int nstype)
+{
+  return nc_syscall2 (NC_SYS_setns, fd, nstype);
+}
+
+int
+sys_openat (int dirfd, const char *path, int flags, mode_t mode)
+{
+  /* glibc defines O_LARGEFILE as 0 where the kernel forces it (64-bit),
+     and as the kernel's bit where it must be asked for.  */
+  return nc_syscall4 (NC_SYS_openat, dirfd, path, flags | O_LARGEFILE, mode);
+}
+
+int
+sys_mkdirat (int dirfd, const char *path, mode_t mode)
+{
+  return nc_syscall3 (NC_SYS_mkdirat, dirfd, path, mode);
+}
+
+int
+sys_mknodat (int dirfd, const char *path, mode_t mode, dev_t dev)
+{
+  /* The kernel takes the 32-bit encoding of dev_t, which glibc's makedev
+     shares in its low word.  */
+  if (dev != (dev_t) (unsigned int) dev)
+    return -EOVERFLOW;
+  return nc_syscall4 (NC_SYS_mknodat, dirfd, path, mode, (unsigned int) dev);
+}
+
+int
+sys_unlinkat (int dirfd, const char *path, int flags)
+{
+  return nc_syscall3 (NC_SYS_unlinkat, dirfd, path, flags);
+}
+
+int
+sys_symlinkat (const char *target, int dirfd, const char *path)
+{
+  return nc_syscall3 (NC_SYS_symlinkat, target, dirfd, path);
+}
+
+int
+sys_linkat (int olddirfd, const char *oldpath, int newdirfd,
+            const char *newpath, int flags)
+{
+  return nc_syscall5 (NC_SYS_linkat, olddirfd, oldpath, newdirfd, newpath,
+                      flags);
+}
+
+int
+sys_renameat2 (int olddirfd, const char *oldpath, int newdirfd,
+               const char *newpath, unsigned int flags)
+{
+  return nc_syscall5 (NC_SYS_renameat2, olddirfd, oldpath, newdirfd, newpath,
+                      flags);
+}
+
+int
+sys_fchownat (int dirfd, const char *path, uid_t owner, gid_t group,
+              int flags)
+{
+  return nc_syscall5 (NC_SYS_fchownat, dirfd, path, owner, group, flags);
+}
+
+int
+sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
+               int flags)
+{
+  struct nc_timespec64 k[2];
+  if (ts)
+    {
+      timespec_to_kernel (&ts[0], &k[0]);
+      timespec_to_kernel (&ts[1], &k[1]);
+    }
+  return nc_syscall4 (NC_SYS_utimensat, dirfd, path, ts ? k : NULL, flags);
+}
+
+int
+sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
+           struct statx *stx)
+{
+  return nc_syscall5 (NC_SYS_statx, dirfd, path, flags, mask, stx);
+}
+
+/* statx has one layout on every architecture, unlike the stat structs of
+   newfstatat and fstatat64; fill libc's struct stat from it.  */
+int
+sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
+{
+  struct statx stx;
+  int ret = sys_statx (dirfd, path, flags, STATX_BASIC_STATS, &stx);
+  if (ret < 0)
+    return ret;
+  memset (st, 0, sizeof *st);
+  st->st_dev = makedev (stx.stx_dev_major, stx.stx_dev_minor);
+  st->st_ino = stx.stx_ino;
+  st->st_mode = stx.stx_mode;
+  st->st_nlink = stx.stx_nlink;
+  st->st_uid = stx.stx_uid;
+  st->st_gid = stx.stx_gid;
+  st->st_rdev = makedev (stx.stx_rdev_major, stx.stx_rdev_minor);
+  st->st_size = stx.stx_size;
+  st->st_blksize = stx.stx_blksize;
+  st->st_blocks = stx.stx_blocks;
+  st->st_atim.tv_sec = stx.stx_atime.tv_sec;
+  st->st_atim.tv_nsec = stx.stx_atime.tv_nsec;
+  st->st_mtim.tv_sec = stx.stx_mtime.tv_sec;
+  st->st_mtim.tv_nsec = stx.stx_mtime.tv_nsec;
+  st->st_ctim.tv_sec = stx.stx_ctime.tv_sec;
+  st->st_ctim.tv_nsec = stx.stx_ctime.tv_nsec;
+  return 0;
+}
+
+int
+sys_fstat (int fd, struct stat *st)
+{
+  return sys_fstatat (fd, "", st, AT_EMPTY_PATH);
+}
+
+ssize_t
+sys_readlinkat (int dirfd, const char *path, char *buf, size_t len)
+{
+  return nc_syscall4 (NC_SYS_readlinkat, dirfd, path, buf, len);
+}
+
+int
+sys_faccessat (int dirfd, const char *path, int mode, int flags)
+{
+  /* The original faccessat has no flags argument; faccessat2 (5.8) does.  */
+  if (flags == 0)
+    return nc_syscall3 (NC_SYS_faccessat, dirfd, path, mode);
+  return nc_syscall4 (NC_SYS_faccessat2, dirfd, path, mode, flags);
+}
+
+int
+sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags)
+{
+  /* Likewise: fchmodat2 (6.6) is the one that honours flags.  */
+  if (flags == 0)
+    return nc_syscall3 (NC_SYS_fchmodat, dirfd, path, mode);
+  long ret = nc_syscall4 (NC_SYS_fchmodat2, dirfd, path, mode, flags);
+  return ret == -ENOSYS ? -EOPNOTSUPP : ret;
+}
+
+ssize_t
+sys_getdents64 (int fd, void *buf, size_t len)
+{
+  return nc_syscall3 (NC_SYS_getdents64, fd, buf, len);
+}
+
+int
+sys_fcntl (int fd, int cmd, long arg)
+{
+  /* NC_SYS_fcntl is fcntl64 on 32-bit architectures.  */
+  return nc_syscall3 (NC_SYS_fcntl, fd, cmd, arg);
+}
+
+int
+sys_ioctl (int fd, unsigned long request, unsigned long arg)
+{
+  return nc_syscall3 (NC_SYS_ioctl, fd, request, arg);
+}

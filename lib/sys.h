@@ -1,0 +1,114 @@
+/* sys.h -- typed wrappers for the system calls the toolset uses.
+
+   Every sys_* function returns the kernel's answer: a non-negative result,
+   or -errno.  errno is never touched.  Where a libc-style API is wanted,
+   nc_errno() converts at the call site.
+
+   Architecture differences are absorbed here, once: 64-bit offsets split
+   into low/high words, the kernel's 8-byte sigset, 64-bit time on 32-bit
+   architectures (the *_time64 calls), fstatat done with statx, and
+   O_LARGEFILE.  */
+
+#ifndef NC_SYS_H
+#define NC_SYS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <time.h>
+
+/* The kernel's struct linux_dirent64, as getdents64 returns it.  */
+struct nc_dirent64
+{
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/* Convert a -errno result to the libc convention: -1 with errno set.  */
+static inline long
+nc_errno (long ret)
+{
+  if (ret < 0)
+    {
+      errno = (int) -ret;
+      return -1;
+    }
+  return ret;
+}
+
+/* Plain I/O.  */
+ssize_t sys_read (int fd, void *buf, size_t len);
+ssize_t sys_write (int fd, const void *buf, size_t len);
+int sys_close (int fd);
+int sys_pipe2 (int fds[2], int flags);
+off_t sys_lseek (int fd, off_t off, int whence);
+int sys_fsync (int fd);
+
+/* Moving data between descriptors.  */
+ssize_t sys_splice (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
+                    size_t len, unsigned int flags);
+ssize_t sys_tee (int fd_in, int fd_out, size_t len, unsigned int flags);
+ssize_t sys_vmsplice (int fd, const struct iovec *iov, unsigned long nr_segs,
+                      unsigned int flags);
+ssize_t sys_copy_file_range (int fd_in, off_t *off_in, int fd_out,
+                             off_t *off_out, size_t len, unsigned int flags);
+ssize_t sys_sendfile (int out_fd, int in_fd, off_t *offset, size_t count);
+
+/* Positioned, vectored I/O.  */
+ssize_t sys_preadv (int fd, const struct iovec *iov, int iovcnt, off_t off);
+ssize_t sys_pwritev (int fd, const struct iovec *iov, int iovcnt, off_t off);
+ssize_t sys_preadv2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
+                     int flags);
+ssize_t sys_pwritev2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
+                      int flags);
+
+/* Waiting with an atomically applied signal mask.  TIMEOUT, when not NULL,
+   is updated with the time left, as the kernel reports it.  */
+int sys_ppoll (struct pollfd *fds, nfds_t nfds, struct timespec *timeout,
+               const sigset_t *mask);
+int sys_pselect6 (int nfds, fd_set *rfds, fd_set *wfds, fd_set *efds,
+                  struct timespec *timeout, const sigset_t *mask);
+int sys_rt_sigsuspend (const sigset_t *mask);
+int sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset);
+
+/* Namespaces.  */
+int sys_unshare (int flags);
+int sys_setns (int fd, int nstype);
+
+/* The *at family.  */
+int sys_openat (int dirfd, const char *path, int flags, mode_t mode);
+int sys_mkdirat (int dirfd, const char *path, mode_t mode);
+int sys_mknodat (int dirfd, const char *path, mode_t mode, dev_t dev);
+int sys_unlinkat (int dirfd, const char *path, int flags);
+int sys_symlinkat (const char *target, int dirfd, const char *path);
+int sys_linkat (int olddirfd, const char *oldpath, int newdirfd,
+                const char *newpath, int flags);
+int sys_renameat2 (int olddirfd, const char *oldpath, int newdirfd,
+                   const char *newpath, unsigned int flags);
+int sys_fchownat (int dirfd, const char *path, uid_t owner, gid_t group,
+                  int flags);
+int sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
+                   int flags);
+int sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
+               struct statx *stx);
+int sys_fstatat (int dirfd, const char *path, struct stat *st, int flags);
+int sys_fstat (int fd, struct stat *st);
+ssize_t sys_readlinkat (int dirfd, const char *path, char *buf, size_t len);
+int sys_faccessat (int dirfd, const char *path, int mode, int flags);
+int sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags);
+ssize_t sys_getdents64 (int fd, void *buf, size_t len);
+
+/* Descriptor control.  */
+int sys_fcntl (int fd, int cmd, long arg);
+int sys_ioctl (int fd, unsigned long request, unsigned long arg);
+
+#endif
