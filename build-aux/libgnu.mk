@@ -4,7 +4,8 @@
 #   $(MAKE) -C gnulib/lib -f gnulib.mk -f <srcdir>/build-aux/libgnu.mk \
 #           srcdir=<srcdir>/gnulib/lib top_builddir=../.. libgnu.a
 
-VPATH = $(srcdir)
+vpath %.c $(srcdir)
+vpath %.h $(srcdir)
 
 libgnu_objects = \
   $(patsubst %.c,%.o,$(filter %.c,$(libgnu_a_SOURCES))) \
@@ -24,3 +25,7 @@ $(libgnu_objects): $(BUILT_SOURCES)
 
 .PHONY: built-sources
 built-sources: $(BUILT_SOURCES)
+
+.PHONY: clean-libgnu
+clean-libgnu:
+	rm -f libgnu.a *.o $(BUILT_SOURCES) $(MOSTLYCLEANFILES)

@@ -73,9 +73,9 @@ main (int argc, char **argv)
     ret = -EISDIR;
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
-  /* Asked for explicitly, a pipe size applies to a stdout pipe too.  */
-  if (req.pipe_size)
-    sys_fcntl (STDOUT_FILENO, F_SETPIPE_SZ, (long) req.pipe_size);
+
+  /* A pipe on the other end is grown (never shrunk) to the pipe size.  */
+  copy_grow_pipe (STDOUT_FILENO, req.pipe_size);
 
   struct copy_result res;
   ret = copy_range (&req, &res);

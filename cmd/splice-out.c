@@ -76,8 +76,9 @@ main (int argc, char **argv)
     error (EXIT_FAILURE, -req.out_fd, "cannot open %s", quote_file (file));
   if (offset_arg && ftruncate (req.out_fd, offset) < 0)
     error (EXIT_FAILURE, errno, "cannot truncate %s", quote_file (file));
-  if (req.pipe_size)
-    sys_fcntl (STDIN_FILENO, F_SETPIPE_SZ, (long) req.pipe_size);
+
+  /* A pipe on the other end is grown (never shrunk) to the pipe size.  */
+  copy_grow_pipe (STDIN_FILENO, req.pipe_size);
 
   struct copy_result res;
   int ret = copy_range (&req, &res);

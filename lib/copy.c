@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,16 +379,33 @@ drain_pipe (struct copy_state *s, int pipe_rd, size_t len)
   return 0;
 }
 
-/* Open the internal pipe and size it; a refused size only costs calls.  */
+size_t
+copy_grow_pipe (int fd, size_t size)
+{
+  int now = sys_fcntl (fd, F_GETPIPE_SZ, 0);
+  if (now < 0)
+    return 0;
+  if (size == 0)
+    size = COPY_DEFAULT_PIPE_SIZE;
+  if ((size_t) now < size && size <= INT_MAX)
+    {
+      int ret = sys_fcntl (fd, F_SETPIPE_SZ, (long) size);
+      if (ret > 0)
+        now = ret;
+    }
+  return now;
+}
+
+/* Open the internal pipe and size it.  */
 static int
 open_pipe (int fds[2], size_t want, size_t *size)
 {
   int ret = sys_pipe2 (fds, O_CLOEXEC);
   if (ret < 0)
     return ret;
-  sys_fcntl (fds[1], F_SETPIPE_SZ, (long) want);
-  ret = sys_fcntl (fds[1], F_GETPIPE_SZ, 0);
-  *size = ret > 0 ? (size_t) ret : 65536;
+  *size = copy_grow_pipe (fds[1], want);
+  if (*size == 0)
+    *size = 65536;
   return 0;
 }
 
@@ -398,8 +416,7 @@ engine_splice_via_pipe (struct copy_state *s)
   int p[2];
   size_t psize;
   uint64_t moved = 0;
-  int ret = open_pipe (p, s->req->pipe_size ? s->req->pipe_size
-                       : COPY_DEFAULT_PIPE_SIZE, &psize);
+  int ret = open_pipe (p, s->req->pipe_size, &psize);
   if (ret < 0)
     {
       s->res->side = COPY_SIDE_READ;

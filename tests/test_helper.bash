@@ -1,0 +1,134 @@
+# shellcheck shell=bash
+# test_helper.bash -- shared setup of the newcalls bats suite.
+#
+# Each .bats file does `load test_helper` at its top and calls nc_setup
+# from its setup().  The tools are run by name, as a script would, from
+# $NC_BINDIR, which the Makefile sets to the build tree's cmd directory.
+
+# `run -N` and `run --separate-stderr` need bats 1.5.
+bats_require_minimum_version 1.5.0
+
+BATS_LIB_PATH="${BATS_LIB_PATH:+$BATS_LIB_PATH:}/usr/lib/bats:/usr/local/lib/bats"
+bats_load_library bats-support
+bats_load_library bats-assert
+bats_load_library bats-file
+
+# The tools under test: add a new tool here and cli.bats checks it too.
+NC_TOOLS=(splice-in splice-out)
+
+# Where the tools are: $NC_BINDIR, else the cmd directory of an in-tree
+# build next to the tests.
+nc_find_tools() {
+  local dir="${NC_BINDIR:-$BATS_TEST_DIRNAME/../cmd}" tool
+  if ! dir=$(cd "$dir" 2>/dev/null && pwd); then
+    echo "test_helper: no directory ${NC_BINDIR:-$BATS_TEST_DIRNAME/../cmd};" \
+      "build first or set NC_BINDIR to the directory of the tools" >&2
+    return 1
+  fi
+  for tool in "${NC_TOOLS[@]}"; do
+    if [[ ! -x "$dir/$tool" ]]; then
+      echo "test_helper: $tool is not built in $dir;" \
+        "build first or set NC_BINDIR to the directory of the tools" >&2
+      return 1
+    fi
+  done
+  NC_BINDIR=$dir
+  export NC_BINDIR
+  PATH="$NC_BINDIR:$PATH"
+}
+nc_find_tools || return 1
+
+# Run in the test's own directory, with a known umask.
+nc_setup() {
+  # shellcheck disable=SC2154 # BATS_TEST_TMPDIR is set by bats.
+  cd "$BATS_TEST_TMPDIR" || return 1
+  umask 022
+}
+
+require_cmd() {
+  local cmd
+  for cmd in "$@"; do
+    command -v "$cmd" >/dev/null 2>&1 || skip "$cmd is not installed"
+  done
+}
+
+require_root() {
+  [[ $(id -u) -eq 0 ]] || skip "needs root"
+}
+
+# strace must be installed and allowed to trace (ptrace can be denied in
+# containers).
+require_strace() {
+  require_cmd strace
+  strace -f -o /dev/null true >/dev/null 2>&1 \
+    || skip "strace cannot trace here (ptrace denied?)"
+}
+
+# Run a command as the unprivileged uid/gid 65534, without groups.
+as_nobody() {
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# as_nobody must work and uid 65534 must be able to run the tools (the
+# build tree may sit under a directory it cannot enter).
+require_nobody() {
+  require_root
+  require_cmd setpriv
+  local tool
+  for tool in "${NC_TOOLS[@]}"; do
+    as_nobody "$NC_BINDIR/$tool" --version >/dev/null 2>&1 \
+      || skip "uid 65534 cannot run $NC_BINDIR/$tool"
+  done
+}
+
+# make_random FILE BYTES: a file of BYTES random bytes.
+make_random() {
+  head -c "$2" /dev/urandom >"$1"
+  assert_size "$1" "$2"
+}
+
+file_size() {
+  stat -c %s -- "$1"
+}
+
+# assert_size FILE BYTES, saying the actual size on failure.
+assert_size() {
+  local size
+  size=$(file_size "$1") || fail "cannot stat $1"
+  [[ $size == "$2" ]] || fail "$1: size $size, expected $2"
+}
+
+# assert_same EXPECTED ACTUAL: byte-identical files; on failure show the
+# sizes and the first difference.
+assert_same() {
+  if ! cmp -s -- "$1" "$2"; then
+    fail "$(printf '%s (%s bytes) and %s (%s bytes) differ: %s' \
+      "$1" "$(file_size "$1")" "$2" "$(file_size "$2")" \
+      "$(cmp -- "$1" "$2" 2>&1)")"
+  fi
+}
+
+# strace_sum LOG CALL [ARGN VALUE]: the sum of the byte counts that the
+# successful CALLs of an `strace -f -o LOG` log returned; with ARGN and
+# VALUE, only of the calls whose argument number ARGN (from 1) is VALUE.
+# Only the arguments before the first string or structure can be tested.
+strace_sum() {
+  awk -v call="$2" -v argn="${3:-0}" -v value="${4:-}" '
+    {
+      line = $0
+      sub(/^[0-9]+ +/, "", line)         # the pid of -f
+      if (index(line, call "(") != 1) next
+      if (!match(line, /\) += [0-9]+$/)) next
+      ret = substr(line, RSTART, RLENGTH)
+      sub(/.*= */, "", ret)
+      if (argn > 0) {
+        n = split(substr(line, length(call) + 2), a, /, /)
+        if (argn > n) next
+        arg = a[argn]
+        sub(/\).*/, "", arg)
+        if (arg != value) next
+      }
+      sum += ret
+    }
+    END { printf "%.0f\n", sum }' "$1"
+}
