@@ -245,9 +245,10 @@ int
 sys_mknodat (int dirfd, const char *path, mode_t mode, dev_t dev)
 {
   /* The kernel takes the 32-bit encoding of dev_t, which glibc's makedev
-     shares in its low word.  */
+     shares in its low word; glibc answers EINVAL for one that does not
+     fit.  */
   if (dev != (dev_t) (unsigned int) dev)
-    return -EOVERFLOW;
+    return -EINVAL;
   return nc_syscall4 (NC_SYS_mknodat, dirfd, path, mode, (unsigned int) dev);
 }
 
