@@ -1,5 +1,7 @@
 /* arch/powerpc/syscall_arch.h: raw Linux syscalls for 32-bit PowerPC
- * (big-endian).
+ * (big-endian), and for powerpc64 (both endiannesses), whose
+ * syscall_arch.h names itself and includes this file: the calling sequence
+ * is the same, only the width of a register differs, and "long" follows it.
  *
  * "sc" takes the number in r0 and arguments in r3..r8.  The kernel reports
  * failure by setting CR0.SO and leaving a POSITIVE errno in r3, so each
@@ -10,12 +12,15 @@
  *
  * The kernel may change r0, r4..r12, cr0, ctr and xer; all are outputs or
  * clobbers here, as are the other volatile CR fields cr1 and cr5..cr7.
- * r2 (thread pointer), r13 and the non-volatile registers are preserved.
+ * r2 and r13 (thread pointer, or TOC on 64-bit) and the non-volatile
+ * registers are preserved.
  */
 #ifndef NC_ARCH_SYSCALL_ARCH_H
 #define NC_ARCH_SYSCALL_ARCH_H
 
+#ifndef NC_ARCH_NAME
 #define NC_ARCH_NAME "powerpc"
+#endif
 #define NC_KERNEL_NSIG 64
 
 #define NC__PPC_SC "sc\n\tbns+ 1f\n\tneg %1, %1\n1:"

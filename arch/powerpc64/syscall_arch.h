@@ -1,132 +1,13 @@
 /* arch/powerpc64/syscall_arch.h: raw Linux syscalls for 64-bit PowerPC,
  * big-endian (ELFv1) and little-endian (ELFv2) alike.
  *
- * "sc" takes the number in r0 and arguments in r3..r8.  The kernel reports
- * failure by setting CR0.SO and leaving a POSITIVE errno in r3, so each
- * stub negates r3 in that case ("bns+ 1f; neg 3,3; 1:") and callers see
- * the same convention as on every other architecture: -4095..-1 is
- * -errno.  (Testing the sign of r3 instead would be wrong: a successful
- * call may return any value.)
- *
- * The kernel may change r0, r4..r12, cr0, ctr and xer; all are outputs or
- * clobbers here, as are the other volatile CR fields cr1 and cr5..cr7.
- * r2 and r13 (TOC / thread pointer) and the non-volatile registers are
- * preserved.
- *
- * One directory serves both endiannesses: the calling sequence is the
- * same and so are the syscall numbers (arch/gen-syscall-nr checks).
+ * The "sc" calling sequence, the CR0.SO error convention and the clobbers
+ * are those of 32-bit PowerPC: the stubs are shared with arch/powerpc/.
+ * One directory serves both endiannesses: the syscall numbers are the same
+ * too (arch/gen-syscall-nr checks).
  */
-#ifndef NC_ARCH_SYSCALL_ARCH_H
-#define NC_ARCH_SYSCALL_ARCH_H
-
+#ifndef NC_ARCH_NAME
 #define NC_ARCH_NAME "powerpc64"
-#define NC_KERNEL_NSIG 64
-
-#define NC__PPC_SC "sc\n\tbns+ 1f\n\tneg %1, %1\n1:"
-#define NC__PPC_CLOBBERS \
-	"cr0", "cr1", "cr5", "cr6", "cr7", "ctr", "xer", "memory"
-
-static inline long __nc_syscall0(long n)
-{
-	register long r0 __asm__ ("r0") = n;
-	register long r3 __asm__ ("r3");
-	__asm__ __volatile__ (NC__PPC_SC
-		: "+r" (r0), "=r" (r3)
-		:
-		: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-		  NC__PPC_CLOBBERS);
-	return r3;
-}
-
-static inline long __nc_syscall1(long n, long a)
-{
-	register long r0 __asm__ ("r0") = n;
-	register long r3 __asm__ ("r3") = a;
-	__asm__ __volatile__ (NC__PPC_SC
-		: "+r" (r0), "+r" (r3)
-		:
-		: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-		  NC__PPC_CLOBBERS);
-	return r3;
-}
-
-static inline long __nc_syscall2(long n, long a, long b)
-{
-	register long r0 __asm__ ("r0") = n;
-	register long r3 __asm__ ("r3") = a;
-	register long r4 __asm__ ("r4") = b;
-	__asm__ __volatile__ (NC__PPC_SC
-		: "+r" (r0), "+r" (r3), "+r" (r4)
-		:
-		: "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-		  NC__PPC_CLOBBERS);
-	return r3;
-}
-
-static inline long __nc_syscall3(long n, long a, long b, long c)
-{
-	register long r0 __asm__ ("r0") = n;
-	register long r3 __asm__ ("r3") = a;
-	register long r4 __asm__ ("r4") = b;
-	register long r5 __asm__ ("r5") = c;
-	__asm__ __volatile__ (NC__PPC_SC
-		: "+r" (r0), "+r" (r3), "+r" (r4), "+r" (r5)
-		:
-		: "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-		  NC__PPC_CLOBBERS);
-	return r3;
-}
-
-static inline long __nc_syscall4(long n, long a, long b, long c, long d)
-{
-	register long r0 __asm__ ("r0") = n;
-	register long r3 __asm__ ("r3") = a;
-	register long r4 __asm__ ("r4") = b;
-	register long r5 __asm__ ("r5") = c;
-	register long r6 __asm__ ("r6") = d;
-	__asm__ __volatile__ (NC__PPC_SC
-		: "+r" (r0), "+r" (r3), "+r" (r4), "+r" (r5), "+r" (r6)
-		:
-		: "r7", "r8", "r9", "r10", "r11", "r12",
-		  NC__PPC_CLOBBERS);
-	return r3;
-}
-
-static inline long __nc_syscall5(long n, long a, long b, long c, long d,
-				 long e)
-{
-	register long r0 __asm__ ("r0") = n;
-	register long r3 __asm__ ("r3") = a;
-	register long r4 __asm__ ("r4") = b;
-	register long r5 __asm__ ("r5") = c;
-	register long r6 __asm__ ("r6") = d;
-	register long r7 __asm__ ("r7") = e;
-	__asm__ __volatile__ (NC__PPC_SC
-		: "+r" (r0), "+r" (r3), "+r" (r4), "+r" (r5), "+r" (r6),
-		  "+r" (r7)
-		:
-		: "r8", "r9", "r10", "r11", "r12",
-		  NC__PPC_CLOBBERS);
-	return r3;
-}
-
-static inline long __nc_syscall6(long n, long a, long b, long c, long d,
-				 long e, long f)
-{
-	register long r0 __asm__ ("r0") = n;
-	register long r3 __asm__ ("r3") = a;
-	register long r4 __asm__ ("r4") = b;
-	register long r5 __asm__ ("r5") = c;
-	register long r6 __asm__ ("r6") = d;
-	register long r7 __asm__ ("r7") = e;
-	register long r8 __asm__ ("r8") = f;
-	__asm__ __volatile__ (NC__PPC_SC
-		: "+r" (r0), "+r" (r3), "+r" (r4), "+r" (r5), "+r" (r6),
-		  "+r" (r7), "+r" (r8)
-		:
-		: "r9", "r10", "r11", "r12",
-		  NC__PPC_CLOBBERS);
-	return r3;
-}
-
 #endif
+
+#include "../powerpc/syscall_arch.h"
