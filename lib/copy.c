@@ -146,54 +146,30 @@ engine_failed (struct copy_state *s, int err, uint64_t moved,
   return -err;
 }
 
-/* The side to blame for ERR in a call that both reads and writes files.  */
-static enum copy_side
-side_of (int err)
-{
-  return is_write_errno (err) ? COPY_SIDE_WRITE : COPY_SIDE_READ;
-}
-
 static void
 advance (struct copy_state *s, uint64_t n)
 {
   s->res->bytes += n;
 }
 
-/* copy_file_range: both ends regular files; the kernel may share or
-   reflink the blocks.  */
-static int
-engine_copy_file_range (struct copy_state *s)
-{
-  uint64_t moved = 0;
-  while (remaining (s) > 0)
-    {
-      ssize_t n = sys_copy_file_range (s->req->in_fd, s->req->in_off,
-                                       s->req->out_fd, s->req->out_off,
-                                       chunk (s, COPY_CHUNK_MAX), 0);
-      s->res->calls++;
-      if (n == -EINTR)
-        continue;
-      if (n < 0)
-        return engine_failed (s, (int) -n, moved, side_of ((int) -n));
-      if (n == 0)
-        /* 0 at the start also comes from files whose size the kernel does
-           not know (/proc): let the next engine read them for real.  */
-        return moved == 0 ? COPY_FALLBACK : 0;
-      moved += n;
-      advance (s, n);
-    }
-  return 0;
-}
+/* One call of an engine that moves bytes in a single system call: up to
+   LEN bytes, the call's result.  */
+typedef ssize_t engine_call (const struct copy_state *s, size_t len);
 
-/* sendfile: any input the page cache holds, to any output.  */
+/* The loop of such an engine: EINTR retried, EAGAIN waited out, short
+   transfers continued.  An end of input before any byte moved falls back
+   if ZERO_FALLS_BACK: copy_file_range and sendfile answer so for files
+   whose size the kernel does not know (/proc), which the next engine then
+   reads for real.  Errors that are not clearly the writer's are blamed on
+   OTHER_SIDE.  */
 static int
-engine_sendfile (struct copy_state *s)
+run_single_call (struct copy_state *s, engine_call *call,
+                 bool zero_falls_back, enum copy_side other_side)
 {
   uint64_t moved = 0;
   while (remaining (s) > 0)
     {
-      ssize_t n = sys_sendfile (s->req->out_fd, s->req->in_fd,
-                                s->req->in_off, chunk (s, COPY_CHUNK_MAX));
+      ssize_t n = call (s, chunk (s, COPY_CHUNK_MAX));
       s->res->calls++;
       if (n == -EINTR)
         continue;
@@ -205,15 +181,45 @@ engine_sendfile (struct copy_state *s)
           continue;
         }
       if (n < 0)
-        return engine_failed (s, (int) -n, moved, side_of ((int) -n));
+        {
+          int err = (int) -n;
+          return engine_failed (s, err, moved,
+                                is_write_errno (err) ? COPY_SIDE_WRITE
+                                : other_side);
+        }
       if (n == 0)
-        return moved == 0 ? COPY_FALLBACK : 0;
-      if (s->req->out_off)
-        *s->req->out_off += n;
+        return moved == 0 && zero_falls_back ? COPY_FALLBACK : 0;
       moved += n;
       advance (s, n);
     }
   return 0;
+}
+
+/* copy_file_range: both ends regular files; the kernel may share or
+   reflink the blocks.  */
+static ssize_t
+call_copy_file_range (const struct copy_state *s, size_t len)
+{
+  return sys_copy_file_range (s->req->in_fd, s->req->in_off, s->req->out_fd,
+                              s->req->out_off, len, 0);
+}
+
+/* sendfile: any input the page cache holds, written at the output's own
+   position.  */
+static ssize_t
+call_sendfile (const struct copy_state *s, size_t len)
+{
+  return sys_sendfile (s->req->out_fd, s->req->in_fd, s->req->in_off, len);
+}
+
+/* splice with a pipe at one end: pages move, bytes are not copied.  A
+   pipe has no position, so only the other end's offset is passed.  */
+static ssize_t
+call_splice_direct (const struct copy_state *s, size_t len)
+{
+  return sys_splice (s->req->in_fd, s->in_pipe ? NULL : s->req->in_off,
+                     s->req->out_fd, s->out_pipe ? NULL : s->req->out_off,
+                     len, SPLICE_F_MOVE);
 }
 
 /* Write all of BUF to the output, at *out_off if set.  */
@@ -315,46 +321,6 @@ engine_rw (struct copy_state *s)
     }
   free (buf);
   return ret;
-}
-
-/* splice with a pipe at one end: pages move, bytes are not copied.  */
-static int
-engine_splice_direct (struct copy_state *s)
-{
-  uint64_t moved = 0;
-  off_t *in_off = s->in_pipe ? NULL : s->req->in_off;
-  off_t *out_off = s->out_pipe ? NULL : s->req->out_off;
-  /* The file end is the one to blame for errors that are not clearly
-     the writer's.  */
-  enum copy_side file_side = s->in_pipe ? COPY_SIDE_WRITE : COPY_SIDE_READ;
-
-  while (remaining (s) > 0)
-    {
-      ssize_t n = sys_splice (s->req->in_fd, in_off, s->req->out_fd, out_off,
-                              chunk (s, COPY_CHUNK_MAX), SPLICE_F_MOVE);
-      s->res->calls++;
-      if (n == -EINTR)
-        continue;
-      if (n == -EAGAIN)
-        {
-          int ret = wait_both (s);
-          if (ret < 0)
-            return engine_failed (s, -ret, 1, COPY_SIDE_READ);
-          continue;
-        }
-      if (n < 0)
-        {
-          int err = (int) -n;
-          return engine_failed (s, err, moved,
-                                is_write_errno (err) ? COPY_SIDE_WRITE
-                                : file_side);
-        }
-      if (n == 0)
-        return 0;
-      moved += n;
-      advance (s, n);
-    }
-  return 0;
 }
 
 /* Move LEN bytes already spliced into the pipe PIPE_RD to the output with
@@ -499,7 +465,10 @@ static int
 engine_splice (struct copy_state *s)
 {
   if (s->in_pipe || s->out_pipe)
-    return engine_splice_direct (s);
+    /* The file end is the one to blame for errors not clearly the
+       writer's.  */
+    return run_single_call (s, call_splice_direct, false,
+                            s->in_pipe ? COPY_SIDE_WRITE : COPY_SIDE_READ);
   return engine_splice_via_pipe (s);
 }
 
@@ -515,7 +484,8 @@ engine_applies (const struct copy_state *s, enum copy_engine engine)
     case COPY_ENGINE_SPLICE:
       return !s->out_append;
     case COPY_ENGINE_SENDFILE:
-      return !s->in_pipe && !s->out_append;
+      /* sendfile writes at the output's own position only.  */
+      return !s->in_pipe && !s->out_append && !s->req->out_off;
     case COPY_ENGINE_RW:
       return true;
     default:
@@ -529,11 +499,11 @@ engine_run (struct copy_state *s, enum copy_engine engine)
   switch (engine)
     {
     case COPY_ENGINE_COPY_FILE_RANGE:
-      return engine_copy_file_range (s);
+      return run_single_call (s, call_copy_file_range, true, COPY_SIDE_READ);
     case COPY_ENGINE_SPLICE:
       return engine_splice (s);
     case COPY_ENGINE_SENDFILE:
-      return engine_sendfile (s);
+      return run_single_call (s, call_sendfile, true, COPY_SIDE_READ);
     default:
       return engine_rw (s);
     }
