@@ -74,8 +74,9 @@ main (int argc, char **argv)
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
 
-  /* A pipe on the other end is grown (never shrunk) to the pipe size.  */
-  copy_grow_pipe (STDOUT_FILENO, req.pipe_size);
+  /* A pipe on the other end gets the pipe size asked for, or is grown
+     (never shrunk) to the default.  */
+  copy_size_pipe (STDOUT_FILENO, req.pipe_size);
 
   struct copy_result res;
   ret = copy_range (&req, &res);

@@ -77,8 +77,9 @@ main (int argc, char **argv)
   if (offset_arg && ftruncate (req.out_fd, offset) < 0)
     error (EXIT_FAILURE, errno, "cannot truncate %s", quote_file (file));
 
-  /* A pipe on the other end is grown (never shrunk) to the pipe size.  */
-  copy_grow_pipe (STDIN_FILENO, req.pipe_size);
+  /* A pipe on the other end gets the pipe size asked for, or is grown
+     (never shrunk) to the default.  */
+  copy_size_pipe (STDIN_FILENO, req.pipe_size);
 
   struct copy_result res;
   int ret = copy_range (&req, &res);

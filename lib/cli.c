@@ -4,6 +4,7 @@
 
 #include "cli.h"
 
+#include <fcntl.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "closeout.h"
 #include "error.h"
 #include "progname.h"
+#include "sys.h"
 #include "version-etc.h"
 #include "xstrtol.h"
 
@@ -39,6 +41,28 @@ struct poptOption cli_common_options[] = {
   POPT_TABLEEND
 };
 
+/* A closed standard descriptor would be taken by the first file the tool
+   opens, which would then be written as "standard output".  Hold each
+   closed one with /dev/null opened the wrong way round, so that using it
+   still fails with EBADF, as using a closed descriptor does.  */
+static void
+hold_closed_std_fds (void)
+{
+  for (int fd = 0; fd <= 2; fd++)
+    if (sys_fcntl (fd, F_GETFD, 0) == -EBADF)
+      {
+        int held = sys_openat (AT_FDCWD, "/dev/null",
+                               (fd == 0 ? O_WRONLY : O_RDONLY), 0);
+        if (held != fd)
+          {
+            /* No /dev/null (or some other fd was free): do without.  */
+            if (held >= 0)
+              sys_close (held);
+            return;
+          }
+      }
+}
+
 void
 cli_init (int argc, char **argv)
 {
@@ -48,6 +72,7 @@ cli_init (int argc, char **argv)
      program_invocation_name, which error() prints.  */
   const char *slash = strrchr (argv[0], '/');
   set_program_name (slash ? slash + 1 : argv[0]);
+  hold_closed_std_fds ();
   setlocale (LC_ALL, "");
   atexit (close_stdout);
 }

@@ -346,14 +346,16 @@ drain_pipe (struct copy_state *s, int pipe_rd, size_t len)
 }
 
 size_t
-copy_grow_pipe (int fd, size_t size)
+copy_size_pipe (int fd, size_t size)
 {
   int now = sys_fcntl (fd, F_GETPIPE_SZ, 0);
   if (now < 0)
     return 0;
-  if (size == 0)
+  bool grow_only = size == 0;
+  if (grow_only)
     size = COPY_DEFAULT_PIPE_SIZE;
-  if ((size_t) now < size && size <= INT_MAX)
+  if ((grow_only ? (size_t) now < size : (size_t) now != size)
+      && size <= INT_MAX)
     {
       int ret = sys_fcntl (fd, F_SETPIPE_SZ, (long) size);
       if (ret > 0)
@@ -369,7 +371,7 @@ open_pipe (int fds[2], size_t want, size_t *size)
   int ret = sys_pipe2 (fds, O_CLOEXEC);
   if (ret < 0)
     return ret;
-  *size = copy_grow_pipe (fds[1], want);
+  *size = copy_size_pipe (fds[1], want);
   if (*size == 0)
     *size = 65536;
   return 0;
@@ -388,7 +390,6 @@ engine_splice_via_pipe (struct copy_state *s)
       s->res->side = COPY_SIDE_READ;
       return ret;
     }
-  s->res->via_pipe = true;
 
   while (remaining (s) > 0)
     {
@@ -449,6 +450,7 @@ engine_splice_via_pipe (struct copy_state *s)
           pending -= m;
           moved += m;
           advance (s, m);
+          s->res->via_pipe = true;
         }
       if (ret < 0)
         break;

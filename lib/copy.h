@@ -74,13 +74,13 @@ struct copy_result
    non-blocking descriptor waited out with ppoll.  */
 int copy_range (const struct copy_request *req, struct copy_result *res);
 
-/* Grow the pipe FD to SIZE bytes (0: COPY_DEFAULT_PIPE_SIZE) if it is
-   smaller; never shrink it.  Fewer, larger splices are the point: one
-   64 KiB default pipe between two processes costs a context switch per
-   16 pages.  A refusal (EPERM past /proc/sys/fs/pipe-max-size for
-   unprivileged users) only costs calls.  Return the size the pipe has, or
-   0 if FD is not a pipe.  */
-size_t copy_grow_pipe (int fd, size_t size);
+/* Set the pipe FD to SIZE bytes, as a user asked; with SIZE 0, grow it to
+   COPY_DEFAULT_PIPE_SIZE if it is smaller, never shrink it.  Fewer, larger
+   splices are the point: a 64 KiB default pipe between two processes costs
+   a context switch per 16 pages.  A refusal (EPERM past
+   /proc/sys/fs/pipe-max-size for unprivileged users) only costs calls.
+   Return the size the pipe has, or 0 if FD is not a pipe.  */
+size_t copy_size_pipe (int fd, size_t size);
 
 /* For --debug: "PROG: engine splice (internal pipe), N bytes, K calls".  */
 void copy_print_debug (const char *prog, const struct copy_result *res);

@@ -108,11 +108,12 @@ assert_same() {
   fi
 }
 
-# strace_sum LOG CALL [ARGN VALUE]: the sum of the byte counts that the
-# successful CALLs of an `strace -f -o LOG` log returned; with ARGN and
-# VALUE, only of the calls whose argument number ARGN (from 1) is VALUE.
-# Only the arguments before the first string or structure can be tested.
-strace_sum() {
+# strace_returns LOG CALL [ARGN VALUE]: the byte counts, one a line, that
+# the successful CALLs of an `strace -f -o LOG` log returned; with ARGN
+# and VALUE, only of the calls whose argument number ARGN (from 1) is
+# VALUE.  Only arguments before the first string or structure can be
+# tested.
+strace_returns() {
   awk -v call="$2" -v argn="${3:-0}" -v value="${4:-}" '
     {
       line = $0
@@ -128,7 +129,41 @@ strace_sum() {
         sub(/\).*/, "", arg)
         if (arg != value) next
       }
-      sum += ret
-    }
-    END { printf "%.0f\n", sum }' "$1"
+      print ret
+    }' "$1"
+}
+
+# strace_sum LOG CALL [ARGN VALUE]: the sum of those byte counts.
+strace_sum() {
+  strace_returns "$@" | awk '{ sum += $1 } END { printf "%.0f\n", sum }'
+}
+
+# strace_count LOG CALL: how many CALLs the log shows, failed ones too.
+strace_count() {
+  awk -v call="$2" '
+    { sub(/^[0-9]+ +/, "") }
+    index($0, call "(") == 1 { n++ }
+    END { print n + 0 }' "$1"
+}
+
+# The standard error of `run --separate-stderr`, checked as bats-assert
+# checks $output: assert_err [-p|-e|-r] TEXT, refute_err ...
+assert_err() {
+  # shellcheck disable=SC2154 # stderr is set by run --separate-stderr.
+  output="$stderr" assert_output "$@"
+}
+refute_err() {
+  output="$stderr" refute_output "$@"
+}
+
+# For `run`, whose own redirections do not reach the command:
+# stdout_to FILE CMD... runs CMD with standard output to FILE, and
+# stdout_closed CMD... with standard output closed.
+stdout_to() {
+  local file=$1
+  shift
+  "$@" >"$file"
+}
+stdout_closed() {
+  "$@" >&-
 }
