@@ -88,7 +88,7 @@ main (int argc, char **argv)
         error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
       /* The reader went away: stop quietly, as cat does.  */
       if (ret == -EPIPE)
-        return EXIT_FAILURE;
+        exit (EXIT_FAILURE);
       error (EXIT_FAILURE, -ret, "write error");
     }
   sys_close (req.in_fd);

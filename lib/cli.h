@@ -37,8 +37,10 @@ extern struct poptOption cli_common_options[];
    at exit.  The first call of every main.  */
 void cli_init (int argc, char **argv);
 
-/* A popt context over ARGV for OPTIONS; SYNOPSIS is the operand part of the
-   usage line ("FILE").  */
+/* A popt context over ARGV for OPTIONS; SYNOPSIS is the part of the usage
+   line after the program name ("[OPTION]... FILE").  A tool frees it
+   before returning from main, and ends early only by exit() (error() does),
+   so that the context is never lost while it is in use.  */
 poptContext cli_context (int argc, char **argv,
                          const struct poptOption *options,
                          const char *synopsis);

@@ -1,0 +1,49 @@
+/* ranges.h -- the byte ranges and patches of preadv-dump and pwritev-patch.
+
+   Operands name places in a file with the numbers the other tools take
+   (cli_parse_size): decimal, or hexadecimal with 0x, and an optional K,
+   M, G... suffix.  A place is an off_t: every offset, and every offset
+   plus length, is at most INT64_MAX.
+
+   The parsers return NULL on success, or a short message saying what is
+   wrong, for the caller to put after the operand in a usage error.  */
+
+#ifndef NC_RANGES_H
+#define NC_RANGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+/* The largest file offset, and the largest end of a range.  */
+#define NC_OFFSET_MAX INT64_MAX
+
+/* A byte range: OFFSET:LENGTH, OFFSET-END (END excluded) or OFFSET (to
+   the end of the file: TO_EOF set, LENGTH 0).  */
+struct nc_range
+{
+  uint64_t offset;
+  uint64_t length;
+  bool to_eof;
+};
+
+/* Parse the number in the LEN bytes at ARG (not necessarily
+   null-terminated) into *VALUE, at most NC_OFFSET_MAX.  */
+const char *nc_parse_number (const char *arg, size_t len, uint64_t *value);
+
+/* Parse the range ARG into *RANGE.  */
+const char *nc_parse_range (const char *arg, struct nc_range *range);
+
+/* Decode the hexadecimal bytes at ARG (pairs of digits, which a space,
+   ':' or '_' may separate, after an optional 0x) into *BYTES, allocated
+   with xmalloc, and *LEN.  At least one byte is required.  */
+const char *nc_parse_hex (const char *arg, unsigned char **bytes,
+                          size_t *len);
+
+/* Set *SIZE to the size of the file open on FD whose status is ST and
+   return true, when the file has one: a regular file (whose size may be
+   a mere 0, as /proc files show) or a block device.  */
+bool nc_file_size (int fd, const struct stat *st, uint64_t *size);
+
+#endif
