@@ -4,6 +4,7 @@
 
 #include "sys.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
@@ -207,12 +208,14 @@ sys_rt_sigsuspend (const sigset_t *mask)
 int
 sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset)
 {
-  /* The kernel writes only its own 8 bytes of OLDSET: clear the rest so
-     that sigismember() on it means what it says.  */
-  if (oldset)
-    sigemptyset (oldset);
-  return nc_syscall4 (NC_SYS_rt_sigprocmask, how, set, oldset,
-                      NC_KERNEL_SIGSET_SIZE);
+  int ret = nc_syscall4 (NC_SYS_rt_sigprocmask, how, set, oldset,
+                         NC_KERNEL_SIGSET_SIZE);
+  /* The kernel wrote only its own 8 bytes of OLDSET: clear the rest of
+     glibc's larger set, so that sigismember() on it means what it says.  */
+  if (ret == 0 && oldset)
+    memset ((char *) oldset + NC_KERNEL_SIGSET_SIZE, 0,
+            sizeof *oldset - NC_KERNEL_SIGSET_SIZE);
+  return ret;
 }
 
 int
@@ -313,7 +316,9 @@ int
 sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
 {
   struct statx stx;
-  int ret = sys_statx (dirfd, path, flags, STATX_BASIC_STATS, &stx);
+  /* As fstatat does, never trigger an automount.  */
+  int ret = sys_statx (dirfd, path, flags | AT_NO_AUTOMOUNT,
+                       STATX_BASIC_STATS, &stx);
   if (ret < 0)
     return ret;
   memset (st, 0, sizeof *st);
@@ -339,6 +344,9 @@ sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
 int
 sys_fstat (int fd, struct stat *st)
 {
+  /* statx would take AT_FDCWD and describe the working directory.  */
+  if (fd < 0)
+    return -EBADF;
   return sys_fstatat (fd, "", st, AT_EMPTY_PATH);
 }
 
@@ -364,7 +372,27 @@ sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags)
   if (flags == 0)
     return nc_syscall3 (NC_SYS_fchmodat, dirfd, path, mode);
   long ret = nc_syscall4 (NC_SYS_fchmodat2, dirfd, path, mode, flags);
-  return ret == -ENOSYS ? -EOPNOTSUPP : ret;
+  if (ret != -ENOSYS || flags != AT_SYMLINK_NOFOLLOW)
+    return ret;
+
+  /* Before 6.6: hold the file itself with O_PATH, refuse a symlink (whose
+     mode Linux cannot change), and change the mode through the
+     descriptor's /proc link, which leads to the file, not to a name.  */
+  int fd = sys_openat (dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+  if (fd < 0)
+    return fd;
+  struct stat st;
+  ret = sys_fstat (fd, &st);
+  if (ret == 0 && S_ISLNK (st.st_mode))
+    ret = -EOPNOTSUPP;
+  if (ret == 0)
+    {
+      char link[sizeof "/proc/self/fd/" + 3 * sizeof (int)];
+      snprintf (link, sizeof link, "/proc/self/fd/%d", fd);
+      ret = nc_syscall3 (NC_SYS_fchmodat, AT_FDCWD, link, mode);
+    }
+  sys_close (fd);
+  return ret;
 }
 
 ssize_t
