@@ -55,9 +55,10 @@ copy_engine_name (enum copy_engine engine)
 void
 copy_print_debug (const char *prog, const struct copy_result *res)
 {
-  fprintf (stderr, "%s: engine %s%s, %" PRIu64 " bytes, %lu calls\n", prog,
+  fprintf (stderr, "%s: engine %s%s, %" PRIu64 " bytes, %lu call%s\n", prog,
            copy_engine_name (res->engine),
-           res->via_pipe ? " (internal pipe)" : "", res->bytes, res->calls);
+           res->via_pipe ? " (internal pipe)" : "", res->bytes, res->calls,
+           res->calls == 1 ? "" : "s");
 }
 
 /* Errors that say "this call cannot do this copy", as opposed to "this copy

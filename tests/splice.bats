@@ -425,9 +425,9 @@ proc_copy() {
   splice-in --debug src 2>err | splice-out --debug dst 2>err2
   assert_same src dst
   run cat err
-  assert_output --regexp '^splice-in: engine splice, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-in: engine splice, 300000 bytes, [0-9]+ calls?$'
   run cat err2
-  assert_output --regexp '^splice-out: engine splice, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-out: engine splice, 300000 bytes, [0-9]+ calls?$'
 }
 
 @test "--debug: copy_file_range between regular files" {
@@ -435,18 +435,18 @@ proc_copy() {
   splice-in --debug src >dst 2>err
   assert_same src dst
   run cat err
-  assert_output --regexp '^splice-in: engine copy_file_range, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-in: engine copy_file_range, 300000 bytes, [0-9]+ calls?$'
   splice-out -d dst2 <src 2>err
   assert_same src dst2
   run cat err
-  assert_output --regexp '^splice-out: engine copy_file_range, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-out: engine copy_file_range, 300000 bytes, [0-9]+ calls?$'
 }
 
 @test "--debug: splice through the internal pipe to /dev/null" {
   make_random src 300000
   run --separate-stderr stdout_to /dev/null splice-in --debug src
   assert_success
-  assert_err --regexp '^splice-in: engine splice \(internal pipe\), 300000 bytes, [0-9]+ calls$'
+  assert_err --regexp '^splice-in: engine splice \(internal pipe\), 300000 bytes, [0-9]+ calls?$'
 }
 
 @test "--debug: an O_APPEND output goes by read/write" {
@@ -455,11 +455,11 @@ proc_copy() {
   splice-in --debug src >>dst 2>err
   assert_same src dst
   run cat err
-  assert_output --regexp '^splice-in: engine read/write, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-in: engine read/write, 300000 bytes, [0-9]+ calls?$'
   splice-in src | splice-out --append --debug dst2 2>err
   assert_same src dst2
   run cat err
-  assert_output --regexp '^splice-out: engine read/write, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-out: engine read/write, 300000 bytes, [0-9]+ calls?$'
 }
 
 @test "--debug: '(internal pipe)' only when splice used it" {
@@ -471,7 +471,7 @@ proc_copy() {
   printf 'V=value\0' >expected
   assert_same expected got
   run cat err
-  assert_output --regexp '^splice-in: engine [a-z_/]+( \(internal pipe\))?, 8 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-in: engine [a-z_/]+( \(internal pipe\))?, 8 bytes, [0-9]+ calls?$'
   if [[ $output == *"(internal pipe)"* ]]; then
     assert_output --partial "engine splice (internal pipe)"
   fi
@@ -578,12 +578,12 @@ fallback_copies() {
   inject copy_file_range,splice ENOSYS splice-in --debug src >got 2>err
   assert_same src got
   run cat err
-  assert_output --regexp '^splice-in: engine sendfile, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-in: engine sendfile, 300000 bytes, [0-9]+ calls?$'
   inject copy_file_range,splice,sendfile,sendfile64 ENOSYS splice-in --debug src \
     >got 2>err
   assert_same src got
   run cat err
-  assert_output --regexp '^splice-in: engine read/write, 300000 bytes, [0-9]+ calls$'
+  assert_output --regexp '^splice-in: engine read/write, 300000 bytes, [0-9]+ calls?$'
 }
 
 @test "fallback: an output refusing splice after the input was spliced" {
