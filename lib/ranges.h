@@ -28,9 +28,9 @@ struct nc_range
   bool to_eof;
 };
 
-/* Parse the number in the LEN bytes at ARG (not necessarily
+/* Parse the offset in the LEN bytes at ARG (not necessarily
    null-terminated) into *VALUE, at most NC_OFFSET_MAX.  */
-const char *nc_parse_number (const char *arg, size_t len, uint64_t *value);
+const char *nc_parse_offset (const char *arg, size_t len, uint64_t *value);
 
 /* Parse the range ARG into *RANGE.  */
 const char *nc_parse_range (const char *arg, struct nc_range *range);

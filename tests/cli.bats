@@ -22,7 +22,7 @@ expected_version() {
   for tool in "${NC_TOOLS[@]}"; do
     run --separate-stderr "$tool" --help
     assert_success
-    assert_line --index 0 "Usage: $tool [OPTION]... FILE"
+    assert_line --index 0 --regexp "^Usage: $tool \\[OPTION\\]\\.\\.\\. [A-Z]"
     assert_output --partial "--version"
     assert_err ""
     # -? is the same.

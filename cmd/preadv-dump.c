@@ -1,0 +1,921 @@
+/* preadv-dump -- dump byte ranges of a file, read with preadv(2).
+
+   SYNOPSIS: preadv-dump [OPTION]... FILE [RANGE]...
+
+   The ranges are read in as few positioned, vectored calls as possible,
+   then printed one by one in the order given.  Within a batch of ranges:
+   overlapping and adjacent ranges merge into spans, each read once into
+   memory; spans whose gaps are small (--gap) are read together, by one
+   preadv whose iovecs point the spans at their buffers and the gaps at a
+   scratch buffer.  Ranges too long to hold in memory are streamed on
+   their own, in chunks.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "c-ctype.h"
+#include "cli.h"
+#include "error.h"
+#include "full-write.h"
+#include "progname.h"
+#include "ranges.h"
+#include "sys.h"
+#include "xalloc.h"
+
+#ifndef IOV_MAX
+# define IOV_MAX 1024
+#endif
+#ifndef RWF_HIPRI
+# define RWF_HIPRI 0x00000001
+#endif
+#ifndef RWF_NOWAIT
+# define RWF_NOWAIT 0x00000008
+#endif
+
+static char *format_arg;
+static char *cols_arg;
+static char *group_arg;
+static char *gap_arg;
+static int nowait;
+static int hipri;
+static int stats;
+
+static struct poptOption tool_options[] = {
+  { "format", 'f', POPT_ARG_STRING, &format_arg, 0,
+    "output format: xxd (the default), raw, c, json", "FORMAT" },
+  { "cols", 'c', POPT_ARG_STRING, &cols_arg, 0,
+    "N bytes per line, at most 256 (xxd: 16, c: 12)", "N" },
+  { "groupsize", 'g', POPT_ARG_STRING, &group_arg, 0,
+    "N bytes per group of hex digits (xxd: 2; 0: one group)", "N" },
+  { "gap", '\0', POPT_ARG_STRING, &gap_arg, 0,
+    "read spans at most N bytes apart by one call, the bytes between them "
+    "discarded (default 4K; 0 reads each span by a call of its own)", "N" },
+  { "nowait", '\0', POPT_ARG_NONE, &nowait, 0,
+    "read only what is in the page cache (RWF_NOWAIT) and report the "
+    "ranges that are not", NULL },
+  { "hipri", '\0', POPT_ARG_NONE, &hipri, 0,
+    "ask for high-priority, polled reads (RWF_HIPRI)", NULL },
+  { "stats", '\0', POPT_ARG_NONE, &stats, 0,
+    "print the number of calls and bytes read to standard error", NULL },
+  POPT_TABLEEND
+};
+
+static struct poptOption options[] = {
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
+    "Dump byte ranges of FILE, read at their offsets by preadv(2), in the "
+    "order given; with no RANGE, the whole file.  FILE - is standard "
+    "input, which must be a file: its offset does not move.\n\n"
+    "RANGE is OFFSET:LENGTH, OFFSET-END (END excluded) or OFFSET (to the "
+    "end of FILE).  Numbers take a K, M, G, T suffix (KiB...; KB for 1000) "
+    "or 0x for hex.\n"
+    "Exit status: 0 success, 1 failure (a range past the end of FILE too), "
+    "2 usage error.\n\nOptions:", NULL },
+  CLI_COMMON_OPTIONS
+};
+
+/* Ranges at most this long are read in batches, each batch holding at
+   most BATCH_BYTES; longer ones are streamed in chunks of about
+   CHUNK_BYTES.  */
+enum
+{
+  STREAM_MIN = 8 * 1024 * 1024,
+  BATCH_BYTES = 64 * 1024 * 1024,
+  CHUNK_BYTES = 1024 * 1024,
+  SCRATCH_MAX = 1024 * 1024,
+  DEFAULT_GAP = 4 * 1024
+};
+
+/* One RANGE operand.  */
+struct range
+{
+  const char *arg;              /* as given */
+  size_t index;                 /* among the ranges, from 0 */
+  uint64_t offset;
+  uint64_t want;                /* bytes asked for; to EOF: up to the size */
+  uint64_t len;                 /* bytes to read: WANT within the size */
+  bool to_eof;
+  bool unbounded;               /* to EOF, the size unknown */
+  unsigned char *data;          /* its bytes, once its batch is read */
+};
+
+/* A run of the file read into one buffer: ranges merged.  */
+struct span
+{
+  uint64_t start, end;
+  unsigned char *buf;
+};
+
+/* Bytes --nowait found out of the page cache and did not read.  */
+struct hole
+{
+  uint64_t start, end;
+};
+
+/* The file.  */
+static const char *file;
+static int fd;
+static bool size_known;
+/* Where the file ends: its size, or what reads found; UINT64_MAX while
+   unknown.  */
+static uint64_t eof = UINT64_MAX;
+static int read_flags;
+
+/* Reading.  */
+static struct iovec iov[IOV_MAX];
+static unsigned char *scratch;
+static size_t scratch_size;
+static uint64_t max_gap = DEFAULT_GAP;
+static struct hole *holes;
+static idx_t nholes, holes_alloc;
+
+/* --stats.  */
+static uint64_t n_calls, n_iovecs, n_read, n_gap;
+
+/* What is to be said at the end.  */
+static int status = EXIT_SUCCESS;
+static size_t n_short;
+
+/* Output.  */
+enum format { FORMAT_XXD, FORMAT_RAW, FORMAT_C, FORMAT_JSON };
+static enum format format;
+static int cols;
+static int group;
+
+/* FILE in a message.  */
+static const char *
+file_name (void)
+{
+  return strcmp (file, "-") == 0 ? "standard input" : quote_file (file);
+}
+
+/* ---------------------------------------------------------------- output */
+
+enum { OUT_SIZE = 256 * 1024 };
+static char *out_buf;
+static size_t out_len;
+
+static _Noreturn void
+write_error (void)
+{
+  /* The reader went away: stop quietly, as cat does.  */
+  if (errno == EPIPE)
+    exit (EXIT_FAILURE);
+  error (EXIT_FAILURE, errno, "write error");
+  abort ();
+}
+
+static void
+out_write (const void *p, size_t n)
+{
+  if (full_write (STDOUT_FILENO, p, n) != n)
+    write_error ();
+}
+
+static void
+out_flush (void)
+{
+  if (out_len)
+    out_write (out_buf, out_len);
+  out_len = 0;
+}
+
+/* Room for N bytes (at most OUT_SIZE) at the returned pointer; out_commit
+   says where the bytes written there end.  */
+static char *
+out_reserve (size_t n)
+{
+  if (OUT_SIZE - out_len < n)
+    out_flush ();
+  return out_buf + out_len;
+}
+
+static void
+out_commit (char *end)
+{
+  out_len = end - out_buf;
+}
+
+static void
+out_bytes (const void *p, size_t n)
+{
+  if (n >= OUT_SIZE / 2)
+    {
+      out_flush ();
+      out_write (p, n);
+    }
+  else
+    {
+      char *q = out_reserve (n);
+      memcpy (q, p, n);
+      out_commit (q + n);
+    }
+}
+
+static void
+out_str (const char *s)
+{
+  out_bytes (s, strlen (s));
+}
+
+static char *
+put_decimal (char *p, uint64_t v)
+{
+  char tmp[24];
+  int n = 0;
+  do
+    tmp[n++] = '0' + v % 10;
+  while ((v /= 10) != 0);
+  while (n > 0)
+    *p++ = tmp[--n];
+  return p;
+}
+
+static void
+out_decimal (uint64_t v)
+{
+  char *p = out_reserve (24);
+  out_commit (put_decimal (p, v));
+}
+
+/* "00" to "ff", and the character xxd shows for each byte.  */
+static char hex2[256][2];
+static char shown[256];
+
+static void
+init_tables (void)
+{
+  static const char digits[] = "0123456789abcdef";
+  for (int i = 0; i < 256; i++)
+    {
+      hex2[i][0] = digits[i >> 4];
+      hex2[i][1] = digits[i & 15];
+      shown[i] = i >= 0x20 && i < 0x7f ? i : '.';
+    }
+}
+
+/* The address of an xxd line: at least 8 hex digits, as %08lx.  */
+static char *
+put_address (char *p, uint64_t a)
+{
+  if (a <= UINT32_MAX)
+    {
+      for (int shift = 24; shift >= 0; shift -= 8)
+        {
+          memcpy (p, hex2[(a >> shift) & 0xff], 2);
+          p += 2;
+        }
+      return p;
+    }
+  int digits = 9;
+  while (digits < 16 && a >> (4 * digits))
+    digits++;
+  for (int i = digits - 1; i >= 0; i--)
+    *p++ = hex2[(a >> (4 * i)) & 15][1];
+  return p;
+}
+
+/* The output of the range being printed.  */
+static uint64_t em_address;     /* xxd: of the next line */
+static uint64_t em_count;       /* bytes printed so far */
+static bool em_any;             /* json: an object printed already */
+static char *c_name;            /* c: the identifier made from FILE */
+
+/* xxd: the hex area of a full line is HEX_WIDTH wide, byte J of a line
+   at HEX_POS[J] in it; spaces fill it, and two more end it.  */
+static int hex_width;
+static int hex_pos[256];
+static char blanks[2 * 256 + 256 + 2];
+
+static void
+init_xxd (void)
+{
+  hex_width = 2 * cols + (cols - 1) / group;
+  for (int j = 0; j < cols; j++)
+    hex_pos[j] = 2 * j + j / group;
+  memset (blanks, ' ', sizeof blanks);
+}
+
+/* Lines of COLS bytes from B, the last one maybe shorter.  */
+static void
+xxd_data (const unsigned char *b, size_t n)
+{
+  size_t line_max = 16 + 2 + hex_width + 2 + cols + 1;
+  while (n > 0)
+    {
+      int m = n < (size_t) cols ? (int) n : cols;
+      char *p = out_reserve (line_max);
+      p = put_address (p, em_address);
+      *p++ = ':';
+      *p++ = ' ';
+      memcpy (p, blanks, hex_width + 2);
+      for (int j = 0; j < m; j++)
+        memcpy (p + hex_pos[j], hex2[b[j]], 2);
+      p += hex_width + 2;
+      for (int j = 0; j < m; j++)
+        p[j] = shown[b[j]];
+      p += m;
+      *p++ = '\n';
+      out_commit (p);
+      b += m;
+      n -= m;
+      em_address += m;
+    }
+}
+
+static void
+c_data (const unsigned char *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++, em_count++)
+    {
+      char *p = out_reserve (9);
+      if (em_count == 0)
+        p = memcpy (p, "  ", 2) + 2;
+      else if (em_count % cols == 0)
+        p = memcpy (p, ",\n  ", 4) + 4;
+      else
+        p = memcpy (p, ", ", 2) + 2;
+      *p++ = '0';
+      *p++ = 'x';
+      memcpy (p, hex2[b[i]], 2);
+      out_commit (p + 2);
+    }
+}
+
+static void
+json_data (const unsigned char *b, size_t n)
+{
+  static const char b64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  while (n > 0)
+    {
+      /* Whole groups of 3 bytes, a line's worth at a time.  */
+      size_t m = n < 3 * 1024 ? n : 3 * 1024;
+      char *p = out_reserve ((m + 2) / 3 * 4);
+      size_t i = 0;
+      for (; i + 3 <= m; i += 3)
+        {
+          unsigned v = b[i] << 16 | b[i + 1] << 8 | b[i + 2];
+          *p++ = b64[v >> 18];
+          *p++ = b64[(v >> 12) & 63];
+          *p++ = b64[(v >> 6) & 63];
+          *p++ = b64[v & 63];
+        }
+      if (i < m)
+        {
+          unsigned v = b[i] << 16 | (i + 1 < m ? b[i + 1] << 8 : 0);
+          *p++ = b64[v >> 18];
+          *p++ = b64[(v >> 12) & 63];
+          *p++ = i + 1 < m ? b64[(v >> 6) & 63] : '=';
+          *p++ = '=';
+        }
+      out_commit (p);
+      b += m;
+      n -= m;
+    }
+}
+
+static void
+emit_begin (const struct range *r)
+{
+  em_address = r->offset;
+  em_count = 0;
+  switch (format)
+    {
+    case FORMAT_C:
+      out_str ("/* offset ");
+      out_decimal (r->offset);
+      out_str (" */\nunsigned char ");
+      out_str (c_name);
+      out_str ("_");
+      out_decimal (r->index);
+      out_str ("[] = {\n");
+      break;
+    case FORMAT_JSON:
+      out_str (em_any ? ",\n{\"offset\": " : "\n{\"offset\": ");
+      em_any = true;
+      out_decimal (r->offset);
+      out_str (", \"data\": \"");
+      break;
+    default:
+      break;
+    }
+}
+
+/* N bytes of the range from B.  In a range printed in several calls,
+   all calls but the last give a multiple of 3 * COLS bytes.  */
+static void
+emit_data (const unsigned char *b, size_t n)
+{
+  switch (format)
+    {
+    case FORMAT_XXD:
+      xxd_data (b, n);
+      break;
+    case FORMAT_RAW:
+      out_bytes (b, n);
+      break;
+    case FORMAT_C:
+      c_data (b, n);
+      break;
+    case FORMAT_JSON:
+      json_data (b, n);
+      break;
+    }
+}
+
+static void
+emit_end (const struct range *r, uint64_t total)
+{
+  switch (format)
+    {
+    case FORMAT_C:
+      out_str (total ? "\n};\nunsigned int " : "};\nunsigned int ");
+      out_str (c_name);
+      out_str ("_");
+      out_decimal (r->index);
+      out_str ("_len = ");
+      out_decimal (total);
+      out_str (";\n");
+      break;
+    case FORMAT_JSON:
+      out_str ("\", \"length\": ");
+      out_decimal (total);
+      out_str ("}");
+      break;
+    default:
+      break;
+    }
+}
+
+/* A C identifier from NAME, as xxd -i makes one.  */
+static char *
+make_c_name (const char *name)
+{
+  if (strcmp (name, "-") == 0)
+    name = "stdin";
+  char *id = xcharalloc (strlen (name) + 2);
+  char *p = id;
+  if (c_isdigit (*name) || !*name)
+    *p++ = '_';
+  for (; *name; name++)
+    *p++ = c_isalnum (*name) ? *name : '_';
+  *p = '\0';
+  return id;
+}
+
+/* --------------------------------------------------------------- reading */
+
+/* Fill IOV for reading the file from POS up to the end of the last of the
+   NS spans at SP, the first of which ends after POS; return the number
+   of iovecs, at most IOV_MAX.  Bytes between spans go to SCRATCH.  */
+static int
+build_iov (const struct span *sp, size_t ns, uint64_t pos)
+{
+  int cnt = 0;
+  for (size_t k = 0; k < ns && cnt < IOV_MAX; k++)
+    {
+      while (pos < sp[k].start && cnt < IOV_MAX)
+        {
+          uint64_t gap = sp[k].start - pos;
+          size_t piece = gap < scratch_size ? gap : scratch_size;
+          iov[cnt].iov_base = scratch;
+          iov[cnt++].iov_len = piece;
+          pos += piece;
+        }
+      if (cnt == IOV_MAX)
+        break;
+      iov[cnt].iov_base = sp[k].buf + (pos - sp[k].start);
+      iov[cnt++].iov_len = sp[k].end - pos;
+      pos = sp[k].end;
+    }
+  return cnt;
+}
+
+static int
+compare_offsets (const void *a, const void *b)
+{
+  const struct range *x = *(struct range *const *) a;
+  const struct range *y = *(struct range *const *) b;
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The first of the N ranges at SORTED, in order of offset, that starts
+   after POS, or UINT64_MAX.  */
+static uint64_t
+next_start (struct range *const *sorted, size_t n, uint64_t pos)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (sorted[mid]->offset <= pos)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < n ? sorted[lo]->offset : UINT64_MAX;
+}
+
+static void
+add_hole (uint64_t start, uint64_t end)
+{
+  if (nholes == holes_alloc)
+    holes = xpalloc (holes, &holes_alloc, 1, -1, sizeof *holes);
+  holes[nholes].start = start;
+  holes[nholes++].end = end;
+}
+
+/* Read the NS spans at SP, in order of offset, by as few calls as
+   possible: one, unless the kernel returns less than asked.  With
+   --nowait, bytes not in the page cache are skipped up to the next start
+   of one of the N ranges at SORTED, and recorded as a hole.  */
+static void
+read_spans (const struct span *sp, size_t ns, struct range *const *sorted,
+            size_t n)
+{
+  uint64_t pos = sp[0].start;
+  uint64_t end = sp[ns - 1].end;
+  size_t k = 0;
+  while (pos < end && pos < eof)
+    {
+      while (sp[k].end <= pos)
+        k++;
+      int cnt = build_iov (sp + k, ns - k, pos);
+      ssize_t ret = (read_flags
+                     ? sys_preadv2 (fd, iov, cnt, pos, read_flags)
+                     : sys_preadv (fd, iov, cnt, pos));
+      n_calls++;
+      n_iovecs += cnt;
+      if (ret > 0)
+        {
+          n_read += ret;
+          size_t left = ret;
+          for (int i = 0; i < cnt && left > 0; i++)
+            {
+              size_t got = left < iov[i].iov_len ? left : iov[i].iov_len;
+              if (iov[i].iov_base == scratch)
+                n_gap += got;
+              left -= got;
+            }
+          pos += ret;
+        }
+      else if (ret == 0)
+        eof = pos;
+      else if (ret == -EINTR)
+        continue;
+      else if (ret == -EAGAIN && nowait)
+        {
+          uint64_t resume = next_start (sorted, n, pos);
+          if (resume > end)
+            resume = end;
+          add_hole (pos, resume);
+          pos = resume;
+        }
+      else if (read_flags && (ret == -EOPNOTSUPP || ret == -ENOSYS))
+        error (EXIT_FAILURE, -ret, "cannot read %s with preadv2 flags%s%s",
+               file_name (), nowait ? " RWF_NOWAIT" : "",
+               hipri ? " RWF_HIPRI" : "");
+      else
+        error (EXIT_FAILURE, -ret, "error reading %s", file_name ());
+    }
+}
+
+/* ------------------------------------------------------------- reporting */
+
+/* A range operand in a message that also names the file.  */
+#define quote_range(r) \
+  quotearg_n_style (1, shell_escape_always_quoting_style, (r)->arg)
+
+/* After range R was printed with GOT bytes; MISS_AT is where --nowait
+   found the page cache missing, or UINT64_MAX.  */
+static void
+account (const struct range *r, uint64_t got, uint64_t miss_at)
+{
+  if (miss_at != UINT64_MAX)
+    {
+      out_flush ();
+      if (got == 0)
+        error (0, 0, "%s: range %s is not in the page cache",
+               file_name (), quote_range (r));
+      else
+        error (0, 0, "%s: range %s is in the page cache only up to "
+               "byte %llu", file_name (), quote_range (r),
+               (unsigned long long) miss_at);
+      status = EXIT_FAILURE;
+    }
+  else if (got == 0 && (r->offset > eof || (!r->to_eof && r->want > 0)))
+    {
+      out_flush ();
+      error (0, 0, "%s: range %s is past the end of the file (%llu bytes)",
+             file_name (), quote_range (r), (unsigned long long) eof);
+      status = EXIT_FAILURE;
+    }
+  else if (got < r->want && !r->to_eof)
+    n_short++;
+}
+
+/* --------------------------------------------------------------- dumping */
+
+/* Dump a range too long to hold in memory, chunk by chunk.  */
+static void
+dump_stream (struct range *r)
+{
+  static unsigned char *chunk;
+  size_t chunk_size = CHUNK_BYTES / (3 * cols) * (3 * cols);
+  if (!chunk)
+    chunk = xmalloc (chunk_size);
+  emit_begin (r);
+  uint64_t pos = r->offset;
+  uint64_t left = r->unbounded ? UINT64_MAX : r->len;
+  uint64_t miss_at = UINT64_MAX;
+  while (left > 0 && pos < eof && pos < NC_OFFSET_MAX)
+    {
+      uint64_t n = left < chunk_size ? left : chunk_size;
+      if (n > NC_OFFSET_MAX - pos)
+        n = NC_OFFSET_MAX - pos;
+      struct span s = { pos, pos + n, chunk };
+      nholes = 0;
+      read_spans (&s, 1, NULL, 0);
+      uint64_t got_end = s.end < eof ? s.end : eof;
+      if (nholes && holes[0].start < got_end)
+        got_end = miss_at = holes[0].start;
+      uint64_t got = got_end > pos ? got_end - pos : 0;
+      if (got)
+        emit_data (chunk, got);
+      pos += got;
+      left -= got;
+      if (got < n)
+        break;
+    }
+  emit_end (r, pos - r->offset);
+  account (r, pos - r->offset, miss_at);
+}
+
+/* Read the N ranges at R, none of them streamed, then dump them.  */
+static void
+dump_batch (struct range *r, size_t n)
+{
+  static unsigned char *arena;
+  static size_t arena_size;
+  struct range **sorted = xnmalloc (n, sizeof *sorted);
+  size_t ns = 0;
+  for (size_t i = 0; i < n; i++)
+    if (r[i].len > 0)
+      sorted[ns++] = &r[i];
+  qsort (sorted, ns, sizeof *sorted, compare_offsets);
+
+  /* Merge into spans.  */
+  struct span *sp = xnmalloc (ns ? ns : 1, sizeof *sp);
+  size_t nsp = 0;
+  size_t total = 0;
+  for (size_t i = 0; i < ns; i++)
+    {
+      uint64_t start = sorted[i]->offset, end = start + sorted[i]->len;
+      if (nsp > 0 && start <= sp[nsp - 1].end)
+        {
+          if (end > sp[nsp - 1].end)
+            {
+              total += end - sp[nsp - 1].end;
+              sp[nsp - 1].end = end;
+            }
+        }
+      else
+        {
+          sp[nsp].start = start;
+          sp[nsp++].end = end;
+          total += end - start;
+        }
+    }
+  if (total > arena_size)
+    {
+      free (arena);
+      arena = xmalloc (total);
+      arena_size = total;
+    }
+  unsigned char *p = arena;
+  for (size_t k = 0; k < nsp; k++)
+    {
+      sp[k].buf = p;
+      p += sp[k].end - sp[k].start;
+    }
+  for (size_t i = 0, k = 0; i < ns; i++)
+    {
+      while (sp[k].end <= sorted[i]->offset)
+        k++;
+      sorted[i]->data = sp[k].buf + (sorted[i]->offset - sp[k].start);
+    }
+
+  /* Read: spans close enough, one call for as many as fit in IOV_MAX.  */
+  nholes = 0;
+  for (size_t a = 0, b; a < nsp; a = b)
+    {
+      size_t cnt = 1;
+      for (b = a + 1; b < nsp; b++)
+        {
+          uint64_t gap = sp[b].start - sp[b - 1].end;
+          if (gap > max_gap)
+            break;
+          uint64_t need = (gap + scratch_size - 1) / scratch_size + 1;
+          if (need > IOV_MAX - cnt)
+            break;
+          cnt += need;
+        }
+      if (sp[a].start < eof)
+        read_spans (sp + a, b - a, sorted, ns);
+    }
+
+  /* Print, in the order given.  */
+  for (size_t i = 0; i < n; i++)
+    {
+      uint64_t start = r[i].offset;
+      uint64_t end = start + r[i].len;
+      uint64_t miss_at = UINT64_MAX;
+      if (end > eof)
+        end = eof > start ? eof : start;
+      /* The first hole that ends after the start.  */
+      idx_t lo = 0, hi = nholes;
+      while (lo < hi)
+        {
+          idx_t mid = lo + (hi - lo) / 2;
+          if (holes[mid].end <= start)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo < nholes && holes[lo].start < end)
+        end = miss_at = holes[lo].start > start ? holes[lo].start : start;
+      emit_begin (&r[i]);
+      if (end > start)
+        emit_data (r[i].data, end - start);
+      emit_end (&r[i], end - start);
+      account (&r[i], end - start, miss_at);
+    }
+  free (sp);
+  free (sorted);
+}
+
+static void
+dump (struct range *r, size_t n)
+{
+  for (size_t i = 0; i < n;)
+    {
+      if (r[i].unbounded || r[i].len > STREAM_MIN)
+        {
+          dump_stream (&r[i++]);
+          continue;
+        }
+      size_t j = i;
+      uint64_t bytes = 0;
+      while (j < n && !r[j].unbounded && r[j].len <= STREAM_MIN
+             && r[j].len <= BATCH_BYTES - bytes)
+        bytes += r[j++].len;
+      dump_batch (r + i, j - i);
+      i = j;
+    }
+}
+
+/* ------------------------------------------------------------------ main */
+
+static int
+parse_int_option (const char *option, const char *arg, int max)
+{
+  uint64_t v = cli_parse_size (option, arg);
+  if (v > (uint64_t) max)
+    cli_usage_error ("invalid number for --%s: %s (at most %d)", option,
+                     quote_file (arg), max);
+  return v;
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  poptContext ctx = cli_context (argc, argv, options,
+                                 "[OPTION]... FILE [RANGE]...");
+  while (cli_next_option (ctx) >= 0)
+    continue;
+  file = poptGetArg (ctx);
+  if (!file)
+    cli_usage_error ("missing file operand");
+
+  format = FORMAT_XXD;
+  if (format_arg)
+    {
+      static const char *const names[] = { "xxd", "raw", "c", "json" };
+      size_t f = 0;
+      while (f < sizeof names / sizeof *names && strcmp (format_arg, names[f]))
+        f++;
+      if (f == sizeof names / sizeof *names)
+        cli_usage_error ("invalid format %s; valid ones are xxd, raw, c, json",
+                         quote_file (format_arg));
+      format = f;
+    }
+  cols = cols_arg ? parse_int_option ("cols", cols_arg, 256) : 0;
+  if (cols == 0)
+    cols = format == FORMAT_C ? 12 : 16;
+  group = group_arg ? parse_int_option ("groupsize", group_arg, INT_MAX) : 2;
+  if (group == 0 || group > cols)
+    group = cols;
+  if (gap_arg)
+    max_gap = cli_parse_size ("gap", gap_arg);
+  read_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
+
+  /* The ranges, all checked before anything is read.  */
+  int nargs = 0;
+  const char **args = poptGetArgs (ctx);
+  while (args && args[nargs])
+    nargs++;
+  static const char *const whole[] = { "0" };
+  if (nargs == 0)
+    args = (const char **) whole, nargs = 1;
+  struct range *r = xnmalloc (nargs, sizeof *r);
+  for (int i = 0; i < nargs; i++)
+    {
+      struct nc_range nr;
+      const char *msg = nc_parse_range (args[i], &nr);
+      if (msg)
+        cli_usage_error ("invalid range %s: %s", quote_file (args[i]), msg);
+      r[i] = (struct range) { .arg = args[i], .index = i,
+                              .offset = nr.offset, .want = nr.length,
+                              .to_eof = nr.to_eof };
+    }
+
+  /* Standard input is read where it is, its offset left alone.  */
+  fd = (strcmp (file, "-") == 0 ? STDIN_FILENO
+        : sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0));
+  if (fd < 0)
+    error (EXIT_FAILURE, -fd, "cannot open %s", file_name ());
+  struct stat st;
+  int ret = sys_fstat (fd, &st);
+  if (ret == 0 && S_ISDIR (st.st_mode))
+    ret = -EISDIR;
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "error reading %s", file_name ());
+  uint64_t size;
+  /* A regular file showing 0 bytes may be a /proc file: read to see.  */
+  size_known = nc_file_size (fd, &st, &size)
+               && !(S_ISREG (st.st_mode) && size == 0);
+  if (size_known)
+    eof = size;
+
+  for (int i = 0; i < nargs; i++)
+    {
+      if (r[i].to_eof)
+        {
+          r[i].unbounded = !size_known;
+          r[i].want = size_known && r[i].offset < size ? size - r[i].offset : 0;
+        }
+      r[i].len = r[i].want;
+      if (size_known)
+        r[i].len = r[i].offset >= size ? 0
+                   : r[i].want < size - r[i].offset ? r[i].want
+                   : size - r[i].offset;
+    }
+
+  init_tables ();
+  if (format == FORMAT_XXD)
+    init_xxd ();
+  if (format == FORMAT_C)
+    c_name = make_c_name (file);
+  out_buf = xmalloc (OUT_SIZE);
+  scratch_size = max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
+                 : SCRATCH_MAX;
+  scratch = xmalloc (scratch_size);
+
+  if (format == FORMAT_JSON)
+    out_str ("[");
+  dump (r, nargs);
+  if (format == FORMAT_JSON)
+    out_str (em_any ? "\n]\n" : "]\n");
+  out_flush ();
+
+  if (n_short)
+    {
+      error (0, 0, "warning: %s: %zu %s cut short by the end of the file "
+             "(%llu bytes)", file_name (), n_short,
+             n_short == 1 ? "range" : "ranges", (unsigned long long) eof);
+    }
+  if (stats)
+    error (0, 0, "%s: %d %s, %llu %s %s, %llu iovecs, %llu bytes read "
+           "(%llu of them in gaps)", file_name (), nargs,
+           nargs == 1 ? "range" : "ranges", (unsigned long long) n_calls,
+           read_flags ? "preadv2" : "preadv", n_calls == 1 ? "call" : "calls",
+           (unsigned long long) n_iovecs, (unsigned long long) n_read,
+           (unsigned long long) n_gap);
+  if (fd != STDIN_FILENO)
+    sys_close (fd);
+  free (r);
+  free (c_name);
+  poptFreeContext (ctx);
+  return status;
+}

@@ -1,0 +1,752 @@
+#!/usr/bin/env bats
+# preadv.bats -- preadv-dump and pwritev-patch, from the outside.
+#
+# Dumps are checked byte for byte against xxd, dd, tail and python3
+# references; which system calls did the I/O is checked with strace and
+# with --stats.  Random inputs come from a seed that failures print.
+
+load test_helper
+
+MIB=$((1024 * 1024))
+
+setup() {
+  nc_setup
+  require_cmd python3
+  SEED=${NC_SEED:-$RANDOM}
+}
+
+teardown() {
+  if [[ -n ${LOOPDEV:-} ]]; then
+    losetup -d "$LOOPDEV"
+  fi
+}
+
+# gen_ranges COUNT FILE_SIZE [MAXLEN]: COUNT random ranges of a file of
+# FILE_SIZE bytes into ranges.txt, one "OPERAND OFFSET LENGTH" a line
+# (LENGTH empty: to the end), in every syntax preadv-dump takes; some
+# overlap, some touch, some are empty.  All stay within the file.
+gen_ranges() {
+  python3 - "$SEED" "$1" "$2" "${3:-4096}" >ranges.txt <<'PY'
+import random, sys
+seed, count, size, maxlen = map(int, sys.argv[1:])
+rnd = random.Random(seed)
+prev = (0, 1)
+for i in range(count):
+    kind = rnd.randrange(10)
+    if kind == 0:                       # touching the previous one
+        off, n = prev[0] + prev[1], rnd.randrange(1, 64)
+    elif kind == 1:                     # overlapping the previous one
+        off, n = prev[0] + prev[1] // 2, rnd.randrange(1, 2 * maxlen)
+    else:
+        off, n = rnd.randrange(size), rnd.randrange(maxlen + 1)
+    off = min(off, size - 1)
+    n = min(n, size - off)
+    prev = (off, n)
+    form = rnd.randrange(6)
+    if form == 0:
+        op = "%d:%d" % (off, n)
+    elif form == 1:
+        op = "%#x:%#x" % (off, n)
+    elif form == 2:
+        op = "%d-%d" % (off, off + n)
+    elif form == 3:
+        op = "%#x-%d" % (off, off + n)
+    elif form == 4 and off % 1024 == 0 and n % 1024 == 0:
+        op = "%dK:%dK" % (off // 1024, n // 1024)
+    elif form == 5:                     # to the end, near it
+        off = size - rnd.randrange(1, maxlen + 1)
+        print("%d %d " % (off, off))
+        prev = (off, size - off)
+        continue
+    else:
+        op = "%d:%d" % (off, n)
+    print(op, off, n)
+PY
+  mapfile -t OPS < <(cut -d' ' -f1 ranges.txt)
+}
+
+# The reference dumps of ranges.txt: xxd_expected FILE [XXD OPTION...],
+# raw_expected FILE.
+xxd_expected() {
+  local f=$1 op off len
+  shift
+  while read -r op off len; do
+    if [[ -n $len ]]; then
+      xxd "$@" -s "$off" -l "$len" "$f"
+    else
+      xxd "$@" -s "$off" "$f"
+    fi
+  done <ranges.txt
+}
+
+raw_expected() {
+  python3 - "$1" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+out = sys.stdout.buffer
+for line in open("ranges.txt"):
+    _, off, n = (line.rstrip("\n").split(" ") + [""])[:3]
+    off = int(off)
+    out.write(data[off:off + int(n)] if n else data[off:])
+PY
+}
+
+# calls_in_stats: the call count of the --stats line in $stderr.
+calls_in_stats() {
+  # shellcheck disable=SC2154 # stderr is set by run --separate-stderr.
+  sed -n 's/.* \([0-9][0-9]*\) preadv2\{0,1\} calls\{0,1\},.*/\1/p' \
+    <<<"$stderr"
+}
+
+# --- preadv-dump: the bytes -------------------------------------------
+
+@test "preadv-dump: random ranges, xxd format equals xxd -s -l" {
+  make_random f $MIB
+  gen_ranges 300 $MIB
+  xxd_expected f >expected
+  run --separate-stderr stdout_to out preadv-dump f "${OPS[@]}"
+  assert_success
+  assert_err ""
+  assert_same expected out || fail "seed $SEED"
+}
+
+@test "preadv-dump: -c and -g as in xxd" {
+  make_random f 70000
+  gen_ranges 12 70000 700
+  local c g
+  for c in 1 5 7 16 32 256; do
+    for g in 0 1 2 3 4 8 40; do
+      xxd_expected f -c "$c" -g "$g" >expected
+      preadv-dump -c "$c" -g "$g" f "${OPS[@]}" >out
+      assert_same expected out || fail "-c $c -g $g, seed $SEED"
+    done
+  done
+  # -c 0 is the default, as in xxd.
+  xxd_expected f >expected
+  preadv-dump -c 0 f "${OPS[@]}" >out
+  assert_same expected out
+}
+
+@test "preadv-dump: 5000 random ranges, raw format equals a python3 reference" {
+  make_random f $MIB
+  gen_ranges 5000 $MIB 300
+  raw_expected f >expected
+  run --separate-stderr stdout_to out preadv-dump --stats -f raw f "${OPS[@]}"
+  assert_success
+  assert_same expected out || fail "seed $SEED"
+  # Merged and batched: far fewer calls than ranges.
+  local calls
+  calls=$(calls_in_stats)
+  [[ -n $calls ]] || fail "no call count in: $stderr"
+  ((calls >= 1 && calls <= 50)) || fail "$calls calls for 5000 ranges"
+}
+
+@test "preadv-dump: raw format equals dd and tail -c extracts" {
+  make_random f 100000
+  local off len
+  for off in 0 1 4095 4096 65537 99999; do
+    for len in 0 1 4096 5000; do
+      ((off + len <= 100000)) || continue
+      dd if=f of=expected iflag=skip_bytes,count_bytes skip="$off" \
+        count="$len" status=none
+      preadv-dump -f raw f "$off:$len" >out
+      assert_same expected out
+    done
+    tail -c +$((off + 1)) f >expected
+    preadv-dump -f raw f "$off" >out
+    assert_same expected out
+  done
+}
+
+@test "preadv-dump: every range syntax gives the same bytes" {
+  make_random f 10000
+  dd if=f of=expected iflag=skip_bytes,count_bytes skip=4096 count=1024 \
+    status=none
+  local op
+  for op in 4096:1024 0x1000:0x400 4K:1K 4096-5120 0x1000-5K 4KiB:1KiB \
+    0X1000:1024; do
+    preadv-dump -f raw f "$op" >out
+    assert_same expected out || fail "range $op"
+  done
+  # 1KB is 1000 bytes.
+  preadv-dump -f raw f 0:1KB >out
+  assert_size out 1000
+}
+
+@test "preadv-dump: no range dumps the whole file, as xxd does" {
+  make_random f 100003
+  xxd f >expected
+  preadv-dump f >out
+  assert_same expected out
+  : >empty
+  run --separate-stderr preadv-dump empty
+  assert_success
+  assert_output ""
+  assert_err ""
+}
+
+@test "preadv-dump: ranges are printed in the order given, repeats too" {
+  printf 'abcdefghijklmnopqrstuvwxyz' >f
+  run preadv-dump -f raw f 20:3 0:2 20:3 1-4 25 10:0 24:2
+  assert_success
+  assert_output "uvwabuvwbcdzyz"
+}
+
+@test "preadv-dump: ranges longer than a batch are streamed, in order" {
+  make_random f $((20 * MIB))
+  # Ranges over 8 MiB are streamed, the small ones between them batched;
+  # the 8 MiB ones fill more than one batch of 64 MiB.
+  local i ops
+  {
+    echo "0:12M 0 $((12 * MIB))"
+    echo "5:10 5 10"
+    echo "1M $MIB "
+    echo "100:12M 100 $((12 * MIB))"
+    echo "7-8 7 1"
+    for i in 1 2 3 4 5 6 7 8 9; do
+      echo "${i}M:8M $((i * MIB)) $((8 * MIB))"
+    done
+  } >ranges.txt
+  mapfile -t ops < <(cut -d' ' -f1 ranges.txt)
+  raw_expected f >expected
+  preadv-dump -f raw f "${ops[@]}" >out
+  assert_same expected out
+  # The whole file through the xxd formatter, against xxd.
+  xxd f >expected
+  preadv-dump f >out
+  assert_same expected out
+}
+
+@test "preadv-dump: -f c is xxd -i for each range" {
+  make_random f.bin 1000
+  xxd -i f.bin | sed 's/f_bin/f_bin_0/' >expected
+  preadv-dump -f c f.bin 0 >out
+  assert_equal "$(head -n 1 out)" "/* offset 0 */"
+  tail -n +2 out >out.c
+  assert_same expected out.c
+  head -c 300 f.bin | tail -c 100 >part.bin
+  xxd -i -c 5 part.bin | sed 's/part_bin/f_bin_1/' >expected
+  preadv-dump -f c -c 5 f.bin 0:0 200:100 >out
+  sed -n '/^unsigned char f_bin_1/,$p' out >out.c
+  assert_same expected out.c
+  # An empty range, as xxd -i shows an empty file.
+  : >empty.bin
+  xxd -i empty.bin | sed 's/empty_bin/f_bin_0/' >expected
+  preadv-dump -f c f.bin 10:0 | tail -n +2 >out.c
+  assert_same expected out.c
+}
+
+@test "preadv-dump: -f json has offset, length and base64 data" {
+  make_random f $MIB
+  gen_ranges 200 $MIB
+  preadv-dump -f json f "${OPS[@]}" >out.json
+  run python3 - <<'PY'
+import base64, json
+data = open("f", "rb").read()
+objs = json.load(open("out.json"))
+lines = open("ranges.txt").read().splitlines()
+assert len(objs) == len(lines), (len(objs), len(lines))
+for o, line in zip(objs, lines):
+    _, off, n = (line.split(" ") + [""])[:3]
+    off = int(off)
+    want = data[off:off + int(n)] if n else data[off:]
+    assert o["offset"] == off, (o["offset"], off)
+    assert o["length"] == len(want), (o["length"], len(want))
+    assert base64.b64decode(o["data"]) == want, line
+print("ok")
+PY
+  assert_success
+  assert_output "ok"
+  run preadv-dump -f json f 0:0
+  assert_output $'[\n{"offset": 0, "data": "", "length": 0}\n]'
+}
+
+@test "preadv-dump: a /proc file, whose size shows as 0" {
+  [[ -r /proc/version ]] || skip "no /proc/version"
+  cat /proc/version >expected
+  preadv-dump -f raw /proc/version >out
+  assert_same expected out
+  head -c 5 /proc/version >expected
+  preadv-dump -f raw /proc/version 0:5 >out
+  assert_same expected out
+}
+
+# --- preadv-dump: the calls -------------------------------------------
+
+@test "strace: preadv with several iovecs, no lseek or read of the data" {
+  require_strace
+  make_random f 200000
+  preadv-dump -f raw f 0:4 100:4 3000:10 3500:1 150000:7 >expected
+  strace -f -e trace=openat,preadv,preadv2,lseek,read -o log \
+    preadv-dump --stats -f raw f 0:4 100:4 3000:10 3500:1 150000:7 \
+    >out 2>err
+  assert_same expected out
+  # The descriptor of f, and what was done with it once open.
+  local fd
+  fd=$(sed -nE 's/^([0-9]+ +)?openat\(AT_FDCWD, "f", .*\) = ([0-9]+)$/\2/p' log)
+  [[ -n $fd ]] || fail "f not opened: $(cat log)"
+  sed -n '/openat(AT_FDCWD, "f"/,$p' log >after
+  # Four spans within 4 KiB of one another: one call, 7 iovecs (4 spans
+  # and 3 gaps); the span at 150000 is a call of its own.
+  local counts
+  counts=$(sed -nE 's/^([0-9]+ +)?preadv\(.*\], ([0-9]+), [0-9]+\) += [0-9]+$/\2/p' \
+    log | tr '\n' ' ')
+  assert_equal "$counts" "7 1 "
+  assert_equal "$(strace_count log preadv)" 2
+  grep -q "2 preadv calls" err || fail "--stats: $(cat err)"
+  grep -qE "^([0-9]+ +)?preadv\($fd, " after || fail "no preadv on $fd"
+  if grep -E "^([0-9]+ +)?(lseek|read)\($fd," after; then
+    fail "lseek or read on the file"
+  fi
+}
+
+@test "preadv-dump: the offset of an inherited descriptor does not move" {
+  printf 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' >f
+  # (bats owns descriptor 3: take a free one.)
+  local x fd
+  exec {fd}<f
+  read -r -N 2 -u "$fd" x
+  preadv-dump -f raw "/dev/fd/$fd" 10:3 >out
+  read -r -N 4 -u "$fd" x
+  exec {fd}<&-
+  assert_equal "$(cat out)" "KLM"
+  assert_equal "$x" "CDEF"
+  # Standard input is the very descriptor of the shell: preadv leaves its
+  # offset alone, so head reads on from where the shell left it.
+  { head -c 3 >/dev/null; preadv-dump -f raw - 20:3 5:1; head -c 2; } <f >out
+  assert_equal "$(cat out)" "UVWFDE"
+}
+
+@test "preadv-dump: --gap 0 reads each span by a call of its own" {
+  make_random f 100000
+  run --separate-stderr preadv-dump --stats -f raw f 0:4 10:4 20:4 30:4
+  assert_equal "$(calls_in_stats)" 1
+  run --separate-stderr preadv-dump --stats --gap 0 -f raw f 0:4 10:4 20:4 30:4
+  assert_equal "$(calls_in_stats)" 4
+  # Overlapping and touching ranges are one span, read once.
+  run --separate-stderr preadv-dump --stats --gap 0 -f raw f 0:4 2:8 10:4 0:1
+  assert_equal "$(calls_in_stats)" 1
+  assert_err --partial "14 bytes read"
+  # Gaps wider than --gap split the calls.
+  run --separate-stderr preadv-dump --stats --gap 100 -f raw f 0:4 50:4 5000:4
+  assert_equal "$(calls_in_stats)" 2
+}
+
+@test "preadv-dump: more spans than IOV_MAX take more calls" {
+  make_random f $MIB
+  local i ops=()
+  for ((i = 0; i < 3000; i++)); do
+    ops+=("$((i * 300)):3")
+  done
+  run --separate-stderr stdout_to out preadv-dump --stats -f raw f "${ops[@]}"
+  assert_success
+  # 3000 spans and 2999 gaps: 1024 iovecs a call at most.
+  local calls
+  calls=$(calls_in_stats)
+  ((calls >= 6 && calls <= 8)) || fail "$calls calls: $stderr"
+  assert_size out 9000
+}
+
+# --- preadv-dump: the end of the file ---------------------------------
+
+@test "preadv-dump: ranges cut short by the end: what exists, one warning, exit 0" {
+  make_random f 1000
+  xxd -s 990 -l 100 f >expected
+  xxd -s 500 -l 10 f >>expected
+  xxd -s 999 -l 5 f >>expected
+  run --separate-stderr stdout_to out preadv-dump f 990:100 500:10 999:5
+  assert_success
+  assert_same expected out
+  assert_err "preadv-dump: warning: 'f': 2 ranges cut short by the end of the file (1000 bytes)"
+}
+
+@test "preadv-dump: ranges past the end: a message each, the others dumped, exit 1" {
+  make_random f 1000
+  xxd -s 10 -l 10 f >expected
+  run --separate-stderr stdout_to out preadv-dump f 1000:1 10:10 5000-5001
+  assert_failure 1
+  assert_same expected out
+  assert_err --partial "preadv-dump: 'f': range '1000:1' is past the end of the file (1000 bytes)"
+  assert_err --partial "range '5000-5001' is past the end"
+  # At the very end, an empty range or one to the end is no error.
+  run --separate-stderr preadv-dump f 1000 1000:0
+  assert_success
+  assert_output ""
+  assert_err ""
+}
+
+@test "preadv-dump: a range beyond 4 GiB of a sparse file" {
+  local size=$((5 * 1024 * MIB)) marker=$((4 * 1024 * MIB + 12345))
+  truncate -s "$size" big || skip "no room for a sparse file"
+  printf 'MARKER' | dd of=big bs=1 seek="$marker" conv=notrunc status=none
+  run preadv-dump -f raw big "$marker:6"
+  assert_success
+  assert_output "MARKER"
+  xxd -s $((marker - 8)) -l 40 big >expected
+  preadv-dump big "$((marker - 8)):40" >out
+  assert_same expected out
+  # Across the 4 GiB line, and to the end.
+  xxd -s $((4 * 1024 * MIB - 20)) -l 40 big >expected
+  xxd -s $((size - 3)) big >>expected
+  preadv-dump big "$((4 * 1024 * MIB - 20)):40" "$((size - 3))" >out
+  assert_same expected out
+}
+
+@test "preadv-dump: a block device" {
+  require_root
+  require_cmd losetup
+  make_random img $((4 * MIB))
+  LOOPDEV=$(losetup -f --show img 2>/dev/null) || skip "no loop device"
+  gen_ranges 100 $((4 * MIB))
+  raw_expected img >expected
+  preadv-dump -f raw "$LOOPDEV" "${OPS[@]}" >out
+  assert_same expected out
+  # To the end is to the end of the device.
+  tail -c 100 img >expected
+  preadv-dump -f raw "$LOOPDEV" $((4 * MIB - 100)) >out
+  assert_same expected out
+  run preadv-dump "$LOOPDEV" $((4 * MIB)):1
+  assert_failure 1
+  assert_output --partial "past the end of the file ($((4 * MIB)) bytes)"
+}
+
+# --- preadv-dump: --nowait, --hipri ------------------------------------
+
+# evict FILE: drop FILE's pages from the page cache.  The kernel may keep
+# some (pages another CPU still holds): fincore, which looks without
+# reading, tells when all are gone; skip the test if they never go.
+evict() {
+  local i
+  for ((i = 0; i < 10; i++)); do
+    sync "$1"
+    python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$1"
+    command -v fincore >/dev/null || return 0
+    [[ $(fincore --bytes --noheadings --output RES "$1") -eq 0 ]] && return 0
+    sleep 0.1
+  done
+  skip "cannot drop $1 from the page cache (tmpfs?)"
+}
+
+@test "preadv-dump --nowait: cached ranges dumped, the others reported" {
+  make_random f $((4 * MIB))
+  evict f
+  run --separate-stderr stdout_to out preadv-dump --nowait -f raw f 0:100 $((2 * MIB)):100
+  if [[ $status -eq 0 ]]; then
+    skip "this file system keeps the file in memory (tmpfs?)"
+  fi
+  assert_failure 1
+  assert_err --partial "preadv-dump: 'f': range '0:100' is not in the page cache"
+  assert_size out 0
+  # Once read, the same ranges are in the cache.
+  cat f >/dev/null
+  head -c 100 f >expected
+  dd if=f iflag=skip_bytes,count_bytes skip=$((2 * MIB)) count=100 \
+    status=none >>expected
+  run --separate-stderr stdout_to out preadv-dump --nowait --stats -f raw f 0:100 $((2 * MIB)):100
+  assert_success
+  assert_err --partial "preadv2 calls"
+  assert_same expected out
+}
+
+@test "preadv-dump --nowait: only part of the file in the cache" {
+  make_random f $((4 * MIB))
+  evict f
+  # Read the first MiB into the cache, and no further (no readahead).
+  python3 -c 'import os
+fd = os.open("f", os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
+os.pread(fd, 1 << 20, 0)'
+  run --separate-stderr stdout_to out preadv-dump --nowait --gap 0 -f raw f 1000:10 $((3 * MIB)):10
+  [[ $status -ne 0 ]] || skip "this file system keeps the file in memory (tmpfs?)"
+  assert_failure 1
+  assert_err --partial "range '$((3 * MIB)):10' is not in the page cache"
+  refute_err --partial "'1000:10'"
+  dd if=f iflag=skip_bytes,count_bytes skip=1000 count=10 status=none >expected
+  assert_same expected out
+}
+
+@test "preadv-dump --hipri: the same bytes" {
+  make_random f 100000
+  preadv-dump -f raw f 10:100 5000:3 >expected
+  run --separate-stderr stdout_to out preadv-dump --hipri -f raw f 10:100 5000:3
+  if [[ $status -ne 0 ]]; then
+    assert_err --partial "RWF_HIPRI"
+    skip "RWF_HIPRI not supported here"
+  fi
+  assert_same expected out
+}
+
+# --- preadv-dump: errors ----------------------------------------------
+
+@test "preadv-dump: malformed ranges: exit 2, nothing read" {
+  make_random f 100
+  local op
+  for op in abc 5: 5- :5 -5 5-3 1:2:3 0x 1Q 0xffffffffffffffff:2 \
+    18446744073709551616 9223372036854775807:1 1:0x7fffffffffffffff \
+    16E "1 :2" " 1:2" 1:-2 1--2; do
+    run --separate-stderr preadv-dump f -- "$op"
+    assert_failure 2
+    assert_output ""
+    assert_err --regexp "^preadv-dump: invalid range '$op': [a-z]"
+    assert_err --partial "Try 'preadv-dump --help' for more information."
+  done
+  run --separate-stderr preadv-dump f 0xffffffffffffffff:2
+  assert_err --partial "offset too large"
+  run --separate-stderr preadv-dump f -- -5:3
+  assert_err --partial "negative offset"
+  run --separate-stderr preadv-dump f 5-3
+  assert_err --partial "end before offset"
+  # A malformed range is found before a missing file.
+  run --separate-stderr preadv-dump nonexistent 1:x
+  assert_failure 2
+}
+
+@test "preadv-dump: bad options: exit 2" {
+  make_random f 100
+  run --separate-stderr preadv-dump -f hex f
+  assert_failure 2
+  assert_err --partial "invalid format 'hex'"
+  run --separate-stderr preadv-dump -c 257 f
+  assert_failure 2
+  run --separate-stderr preadv-dump -g -1 f
+  assert_failure 2
+  run --separate-stderr preadv-dump
+  assert_failure 2
+  assert_err --partial "missing file operand"
+}
+
+@test "preadv-dump: missing file, directory, pipe: exit 1" {
+  run --separate-stderr preadv-dump nonexistent 0:1
+  assert_failure 1
+  assert_err "preadv-dump: cannot open 'nonexistent': No such file or directory"
+  mkdir dir
+  run --separate-stderr preadv-dump dir 0:1
+  assert_failure 1
+  assert_err "preadv-dump: error reading 'dir': Is a directory"
+  run --separate-stderr bash -c 'echo hello | preadv-dump - 0:1'
+  assert_failure 1
+  assert_err "preadv-dump: error reading standard input: Illegal seek"
+}
+
+@test "preadv-dump >/dev/full: write error, exit 1" {
+  [[ -c /dev/full ]] || skip "no /dev/full"
+  make_random f 100000
+  local fmt
+  for fmt in xxd raw c json; do
+    run --separate-stderr stdout_to /dev/full preadv-dump -f "$fmt" f 0:10
+    assert_failure 1
+    assert_err "preadv-dump: write error: No space left on device"
+  done
+}
+
+# --- pwritev-patch ------------------------------------------------------
+
+# gen_patches COUNT FILE_SIZE: COUNT random patches that do not overlap,
+# in a random order, into PATCHES (operands; some OFFSET@DATAFILE with
+# their data files) and the file expected after applying them to f.
+gen_patches() {
+  python3 - "$SEED" "$1" "$2" >patches.txt <<'PY'
+import random, sys
+seed, count, size = map(int, sys.argv[1:])
+rnd = random.Random(seed)
+data = bytearray(open("f", "rb").read())
+offs = sorted(rnd.sample(range(size), count))
+patches = []
+for i, off in enumerate(offs):
+    room = (offs[i + 1] if i + 1 < count else size) - off
+    # Every fourth patch runs up to the next one: a gather of several.
+    n = room if i % 4 == 0 else rnd.randrange(1, min(room, 64) + 1)
+    n = min(n, 2000)
+    patches.append((off, bytes(rnd.randrange(256) for _ in range(n))))
+rnd.shuffle(patches)
+for i, (off, b) in enumerate(patches):
+    data[off:off + len(b)] = b
+    if i % 3 == 0:
+        name = "data%d" % i
+        open(name, "wb").write(b)
+        print("%#x@%s" % (off, name))
+    else:
+        print("%d=%s" % (off, b.hex()))
+open("expected", "wb").write(data)
+PY
+  mapfile -t PATCHES <patches.txt
+}
+
+@test "pwritev-patch then preadv-dump: a round trip" {
+  make_random f $MIB
+  gen_patches 500 $MIB
+  run --separate-stderr pwritev-patch --stats f "${PATCHES[@]}"
+  assert_success
+  assert_output ""
+  assert_same expected f || fail "seed $SEED"
+  # Read back: each patch's bytes where it was written.
+  local p off
+  for p in "${PATCHES[@]:0:50}"; do
+    if [[ $p == *=* ]]; then
+      off=${p%%=*}
+      preadv-dump -f raw f "$off:$(((${#p} - ${#off} - 1) / 2))" | xxd -p \
+        | tr -d '\n' >got
+      assert_equal "$(cat got)" "${p#*=}"
+    else
+      off=${p%%@*}
+      preadv-dump -f raw f "$off:$(file_size "${p#*@}")" >got
+      assert_same "${p#*@}" got
+    fi
+  done
+}
+
+@test "pwritev-patch: patches that touch go out in one pwritev" {
+  make_random f 10000
+  cp f orig
+  printf 'XYZ' >data
+  run --separate-stderr pwritev-patch --stats f 103=4444 100@data 105=55 \
+    9000=aa 9001=bb
+  assert_success
+  assert_err "pwritev-patch: 'f': 5 patches, 2 pwritev calls, 5 iovecs, 8 bytes written"
+  run preadv-dump -f raw f 100:6 9000:2
+  assert_output $'XYZDDU\xaa\xbb'
+  if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+    cp orig f
+    strace -e trace=pwritev,pwritev2,lseek,write -o log \
+      pwritev-patch f 103=4444 100@data 105=55 9000=aa 9001=bb
+    assert_equal "$(sed -nE 's/^pwritev\(.*\], ([0-9]+), ([0-9]+)\) += ([0-9]+)$/\1 \2 \3/p' log | tr '\n' ' ')" \
+      "3 100 6 2 9000 2 "
+    run grep -E '^(lseek|write)\(' log
+    assert_failure
+  fi
+}
+
+@test "pwritev-patch: overlapping patches refused, nothing written" {
+  make_random f 1000
+  cp f orig
+  local set
+  for set in "10=aabb 11=cc" "0=00 500=0102030405 504=ff" "20@data 21=00" \
+    "7=ab 7=ab"; do
+    printf 'abc' >data
+    # shellcheck disable=SC2086 # the patches are words
+    run --separate-stderr pwritev-patch f $set
+    assert_failure 2
+    assert_err --regexp "^pwritev-patch: patches '.*' and '.*' overlap; nothing written$"
+    assert_same orig f
+  done
+  run --separate-stderr pwritev-patch f 10=aabb 0=00 11=cc
+  assert_err "pwritev-patch: patches '10=aabb' and '11=cc' overlap; nothing written"
+}
+
+@test "pwritev-patch: never extends the file, unless --extend" {
+  make_random f 1000
+  cp f orig
+  run --separate-stderr pwritev-patch f 0=00 998=010203
+  assert_failure 1
+  assert_err "pwritev-patch: 'f': patch '998=010203' ends past the end of the file (1000 bytes); --extend allows it; nothing written"
+  assert_same orig f
+  run --separate-stderr pwritev-patch --extend f 0=00 998=010203 1500=ff
+  assert_success
+  assert_size f 1501
+  run preadv-dump -f raw f 998:3
+  assert_output $'\x01\x02\x03'
+  # The bytes between the old end and the last patch read as zeros.
+  cmp -s <(head -c 499 /dev/zero) <(preadv-dump -f raw f 1001:499) \
+    || fail "not zeros"
+  # Up to the very end is no extension.
+  run pwritev-patch f 1499=eeff
+  assert_success
+  assert_size f 1501
+}
+
+@test "pwritev-patch --dry-run: shows before and after, changes nothing" {
+  make_random f 1000
+  printf 'ABCDEFGH' >f
+  cp f orig
+  local mtime
+  mtime=$(stat -c %Y.%y f)
+  run --separate-stderr pwritev-patch --dry-run --extend f 2=6162 6=7a7a7a7a 100=00
+  assert_success
+  assert_err ""
+  assert_same orig f
+  assert_equal "$(stat -c %Y.%y f)" "$mtime"
+  assert_line --index 0 "patch '2=6162': 2 bytes at 2 (0x2)"
+  assert_line --index 1 --regexp '^- 00000002: 4344 +CD$'
+  assert_line --index 2 --regexp '^\+ 00000002: 6162 +ab$'
+  assert_line --index 4 --regexp '^- 00000006: 4748 +GH$'
+  assert_line --index 5 --regexp '^\+ 00000006: 7a7a 7a7a +zzzz$'
+  assert_output --partial "(the file ends at byte 8: this patch extends it)"
+  assert_output --partial "(the file ends at byte 8: this patch extends it)"
+  assert_line --index 7 "patch '100=00': 1 byte at 100 (0x64)"
+  assert_line --index 8 --regexp '^\+ 00000064: 00 +\.$'
+  assert_line "dry run: 3 patches, 7 bytes, 3 pwritev calls; 'f' not changed"
+  # The same checks as a real run.
+  run --separate-stderr pwritev-patch -n f 100=00
+  assert_failure 1
+  run --separate-stderr pwritev-patch -n f 1=00 0=0000
+  assert_failure 2
+}
+
+@test "pwritev-patch --sync: RWF_DSYNC" {
+  make_random f 1000
+  run pwritev-patch --sync f 10=abcd
+  assert_success
+  run preadv-dump -f raw f 10:2
+  assert_output $'\xab\xcd'
+  if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+    strace -e trace=pwritev2 -o log pwritev-patch --sync f 20=ef
+    grep -q 'RWF_DSYNC' log || fail "no RWF_DSYNC: $(cat log)"
+  fi
+}
+
+@test "pwritev-patch: data from standard input, and empty data files" {
+  make_random f 100
+  : >empty
+  printf 'hello' | pwritev-patch f 10@- 50@empty 50=21
+  run preadv-dump -f raw f 10:5 50:1
+  assert_output "hello!"
+  run --separate-stderr pwritev-patch f 1@- 2@-
+  assert_failure 2
+  assert_err --partial "standard input can be read only once"
+}
+
+@test "pwritev-patch: malformed patches: exit 2, nothing written" {
+  make_random f 100
+  cp f orig
+  local p
+  for p in 10 =aa 10=a 10=xyz 10= 10@ -1=aa 0xffffffffffffffff=00 \
+    9223372036854775807=0000 abc=00; do
+    run --separate-stderr pwritev-patch f -- "$p"
+    assert_failure 2
+    assert_err --regexp "^pwritev-patch: invalid patch '$p': "
+    assert_same orig f
+  done
+  # Separators between the bytes, and 0x.
+  run pwritev-patch f 0=0xde:ad_be\ ef
+  assert_success
+  run preadv-dump -f raw f 0:4
+  assert_output $'\xde\xad\xbe\xef'
+}
+
+@test "pwritev-patch: missing file, directory, missing data file: exit 1" {
+  run --separate-stderr pwritev-patch nonexistent 0=00
+  assert_failure 1
+  assert_err "pwritev-patch: cannot open 'nonexistent': No such file or directory"
+  mkdir dir
+  run --separate-stderr pwritev-patch dir 0=00
+  assert_failure 1
+  assert_err "pwritev-patch: cannot open 'dir': Is a directory"
+  make_random f 10
+  cp f orig
+  run --separate-stderr pwritev-patch f 0=00 1@nonexistent
+  assert_failure 1
+  assert_err "pwritev-patch: cannot open 'nonexistent': No such file or directory"
+  assert_same orig f
+}
+
+@test "pwritev-patch: a patch beyond 4 GiB of a sparse file" {
+  local off=$((4 * 1024 * MIB + 777))
+  truncate -s $((5 * 1024 * MIB)) big || skip "no room for a sparse file"
+  run pwritev-patch big "$off=4d41524b"
+  assert_success
+  run bash -c "preadv-dump -f raw big $((off - 1)):6 | xxd -p"
+  assert_output "004d41524b00"
+  assert_size big $((5 * 1024 * MIB))
+}
