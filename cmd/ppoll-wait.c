@@ -1,0 +1,653 @@
+/* ppoll-wait -- wait until descriptors are ready or a signal arrives, the
+   signal mask applied by the kernel for the wait alone (ppoll, pselect6,
+   rt_sigsuspend).
+
+   SYNOPSIS: ppoll-wait [OPTION]... TARGET...  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "c-ctype.h"
+#include "cli.h"
+#include "duration.h"
+#include "error.h"
+#include "progname.h"
+#include "sig2str.h"
+#include "sys.h"
+#include "xalloc.h"
+
+/* timeout(1)'s status for a timeout; a signal N gives 128 + N, as the
+   shell reports a command killed by N.  */
+#define EXIT_TIMEDOUT 124
+#define EXIT_SIGNAL_BASE 128
+
+enum { OPT_SIGNAL = 1, OPT_IGNORE };
+
+static int want_read;
+static int want_write;
+static int want_pri;
+static int want_hup;
+static int all;
+static char *timeout_arg;
+static int remaining;
+static int use_select;
+static int quiet;
+static int json;
+
+static struct poptOption tool_options[] = {
+  { "read", 'r', POPT_ARG_NONE, &want_read, 0,
+    "wait until a target is readable (the default)", NULL },
+  { "write", 'w', POPT_ARG_NONE, &want_write, 0,
+    "wait until a target is writable", NULL },
+  { "pri", '\0', POPT_ARG_NONE, &want_pri, 0,
+    "wait for priority data (POLLPRI)", NULL },
+  { "hup", '\0', POPT_ARG_NONE, &want_hup, 0,
+    "wait for a hang-up: the other end closed", NULL },
+  { "all", 'a', POPT_ARG_NONE, &all, 0,
+    "wait until every target is ready (default: any)", NULL },
+  { "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
+    "give up after DURATION (250ms, 1.5s, 2m...): exit 124", "DURATION" },
+  { "remaining", '\0', POPT_ARG_NONE, &remaining, 0,
+    "print the time left of the timeout", NULL },
+  { "signal", 's', POPT_ARG_STRING, NULL, OPT_SIGNAL,
+    "wake up on these signals, blocked outside the wait: exit 128+N",
+    "SIG[,SIG]..." },
+  { "ignore", '\0', POPT_ARG_STRING, NULL, OPT_IGNORE,
+    "keep these signals blocked during the wait too", "SIG[,SIG]..." },
+  { "select", '\0', POPT_ARG_NONE, &use_select, 0,
+    "wait with pselect6 instead of ppoll", NULL },
+  { "quiet", 'q', POPT_ARG_NONE, &quiet, 0,
+    "print nothing, only exit with the status", NULL },
+  { "json", '\0', POPT_ARG_NONE, &json, 0,
+    "print the outcome as one JSON object", NULL },
+  POPT_TABLEEND
+};
+
+static struct poptOption options[] = {
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
+    "Wait until a TARGET is ready or one of the --signal signals arrives; "
+    "the signals are unblocked only inside the wait, by the kernel, so none "
+    "is lost.  A TARGET is a descriptor number (3) or a file, opened "
+    "non-blocking: a FIFO, a device, a regular file, a Unix socket.  Print "
+    "a line per ready target: its name and events (3 in).\n\n"
+    "Exit status: 0 ready, 124 timed out, 128+N woken by signal N, "
+    "1 failure, 2 usage error.\n\nOptions:", NULL },
+  CLI_COMMON_OPTIONS
+};
+
+/* A target: what to wait for, and what the kernel said about it.  */
+struct target
+{
+  const char *name;    /* as given on the command line */
+  int fd;
+  short revents;       /* the events that made it ready; 0 while not */
+};
+
+/* How the wait ended.  */
+enum outcome
+{
+  OUTCOME_READY,
+  OUTCOME_TIMEOUT,
+  OUTCOME_SIGNAL,
+};
+
+/* The first of the --signal signals that arrived.  The handler runs only
+   inside the wait, where the signals are unblocked.  */
+static volatile sig_atomic_t caught_signal;
+
+static void
+catch_signal (int sig)
+{
+  if (!caught_signal)
+    caught_signal = sig;
+}
+
+/* The signals of a --signal or --ignore list, added to *SET.  Names are
+   taken in either case, with or without SIG, and numbers too.  */
+static void
+parse_signals (const char *option, const char *list, sigset_t *set)
+{
+  char *copy = xstrdup (list);
+  char *item = copy;
+  for (;;)
+    {
+      char *comma = strchr (item, ',');
+      if (comma)
+        *comma = '\0';
+      char *name = item;
+      for (char *p = name; *p; p++)
+        *p = c_toupper (*p);
+      if (strncmp (name, "SIG", 3) == 0)
+        name += 3;
+      int sig;
+      if (str2sig (name, &sig) != 0 || sig <= 0 || sigaddset (set, sig) != 0)
+        cli_usage_error ("invalid signal for --%s: %s", option,
+                         quote_file (item));
+      if (sig == SIGKILL || sig == SIGSTOP)
+        cli_usage_error ("--%s: %s cannot be caught or blocked", option,
+                         quote_file (item));
+      if (!comma)
+        break;
+      item = comma + 1;
+    }
+  free (copy);
+}
+
+static bool
+sigset_empty (const sigset_t *set)
+{
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sigismember (set, sig) == 1)
+      return false;
+  return true;
+}
+
+/* The name of signal SIG, "USR1", or its number.  */
+static const char *
+signal_name (int sig, char buf[SIG2STR_MAX])
+{
+  if (sig2str (sig, buf) != 0)
+    snprintf (buf, SIG2STR_MAX, "%d", sig);
+  return buf;
+}
+
+/* Block the WAKE and IGNORE signals from now on, and return the mask of
+   the wait: the one inherited, plus IGNORE, less WAKE.  */
+static sigset_t
+block_signals (const sigset_t *wake, const sigset_t *ignore)
+{
+  sigset_t block, mask;
+  sigemptyset (&block);
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sigismember (wake, sig) == 1 || sigismember (ignore, sig) == 1)
+      sigaddset (&block, sig);
+  int ret = sys_rt_sigprocmask (SIG_BLOCK, &block, &mask);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot block signals");
+  for (int sig = 1; sig < NSIG; sig++)
+    {
+      if (sigismember (ignore, sig) == 1)
+        sigaddset (&mask, sig);
+      if (sigismember (wake, sig) == 1)
+        sigdelset (&mask, sig);
+    }
+  return mask;
+}
+
+/* Handle the WAKE signals.  While a handler runs, the other WAKE signals
+   stay blocked, and the mask restored when it returns blocks them all
+   again: a wait is ended by one signal, the first.  */
+static void
+catch_signals (const sigset_t *wake)
+{
+  struct sigaction sa = { .sa_handler = catch_signal };
+  sa.sa_mask = *wake;
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sigismember (wake, sig) == 1 && sigaction (sig, &sa, NULL) != 0)
+      {
+        char buf[SIG2STR_MAX];
+        error (EXIT_FAILURE, errno, "cannot catch signal %s",
+               signal_name (sig, buf));
+      }
+}
+
+/* A descriptor operand: digits only.  Return its number, INT_MAX for one
+   too large to be open, or -1 if NAME is not one.  */
+static int
+descriptor_number (const char *name)
+{
+  if (!*name)
+    return -1;
+  long n = 0;
+  for (const char *p = name; *p; p++)
+    {
+      if (!c_isdigit (*p))
+        return -1;
+      n = n * 10 + (*p - '0');
+      if (n > INT_MAX)
+        n = INT_MAX;
+    }
+  return (int) n;
+}
+
+/* Connect to the Unix socket PATH, whichever of the three types it is.
+   Return the descriptor or -errno.  */
+static int
+connect_unix (const char *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  if (strlen (path) >= sizeof addr.sun_path)
+    return -ENAMETOOLONG;
+  strcpy (addr.sun_path, path);
+  static const int types[] = { SOCK_STREAM, SOCK_SEQPACKET, SOCK_DGRAM };
+  int err = EPROTOTYPE;
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    {
+      int fd = socket (AF_UNIX, types[i] | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+      if (fd < 0)
+        return -errno;
+      if (connect (fd, (struct sockaddr *) &addr, sizeof addr) == 0)
+        return fd;
+      err = errno;
+      sys_close (fd);
+      if (err != EPROTOTYPE)
+        break;
+    }
+  return -err;
+}
+
+/* Open the file operand NAME, non-blocking, for the EVENTS to wait for.  */
+static int
+open_target (const char *name, short events)
+{
+  int access = O_RDONLY;
+  if (events & POLLOUT)
+    access = events & (POLLIN | POLLPRI) ? O_RDWR : O_WRONLY;
+  int fd = sys_openat (AT_FDCWD, name,
+                       access | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  struct stat st;
+  /* A socket cannot be opened, only connected to.  */
+  if (fd == -ENXIO && sys_fstatat (AT_FDCWD, name, &st, 0) == 0
+      && S_ISSOCK (st.st_mode))
+    fd = connect_unix (name);
+  if (fd < 0)
+    error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (name));
+  /* A directory would always look ready.  */
+  int ret = sys_fstat (fd, &st);
+  if (ret == 0 && S_ISDIR (st.st_mode))
+    ret = -EISDIR;
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot wait for %s", quote_file (name));
+  return fd;
+}
+
+/* The targets of OPERANDS.  The descriptors are checked first, before
+   opening any file could hand out their numbers.  */
+static struct target *
+get_targets (const char **operands, size_t n, short events)
+{
+  struct target *t = xnmalloc (n, sizeof *t);
+  for (size_t i = 0; i < n; i++)
+    {
+      t[i] = (struct target) { .name = operands[i], .fd = -1 };
+      int fd = descriptor_number (operands[i]);
+      if (fd < 0)
+        continue;
+      int ret = sys_fcntl (fd, F_GETFD, 0);
+      if (ret < 0)
+        error (EXIT_FAILURE, -ret, "cannot wait for descriptor %s",
+               operands[i]);
+      t[i].fd = fd;
+    }
+  for (size_t i = 0; i < n; i++)
+    if (t[i].fd < 0)
+      t[i].fd = open_target (t[i].name, events);
+  if (use_select)
+    for (size_t i = 0; i < n; i++)
+      if (t[i].fd >= FD_SETSIZE)
+        {
+          char what[128] = "";
+          if (descriptor_number (t[i].name) < 0)
+            snprintf (what, sizeof what, "%s is ", quote_file (t[i].name));
+          error (EXIT_FAILURE, 0, "--select: %sdescriptor %d is not below "
+                 "FD_SETSIZE (%d); wait for it without --select", what,
+                 t[i].fd, FD_SETSIZE);
+        }
+  return t;
+}
+
+/* Record the targets found ready by the last wait; return how many.  */
+static size_t
+mark_ready (struct target *t, size_t n, struct pollfd *pfd)
+{
+  size_t ready = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pfd[i].fd >= 0 && pfd[i].revents)
+      {
+        t[i].revents = pfd[i].revents;
+        /* A negative descriptor is skipped by the next ppoll.  */
+        pfd[i].fd = -1;
+        ready++;
+      }
+  return ready;
+}
+
+/* Wait with ppoll, or pselect6 for --select, until one target is ready,
+   or all of them with --all.  A ready target is not watched again: under
+   --all each counts once it has been seen ready.  */
+static enum outcome
+wait_targets (struct target *t, size_t n, short events,
+              struct timespec *timeout, const sigset_t *mask)
+{
+  struct pollfd *pfd = xnmalloc (n, sizeof *pfd);
+  for (size_t i = 0; i < n; i++)
+    pfd[i] = (struct pollfd) { .fd = t[i].fd, .events = events };
+  size_t waiting = n;
+  enum outcome outcome;
+  for (;;)
+    {
+      int ret;
+      if (use_select)
+        {
+          fd_set rfds, wfds, efds;
+          FD_ZERO (&rfds);
+          FD_ZERO (&wfds);
+          FD_ZERO (&efds);
+          int nfds = 0;
+          for (size_t i = 0; i < n; i++)
+            if (pfd[i].fd >= 0)
+              {
+                if (events & POLLIN)
+                  FD_SET (pfd[i].fd, &rfds);
+                if (events & POLLOUT)
+                  FD_SET (pfd[i].fd, &wfds);
+                if (events & POLLPRI)
+                  FD_SET (pfd[i].fd, &efds);
+                if (nfds <= pfd[i].fd)
+                  nfds = pfd[i].fd + 1;
+              }
+          ret = sys_pselect6 (nfds, &rfds, &wfds, &efds, timeout, mask);
+          for (size_t i = 0; ret > 0 && i < n; i++)
+            if (pfd[i].fd >= 0)
+              pfd[i].revents = ((FD_ISSET (pfd[i].fd, &rfds) ? POLLIN : 0)
+                                | (FD_ISSET (pfd[i].fd, &wfds) ? POLLOUT : 0)
+                                | (FD_ISSET (pfd[i].fd, &efds) ? POLLPRI : 0));
+        }
+      else
+        ret = sys_ppoll (pfd, n, timeout, mask);
+
+      if (ret == -EINTR && !caught_signal)
+        continue;
+      if (ret < 0 && ret != -EINTR)
+        error (EXIT_FAILURE, -ret, "cannot wait (%s)",
+               use_select ? "pselect6" : "ppoll");
+      if (ret > 0)
+        {
+          waiting -= mark_ready (t, n, pfd);
+          if (all && waiting > 0)
+            continue;
+        }
+      outcome = (ret > 0 ? OUTCOME_READY
+                 : ret == 0 ? OUTCOME_TIMEOUT : OUTCOME_SIGNAL);
+      break;
+    }
+  free (pfd);
+  return outcome;
+}
+
+/* Wait for a signal alone: rt_sigsuspend, or with a timeout ppoll (or
+   pselect6) on no descriptor.  */
+static enum outcome
+wait_signals (struct timespec *timeout, const sigset_t *mask)
+{
+  for (;;)
+    {
+      int ret;
+      if (!timeout)
+        ret = sys_rt_sigsuspend (mask);
+      else if (use_select)
+        ret = sys_pselect6 (0, NULL, NULL, NULL, timeout, mask);
+      else
+        ret = sys_ppoll (NULL, 0, timeout, mask);
+      if (ret == -EINTR && caught_signal)
+        return OUTCOME_SIGNAL;
+      if (ret == 0)
+        return OUTCOME_TIMEOUT;
+      if (ret != -EINTR)
+        error (EXIT_FAILURE, -ret, "cannot wait for signals");
+    }
+}
+
+static const struct
+{
+  short bit;
+  const char *name;
+} event_names[] = {
+  { POLLIN, "in" },
+  { POLLPRI, "pri" },
+  { POLLOUT, "out" },
+  { POLLRDHUP, "rdhup" },
+  { POLLERR, "err" },
+  { POLLHUP, "hup" },
+  { POLLNVAL, "nval" },
+};
+#define N_EVENT_NAMES (sizeof event_names / sizeof event_names[0])
+
+/* The length of the valid UTF-8 sequence at S, or 0.  */
+static int
+utf8_length (const unsigned char *s)
+{
+  int len;
+  unsigned char lo = 0x80, hi = 0xbf;
+  if (s[0] < 0x80)
+    return 1;
+  else if (0xc2 <= s[0] && s[0] <= 0xdf)
+    len = 2;
+  else if (0xe0 <= s[0] && s[0] <= 0xef)
+    {
+      len = 3;
+      if (s[0] == 0xe0)
+        lo = 0xa0;      /* not overlong */
+      if (s[0] == 0xed)
+        hi = 0x9f;      /* not a surrogate */
+    }
+  else if (0xf0 <= s[0] && s[0] <= 0xf4)
+    {
+      len = 4;
+      if (s[0] == 0xf0)
+        lo = 0x90;
+      if (s[0] == 0xf4)
+        hi = 0x8f;      /* not beyond U+10FFFF */
+    }
+  else
+    return 0;
+  if (s[1] < lo || hi < s[1])
+    return 0;
+  for (int i = 2; i < len; i++)
+    if (s[i] < 0x80 || 0xbf < s[i])
+      return 0;
+  return len;
+}
+
+/* S as a JSON string.  A byte that is not part of valid UTF-8, which a
+   file name may hold, becomes U+FFFD.  */
+static void
+print_json_string (const char *s)
+{
+  putchar ('"');
+  const unsigned char *p = (const unsigned char *) s;
+  while (*p)
+    {
+      int len = utf8_length (p);
+      if (*p == '"' || *p == '\\')
+        printf ("\\%c", *p);
+      else if (*p < 0x20 || *p == 0x7f)
+        printf ("\\u%04x", *p);
+      else if (len == 0)
+        fputs ("\\ufffd", stdout);
+      else
+        fwrite (p, 1, len, stdout);
+      p += len ? len : 1;
+    }
+  putchar ('"');
+}
+
+static void
+print_json (const struct target *t, size_t n, enum outcome outcome,
+            int status, const struct timespec *timeout)
+{
+  static const char *const results[] = {
+    [OUTCOME_READY] = "ready",
+    [OUTCOME_TIMEOUT] = "timeout",
+    [OUTCOME_SIGNAL] = "signal",
+  };
+  printf ("{\"result\":\"%s\",\"status\":%d,\"ready\":[",
+          results[outcome], status);
+  bool first = true;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (!t[i].revents)
+        continue;
+      printf ("%s{\"target\":", first ? "" : ",");
+      first = false;
+      print_json_string (t[i].name);
+      fputs (",\"events\":[", stdout);
+      bool first_event = true;
+      for (size_t e = 0; e < N_EVENT_NAMES; e++)
+        if (t[i].revents & event_names[e].bit)
+          {
+            printf ("%s\"%s\"", first_event ? "" : ",", event_names[e].name);
+            first_event = false;
+          }
+      fputs ("]}", stdout);
+    }
+  fputs ("],\"signal\":", stdout);
+  if (outcome == OUTCOME_SIGNAL)
+    {
+      char buf[SIG2STR_MAX];
+      printf ("{\"number\":%d,\"name\":\"%s\"}", (int) caught_signal,
+              signal_name (caught_signal, buf));
+    }
+  else
+    fputs ("null", stdout);
+  fputs (",\"remaining\":", stdout);
+  if (timeout)
+    {
+      char buf[DURATION_BUFSIZE];
+      fputs (duration_format (timeout, buf), stdout);
+    }
+  else
+    fputs ("null", stdout);
+  fputs ("}\n", stdout);
+}
+
+/* A line per ready target, "fifo in hup"; then "signal USR1" if a signal
+   ended the wait, and with --remaining "remaining 1.250000000".  */
+static void
+print_lines (const struct target *t, size_t n, enum outcome outcome,
+             const struct timespec *timeout)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      if (!t[i].revents)
+        continue;
+      /* Quoted only when the shell would need it: 'a b'.  */
+      fputs (quotearg_style (shell_escape_quoting_style, t[i].name), stdout);
+      for (size_t e = 0; e < N_EVENT_NAMES; e++)
+        if (t[i].revents & event_names[e].bit)
+          printf (" %s", event_names[e].name);
+      putchar ('\n');
+    }
+  if (outcome == OUTCOME_SIGNAL)
+    {
+      char buf[SIG2STR_MAX];
+      printf ("signal %s\n", signal_name (caught_signal, buf));
+    }
+  if (remaining && timeout)
+    {
+      char buf[DURATION_BUFSIZE];
+      printf ("remaining %s\n", duration_format (timeout, buf));
+    }
+}
+
+/* The options that do not go together, and no target without a signal to
+   wait for.  */
+static void
+check_usage (size_t n, const sigset_t *wake, const sigset_t *ignore)
+{
+  if (n == 0 && sigset_empty (wake))
+    cli_usage_error ("missing target operand");
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sigismember (wake, sig) == 1 && sigismember (ignore, sig) == 1)
+      {
+        char buf[SIG2STR_MAX];
+        cli_usage_error ("signal %s is given to both --signal and --ignore",
+                         signal_name (sig, buf));
+      }
+  if (quiet && json)
+    cli_usage_error ("--quiet and --json are mutually exclusive");
+  if (use_select && want_hup)
+    cli_usage_error ("--hup cannot be used with --select: select(2) has no "
+                     "hang-up set");
+  if (remaining && !timeout_arg)
+    cli_usage_error ("--remaining needs --timeout");
+}
+
+/* The --timeout duration in *BUF, and BUF; NULL without the option.  */
+static struct timespec *
+parse_timeout (struct timespec *buf)
+{
+  if (!timeout_arg)
+    return NULL;
+  int ret = duration_parse (timeout_arg, buf);
+  if (ret < 0)
+    cli_usage_error ("invalid duration for --timeout: %s%s",
+                     quote_file (timeout_arg),
+                     ret == -ERANGE ? " (too large)" : "");
+  return buf;
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  poptContext ctx = cli_context (argc, argv, options,
+                                 "[OPTION]... TARGET...");
+  sigset_t wake, ignore;
+  sigemptyset (&wake);
+  sigemptyset (&ignore);
+  int opt;
+  while ((opt = cli_next_option (ctx)) >= 0)
+    {
+      char *arg = poptGetOptArg (ctx);
+      if (opt == OPT_SIGNAL)
+        parse_signals ("signal", arg, &wake);
+      else if (opt == OPT_IGNORE)
+        parse_signals ("ignore", arg, &ignore);
+      free (arg);
+    }
+  const char **operands = poptGetArgs (ctx);
+  size_t n = 0;
+  while (operands && operands[n])
+    n++;
+  check_usage (n, &wake, &ignore);
+  struct timespec timeout_buf;
+  struct timespec *timeout = parse_timeout (&timeout_buf);
+  short events = ((want_read ? POLLIN : 0) | (want_write ? POLLOUT : 0)
+                  | (want_pri ? POLLPRI : 0) | (want_hup ? POLLRDHUP : 0));
+  if (!events)
+    events = POLLIN;
+
+  /* From here on, a --signal signal can only be delivered inside the
+     wait: one sent while the targets are opened waits, pending, for the
+     wait to unblock it.  */
+  sigset_t mask = block_signals (&wake, &ignore);
+  catch_signals (&wake);
+
+  struct target *targets = get_targets (operands, n, events);
+  enum outcome outcome = (n > 0
+                          ? wait_targets (targets, n, events, timeout, &mask)
+                          : wait_signals (timeout, &mask));
+
+  int status = (outcome == OUTCOME_READY ? EXIT_SUCCESS
+                : outcome == OUTCOME_TIMEOUT ? EXIT_TIMEDOUT
+                : EXIT_SIGNAL_BASE + caught_signal);
+  if (json)
+    print_json (targets, n, outcome, status, timeout);
+  else if (!quiet)
+    print_lines (targets, n, outcome, timeout);
+  free (targets);
+  poptFreeContext (ctx);
+  return status;
+}

@@ -1,0 +1,713 @@
+#!/usr/bin/env bats
+# ppoll.bats -- ppoll-wait, from the outside.
+#
+# Waits that must end are started in the background, and the test acts
+# (writes, sends a signal) only once the helper tests/ppoll-race has seen
+# ppoll-wait asleep in its wait: no sleeps, no guessed delays.  The race
+# the system calls exist for is tested by that helper too, against
+# ppoll-wait and in-process, along with a naive version that loses it.
+# No test asserts an upper bound on a time.
+
+load test_helper
+
+setup() {
+  nc_setup
+  RACE="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/ppoll-race"
+  JOB_PID=
+  WAIT_PID=
+  SERVER_PID=
+}
+
+teardown() {
+  local pid
+  for pid in $WAIT_PID $JOB_PID $SERVER_PID; do
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+}
+
+require_race() {
+  [[ -x $RACE ]] \
+    || fail "$RACE is not built: run 'make tests/ppoll-race' (make check does)"
+}
+
+# find_tool PID: the pid of the ppoll-wait that background job PID runs:
+# PID itself once it has exec'd, or its child or grandchild (the shell may
+# fork before it execs, and strace runs it as a child).
+find_tool() {
+  local i pid
+  for ((i = 0; i < 200; i++)); do
+    if [[ $(cat "/proc/$1/comm" 2>/dev/null) == ppoll-wait ]]; then
+      echo "$1"
+      return
+    fi
+    if pid=$(pgrep -x -P "$1,$(pgrep -d, -P "$1")" ppoll-wait); then
+      echo "$pid"
+      return
+    fi
+    sleep 0.05
+  done
+  fail "ppoll-wait did not start"
+}
+
+# start_wait ARG...: ppoll-wait ARG... in the background, its standard
+# output in ./out and its errors in ./err; return once it waits, with its
+# pid in WAIT_PID.
+start_wait() {
+  require_race
+  ppoll-wait "$@" >out 2>err 3>&- &
+  JOB_PID=$!
+  WAIT_PID=$(find_tool "$JOB_PID")
+  "$RACE" wait "$WAIT_PID"
+}
+
+# finish_wait: the exit status of the ppoll-wait of start_wait in $status,
+# its standard output in $output.
+finish_wait() {
+  status=0
+  wait "$JOB_PID" || status=$?
+  JOB_PID=
+  WAIT_PID=
+  output=$(cat out)
+}
+
+# The wall clock in microseconds.
+now_us() {
+  local t=${EPOCHREALTIME//[!0-9]/}
+  echo "$((10#$t))"
+}
+
+# fill_fifo FIFO: write into FIFO, which has a reader, until it is full.
+fill_fifo() {
+  dd if=/dev/zero of="$1" bs=4096 count=100000 oflag=nonblock \
+    status=none 2>/dev/null || true
+}
+
+# --- readiness ----------------------------------------------------------
+
+@test "/dev/null and a regular file are always ready" {
+  run --separate-stderr ppoll-wait /dev/null
+  assert_success
+  assert_output "/dev/null in"
+  assert_err ""
+  run ppoll-wait -t 0 -w /dev/null
+  assert_success
+  assert_output "/dev/null out"
+  echo data >file
+  run ppoll-wait -r -w file
+  assert_success
+  assert_output "file in out"
+}
+
+@test "FIFO without a writer: not ready, exit 124" {
+  mkfifo f
+  run --separate-stderr ppoll-wait -t 200ms f
+  assert_failure 124
+  assert_output ""
+  assert_err ""
+}
+
+@test "FIFO with a writer that has not written: not ready" {
+  mkfifo f
+  # <> opens a FIFO without waiting for the other end: a writer.
+  exec {rw}<>f
+  run ppoll-wait -t 200ms f
+  exec {rw}>&-
+  assert_failure 124
+  assert_output ""
+}
+
+@test "FIFO: a writer writes during the wait" {
+  mkfifo f
+  start_wait -t 30s f
+  exec {w}>f
+  printf x >&"$w"
+  finish_wait
+  exec {w}>&-
+  assert_equal "$status" 0
+  assert_output "f in"
+}
+
+@test "FIFO: a writer comes and goes without writing: hang-up" {
+  mkfifo f
+  start_wait -t 30s f
+  : >f
+  finish_wait
+  assert_equal "$status" 0
+  assert_output "f hup"
+}
+
+@test "FIFO: data left by a writer that has gone: in and hup" {
+  mkfifo f
+  start_wait -t 30s --hup f
+  # --hup: data alone does not end the wait, the writer's close does.
+  exec {w}>f
+  printf x >&"$w"
+  "$RACE" wait "$WAIT_PID"
+  exec {w}>&-
+  finish_wait
+  assert_equal "$status" 0
+  assert_output "f hup"
+  # Without --hup, the same state is ready with both events.
+  mkfifo g
+  start_wait -t 30s g
+  exec {w}>g
+  printf x >&"$w"
+  exec {w}>&-
+  finish_wait
+  assert_equal "$status" 0
+  assert_output --regexp '^g in( hup)?$'
+}
+
+@test "pipe on standard input: data, end of file" {
+  run bash -c 'printf "hi\n" | ppoll-wait 0'
+  assert_success
+  assert_output --regexp '^0 in( hup)?$'
+  # The writer exits without writing: whenever ppoll-wait looks, it ends
+  # with the hang-up.
+  run bash -c ': | ppoll-wait 0'
+  assert_success
+  assert_output "0 hup"
+}
+
+# with_fd7 FILE CMD...: CMD with descriptor 7 open read-write on FILE.
+with_fd7() {
+  local file=$1
+  shift
+  "$@" 7<>"$file"
+}
+
+@test "descriptor targets: an inherited pipe" {
+  mkfifo f
+  run with_fd7 f ppoll-wait -t 200ms 7
+  assert_failure 124
+  exec {rw}<>f
+  printf x >&"$rw"
+  run with_fd7 f ppoll-wait -t 5s 7
+  exec {rw}>&-
+  assert_success
+  assert_output "7 in"
+}
+
+@test "-w on a full pipe: not writable until it is read" {
+  mkfifo f
+  exec {rw}<>f
+  fill_fifo f
+  run ppoll-wait -w -t 200ms f
+  assert_failure 124
+  run ppoll-wait -w -t 200ms "$rw"
+  assert_failure 124
+  # Read a page: room again.
+  dd of=/dev/null bs=4096 count=1 status=none <&"$rw"
+  run ppoll-wait -w f
+  assert_success
+  assert_output "f out"
+  run ppoll-wait -w "$rw"
+  assert_success
+  assert_output "$rw out"
+  exec {rw}>&-
+}
+
+@test "--pri: /dev/null has no priority data" {
+  run ppoll-wait --pri -t 100ms /dev/null
+  assert_failure 124
+  assert_output ""
+}
+
+@test "any target by default, every one with --all" {
+  mkfifo f
+  run ppoll-wait /dev/null f
+  assert_success
+  assert_output "/dev/null in"
+  # --all: f is not ready; the targets that were are still printed.
+  run ppoll-wait --all -t 200ms /dev/null f
+  assert_failure 124
+  assert_output "/dev/null in"
+  exec {rw}<>f
+  printf x >&"$rw"
+  run ppoll-wait -a -t 5s f /dev/null
+  assert_success
+  assert_output $'f in\n/dev/null in'
+  exec {rw}>&-
+}
+
+@test "--all: targets that become ready one after the other" {
+  mkfifo f g
+  exec {rf}<>f {rg}<>g
+  start_wait -a -t 30s f g
+  printf x >&"$rf"
+  "$RACE" wait "$WAIT_PID"
+  printf x >&"$rg"
+  finish_wait
+  exec {rf}>&- {rg}>&-
+  assert_equal "$status" 0
+  assert_output $'f in\ng in'
+}
+
+@test "a Unix socket path is connected to" {
+  require_cmd python3
+  # A server that accepts two connections, sends a byte on the second
+  # when told (a line on its standard input), and waits for the end of
+  # its input.
+  mkfifo ctl
+  exec {ctl}<>ctl
+  python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind("sock")
+s.listen(2)
+open("listening", "w").close()
+first, _ = s.accept()
+second, _ = s.accept()
+sys.stdin.readline()
+second.send(b"x")
+sys.stdin.read()' <ctl {ctl}>&- 3>&- &
+  SERVER_PID=$!
+  local i
+  for ((i = 0; i < 200; i++)); do
+    [[ -e listening ]] && break
+    sleep 0.05
+  done
+  assert_file_exists listening
+  run ppoll-wait -w sock
+  assert_success
+  assert_output "sock out"
+  start_wait -t 30s sock
+  echo go >&"$ctl"
+  finish_wait
+  exec {ctl}>&-
+  wait "$SERVER_PID"
+  SERVER_PID=
+  assert_equal "$status" 0
+  assert_output "sock in"
+}
+
+@test "names the shell would need quoted are quoted" {
+  mkfifo 'a b'
+  exec {rw}<>'a b'
+  printf x >&"$rw"
+  run ppoll-wait 'a b'
+  exec {rw}>&-
+  assert_success
+  assert_output "'a b' in"
+}
+
+@test "-q prints nothing" {
+  run --separate-stderr ppoll-wait -q /dev/null
+  assert_success
+  assert_output ""
+  assert_err ""
+  mkfifo f
+  run ppoll-wait -q -t 0 f
+  assert_failure 124
+  assert_output ""
+}
+
+@test "use in a script: wait, then read the line" {
+  mkfifo f
+  exec {fd}<>f
+  echo hello >&"$fd"
+  local line=
+  if ppoll-wait -q -t 5s "$fd"; then read -r line <&"$fd"; fi
+  assert_equal "$line" hello
+  local status=0
+  ppoll-wait -q -t 100ms "$fd" || status=$?
+  exec {fd}>&-
+  assert_equal "$status" 124
+}
+
+# --- timeout --------------------------------------------------------------
+
+@test "timeout: exit 124 after at least the timeout" {
+  mkfifo f
+  local duration us start elapsed
+  for duration in 300ms 0.3s 0.0050m 300000us; do
+    us=300000
+    start=$(now_us)
+    run --separate-stderr ppoll-wait -t "$duration" f
+    elapsed=$(($(now_us) - start))
+    assert_failure 124
+    assert_output ""
+    assert_err ""
+    ((elapsed >= us)) || fail "-t $duration: exited after ${elapsed} us"
+  done
+}
+
+@test "timeout 0 polls once" {
+  mkfifo f
+  run ppoll-wait -t 0 f
+  assert_failure 124
+  run ppoll-wait -t 0 /dev/null
+  assert_success
+}
+
+@test "--remaining prints the time left" {
+  run ppoll-wait --remaining -t 2m /dev/null
+  assert_success
+  assert_line --index 0 "/dev/null in"
+  assert_line --index 1 --regexp '^remaining 1(19\.9[0-9]{8}|20\.000000000)$'
+  mkfifo f
+  run ppoll-wait --remaining -t 10ms f
+  assert_failure 124
+  assert_output "remaining 0.000000000"
+}
+
+@test "durations reach the kernel to the nanosecond (strace)" {
+  require_strace
+  local spec want
+  while read -r spec want; do
+    strace -o log -e trace=ppoll,ppoll_time64 ppoll-wait -q -t "$spec" /dev/null
+    run grep -E -c "^ppoll(_time64)?\(.*, \{tv_sec=${want}\}, " log
+    assert_output 1 || fail "-t $spec: $(cat log)"
+  done <<'EOF'
+250ms 0, tv_nsec=250000000
+1.5s 1, tv_nsec=500000000
+1.5 1, tv_nsec=500000000
+2m 120, tv_nsec=0
+1.000000001s 1, tv_nsec=1
+1500us 0, tv_nsec=1500000
+7ns 0, tv_nsec=7
+.25h 900, tv_nsec=0
+2d 172800, tv_nsec=0
+0.0000000001s 0, tv_nsec=1
+0.1ns 0, tv_nsec=1
+0.0166666666667m 1, tv_nsec=1
+0.333333333333m 20, tv_nsec=0
+0 0, tv_nsec=0
+EOF
+}
+
+# --- --select and --json --------------------------------------------------
+
+# both ARG...: ppoll-wait ARG... with ppoll and with --select; the two
+# must end the same way.
+both() {
+  local want_status=0 want_output got_status=0 got_output
+  want_output=$(ppoll-wait "$@") || want_status=$?
+  got_output=$(ppoll-wait --select "$@") || got_status=$?
+  assert_equal "$got_status $got_output" "$want_status $want_output"
+}
+
+@test "--select: the same results as ppoll" {
+  mkfifo f g
+  both /dev/null
+  both -w /dev/null
+  both -r -w /dev/null
+  both -t 100ms f
+  both -a -t 100ms /dev/null f
+  exec {rw}<>f
+  printf x >&"$rw"
+  both -t 5s f g
+  both -a -t 5s f /dev/null
+  fill_fifo f
+  both -w -t 100ms f
+  both -w -t 100ms /dev/null f
+  exec {rw}>&-
+}
+
+@test "--select: a signal during the wait" {
+  mkfifo f
+  start_wait --select -s USR1 f
+  kill -USR1 "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" 138
+  assert_output "signal USR1"
+}
+
+@test "--select refuses descriptors from FD_SETSIZE on" {
+  if (($(ulimit -n) < 2048)); then
+    ulimit -n 2048 2>/dev/null || skip "cannot raise the descriptor limit"
+  fi
+  run --separate-stderr ppoll-wait --select 1500 1500</dev/null
+  assert_failure 1
+  assert_output ""
+  assert_err "ppoll-wait: --select: descriptor 1500 is not below FD_SETSIZE (1024); wait for it without --select"
+  # ppoll has no such limit.
+  run --separate-stderr ppoll-wait 1500 1500</dev/null
+  assert_success
+  assert_output "1500 in"
+}
+
+@test "--json: one object that parses" {
+  require_cmd jq
+  mkfifo f
+  run ppoll-wait --json -r -w /dev/null
+  assert_success
+  run jq -c '[.result, .status, .ready, .signal, .remaining]' <<<"$output"
+  assert_output '["ready",0,[{"target":"/dev/null","events":["in","out"]}],null,null]'
+  run ppoll-wait --json -t 10ms f
+  assert_failure 124
+  run jq -c '[.result, .status, .ready, .signal, .remaining]' <<<"$output"
+  assert_output '["timeout",124,[],null,0]'
+  run ppoll-wait --json -t 1m /dev/null
+  run jq -e '.remaining > 59 and .remaining <= 60' <<<"$output"
+  assert_success
+}
+
+@test "--json: a signal" {
+  require_cmd jq
+  mkfifo f
+  start_wait --json -s USR1,USR2 f
+  kill -USR2 "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" 140
+  run jq -c '[.result, .status, .signal]' <<<"$output"
+  assert_output '["signal",140,{"number":12,"name":"USR2"}]'
+}
+
+@test "--json: names with quotes, controls and invalid UTF-8" {
+  require_cmd python3
+  local name=$'q"b\\s\tt\x01\xc3\xa9\xff'
+  mkfifo "$name"
+  exec {rw}<>"$name"
+  printf x >&"$rw"
+  run ppoll-wait --json "$name"
+  exec {rw}>&-
+  assert_success
+  # Valid UTF-8 (the é) as it is, an invalid byte as U+FFFD.
+  run python3 -c '
+import json, sys
+print(ascii(json.loads(sys.stdin.read())["ready"][0]["target"]))' <<<"$output"
+  assert_success
+  assert_output "'q\"b\\\\s\\tt\\x01\\xe9\\ufffd'"
+}
+
+# --- signals --------------------------------------------------------------
+
+@test "kill -USR1 during the wait: exit 128+10, the signal named" {
+  mkfifo f
+  start_wait -s USR1 f
+  kill -USR1 "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" 138
+  assert_output "signal USR1"
+  assert_size err 0
+}
+
+@test "signal names: any case, with or without SIG, numbers, lists" {
+  mkfifo f
+  local spec
+  for spec in usr1 SIGUSR1 sigusr1 10 HUP,USR1 USR2,10,TERM; do
+    start_wait -s "$spec" f
+    kill -USR1 "$WAIT_PID"
+    finish_wait
+    assert_equal "$status" 138
+    assert_output "signal USR1"
+  done
+  # -s repeated adds up.
+  start_wait -s USR2 -s TERM f
+  kill -TERM "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" 143
+  assert_output "signal TERM"
+}
+
+@test "a real-time signal: exit 128+N" {
+  mkfifo f
+  local n
+  n=$(kill -l RTMIN+1)
+  start_wait -s RTMIN+1 f
+  kill -s RTMIN+1 "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" $((128 + n))
+  assert_output "signal RTMIN+1"
+}
+
+@test "a signal not in -s keeps its default action" {
+  mkfifo f
+  start_wait -s USR1 f
+  kill -TERM "$WAIT_PID"
+  finish_wait
+  # Killed by SIGTERM: 128+15, and no word from ppoll-wait.
+  assert_equal "$status" 143
+  assert_output ""
+  assert_size err 0
+}
+
+@test "no target: wait for the signals alone" {
+  start_wait -s USR2
+  kill -USR2 "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" 140
+  assert_output "signal USR2"
+  run ppoll-wait -s USR2 -t 100ms
+  assert_failure 124
+  run ppoll-wait -s USR2 --select -t 100ms
+  assert_failure 124
+}
+
+@test "--ignore keeps a signal blocked during the wait" {
+  mkfifo f
+  start_wait -s USR2 --ignore=USR1 -t 500ms f
+  kill -USR1 "$WAIT_PID"
+  finish_wait
+  # Neither woken (138 with a message) nor killed (138 without).
+  assert_equal "$status" 124
+  assert_output ""
+}
+
+@test "stopped and continued, the wait goes on" {
+  mkfifo f
+  start_wait -s USR1 f
+  kill -STOP "$WAIT_PID"
+  kill -CONT "$WAIT_PID"
+  "$RACE" wait "$WAIT_PID"
+  kill -USR1 "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" 138
+  assert_output "signal USR1"
+}
+
+@test "strace: the wait takes the mask, non-NULL" {
+  require_strace
+  mkfifo f
+  # The mask of the wait: the inherited one (empty) plus --ignore, less -s.
+  strace -o log ppoll-wait -q -s USR1 --ignore=TERM -t 0 f || true
+  run grep -E '^rt_sigprocmask\(SIG_BLOCK, \[USR1 TERM\], ' log
+  assert_success
+  run grep -E '^ppoll(_time64)?\(\[\{fd=[0-9]+, events=POLLIN\}\], 1, \{tv_sec=0, tv_nsec=0\}, \[TERM\], 8\)' log
+  assert_success
+  strace -o log ppoll-wait -q --select -s USR1 --ignore=TERM -t 0 f || true
+  run grep -E '^pselect6(_time64)?\([0-9]+, \[[0-9]+\], \[\], \[\], \{tv_sec=0, tv_nsec=0\}, \{sigmask=\[TERM\], sigsetsize=8\}\)' log
+  assert_success
+  # No -s: the inherited mask is still passed.
+  strace -o log ppoll-wait -q -t 0 f || true
+  run grep -E '^ppoll(_time64)?\(.*, \[\], 8\)' log
+  assert_success
+}
+
+@test "strace: no target and no timeout is rt_sigsuspend" {
+  require_strace
+  require_race
+  strace -o log ppoll-wait -s USR1 --ignore=TERM >out 3>&- &
+  JOB_PID=$!
+  WAIT_PID=$(find_tool "$JOB_PID")
+  "$RACE" wait "$WAIT_PID"
+  kill -USR1 "$WAIT_PID"
+  finish_wait
+  run grep -E '^rt_sigsuspend\(\[TERM\], 8\)' log
+  assert_success
+  run cat out
+  assert_output "signal USR1"
+}
+
+# --- the race -----------------------------------------------------------
+
+@test "race: ppoll-wait never misses a signal sent as it starts to wait" {
+  require_race
+  mkfifo f
+  run "$RACE" tool 200 ppoll-wait -q -s USR1 -t 5s f
+  assert_success
+  assert_output --regexp '^tool: 200 of 200 wake-ups seen'
+  run "$RACE" tool 100 ppoll-wait -q --select -s USR1 -t 5s f
+  assert_success
+  run "$RACE" tool 100 ppoll-wait -q -s USR1
+  assert_success
+}
+
+@test "race: ppoll, pselect6 and rt_sigsuspend in-process, 10000 rounds each" {
+  require_race
+  local call
+  for call in ppoll pselect6 sigsuspend; do
+    run "$RACE" "$call" 10000
+    assert_success
+    assert_output "$call: 10000 of 10000 wake-ups seen (5000 racing, 5000 in the worst order)"
+  done
+}
+
+@test "race: the naive sigprocmask + poll loses the wake-up" {
+  require_race
+  # Proof that the test above can fail: the same rounds, with the unblock
+  # and the wait as two steps.
+  run "$RACE" -t 200 naive 1000
+  assert_failure 1
+  assert_output --regexp '^naive: wake-up lost in round 1 of 1000'
+  # And against the tool: a signal kept blocked is never seen.
+  mkfifo f
+  run "$RACE" tool 3 ppoll-wait -q -s USR2 --ignore=USR1 -t 100ms f
+  assert_failure 1
+  assert_output --partial "exit status 124 (timed out)"
+}
+
+# --- errors -----------------------------------------------------------------
+
+@test "unknown or unusable signals: exit 2" {
+  mkfifo f
+  local spec
+  for spec in FOO 0 99 32 -1 '' 'USR1,' ',USR1' 'USR 1' RTMIN+99 10x; do
+    run --separate-stderr ppoll-wait -s "$spec" f
+    assert_failure 2
+    assert_output ""
+    assert_err --partial "ppoll-wait: invalid signal for --signal: '"
+    assert_err --partial "Try 'ppoll-wait --help' for more information."
+  done
+  run --separate-stderr ppoll-wait --ignore=BAR f
+  assert_failure 2
+  assert_err --partial "invalid signal for --ignore: 'BAR'"
+  for spec in KILL STOP 9; do
+    run --separate-stderr ppoll-wait -s "$spec" f
+    assert_failure 2
+    assert_err --partial "cannot be caught or blocked"
+  done
+  run --separate-stderr ppoll-wait -s USR1 --ignore=usr1 f
+  assert_failure 2
+  assert_err --partial "signal USR1 is given to both --signal and --ignore"
+}
+
+@test "malformed or negative durations: exit 2" {
+  mkfifo f
+  local spec
+  for spec in -1 -1s abc 1x '' 1.2.3 ' 1' '1 s' 1e3 s . 1sec 1S +1 0x10 \
+    99999999999999999999d; do
+    run --separate-stderr ppoll-wait -t "$spec" f
+    assert_failure 2
+    assert_output ""
+    assert_err --partial "ppoll-wait: invalid duration for --timeout: "
+    assert_err --partial "Try 'ppoll-wait --help'"
+  done
+  run --separate-stderr ppoll-wait -t 99999999999999999999d f
+  assert_err --partial "(too large)"
+}
+
+@test "descriptor not open: exit 1" {
+  local fd
+  for fd in 987 99999999999; do
+    run --separate-stderr ppoll-wait "$fd"
+    assert_failure 1
+    assert_output ""
+    assert_err "ppoll-wait: cannot wait for descriptor $fd: Bad file descriptor"
+  done
+}
+
+@test "missing path, directory: exit 1" {
+  run --separate-stderr ppoll-wait -t 1s nope
+  assert_failure 1
+  assert_output ""
+  assert_err "ppoll-wait: cannot open 'nope': No such file or directory"
+  mkdir adir
+  run --separate-stderr ppoll-wait adir
+  assert_failure 1
+  assert_err "ppoll-wait: cannot wait for 'adir': Is a directory"
+  # -w on a FIFO without a reader.
+  mkfifo f
+  run --separate-stderr ppoll-wait -w f
+  assert_failure 1
+  assert_err "ppoll-wait: cannot open 'f': No such device or address"
+}
+
+@test "usage errors: exit 2" {
+  local args want
+  while IFS='|' read -r args want; do
+    # shellcheck disable=SC2086 # the arguments are words.
+    run --separate-stderr ppoll-wait $args
+    assert_failure 2
+    assert_output ""
+    assert_err --partial "ppoll-wait: $want"
+    assert_err --partial "Try 'ppoll-wait --help' for more information."
+  done <<'EOF'
+-t 1s|missing target operand
+-q --json /dev/null|--quiet and --json are mutually exclusive
+--select --hup /dev/null|--hup cannot be used with --select
+--remaining /dev/null|--remaining needs --timeout
+--bogus /dev/null|--bogus
+EOF
+}
