@@ -231,6 +231,44 @@ sys_setns (int fd, int nstype)
 }
 
 int
+sys_mount (const char *source, const char *target, const char *fstype,
+           unsigned long flags, const void *data)
+{
+  return nc_syscall5 (NC_SYS_mount, source, target, fstype, flags, data);
+}
+
+int
+sys_umount2 (const char *target, int flags)
+{
+  return nc_syscall2 (NC_SYS_umount2, target, flags);
+}
+
+int
+sys_sethostname (const char *name, size_t len)
+{
+  return nc_syscall2 (NC_SYS_sethostname, name, len);
+}
+
+int
+sys_prctl (int option, unsigned long a2, unsigned long a3, unsigned long a4,
+           unsigned long a5)
+{
+  return nc_syscall5 (NC_SYS_prctl, option, a2, a3, a4, a5);
+}
+
+int
+sys_capget (void *header, void *data)
+{
+  return nc_syscall2 (NC_SYS_capget, header, data);
+}
+
+int
+sys_capset (void *header, const void *data)
+{
+  return nc_syscall2 (NC_SYS_capset, header, data);
+}
+
+int
 sys_openat (int dirfd, const char *path, int flags, mode_t mode)
 {
   /* glibc defines O_LARGEFILE as 0 where the kernel forces it (64-bit),

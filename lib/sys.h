@@ -80,9 +80,19 @@ int sys_pselect6 (int nfds, fd_set *rfds, fd_set *wfds, fd_set *efds,
 int sys_rt_sigsuspend (const sigset_t *mask);
 int sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset);
 
-/* Namespaces.  */
+/* Namespaces and what a process in new ones sets up.  */
 int sys_unshare (int flags);
 int sys_setns (int fd, int nstype);
+int sys_mount (const char *source, const char *target, const char *fstype,
+               unsigned long flags, const void *data);
+int sys_umount2 (const char *target, int flags);
+int sys_sethostname (const char *name, size_t len);
+int sys_prctl (int option, unsigned long a2, unsigned long a3,
+               unsigned long a4, unsigned long a5);
+/* HEADER and DATA are the kernel's cap_user_header_t and cap_user_data_t
+   (<linux/capability.h>).  */
+int sys_capget (void *header, void *data);
+int sys_capset (void *header, const void *data);
 
 /* The *at family.  */
 int sys_openat (int dirfd, const char *path, int flags, mode_t mode);

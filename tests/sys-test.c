@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/select.h>
 #include <sys/sendfile.h>
@@ -2452,6 +2453,76 @@ test_old_kernel (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* mount, umount2, sethostname, prctl, capget, capset.  */
+
+/* glibc exports these two without declaring them.  */
+extern int capget (void *header, void *data);
+extern int capset (void *header, const void *data);
+
+/* In a child's own mount and UTS namespaces: mount a tmpfs on "mnt",
+   unmount it, and name the host, by wrapper (pass 0) or libc (pass 1).
+   ARG picks the step that must fail: 0 none, 1 mount of a missing target,
+   2 umount2 of what is no mount point.  */
+static long
+child_mount (int pass, int arg)
+{
+  char target[sizeof scratch + 8];
+  snprintf (target, sizeof target, "%s/%s", scratch,
+            arg == 1 ? "no-such" : "mnt");
+  if (unshare (CLONE_NEWNS | CLONE_NEWUTS) < 0)
+    return -errno;
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+    return -errno;
+  long r = 0;
+  if (arg != 2)
+    r = pass == 0 ? sys_mount ("nc", target, "tmpfs", 0, "size=64k")
+      : (mount ("nc", target, "tmpfs", 0, "size=64k") < 0 ? -errno : 0);
+  if (r == 0)
+    r = pass == 0 ? sys_umount2 (target, 0)
+      : (umount2 (target, 0) < 0 ? -errno : 0);
+  if (r == 0)
+    r = pass == 0 ? sys_sethostname ("nc-mount", 8)
+      : (sethostname ("nc-mount", 8) < 0 ? -errno : 0);
+  return r;
+}
+
+static void
+test_mount_prctl_caps (void)
+{
+  static const char *const what[] = {
+    "sys_mount tmpfs, sys_umount2, sys_sethostname in new namespaces",
+    "sys_mount on a missing target",
+    "sys_umount2 of a directory that is no mount point",
+  };
+  mkdirat (dfd, "mnt", 0755);
+  for (int arg = 0; arg < 3; arg++)
+    {
+      long s = in_child (child_mount, 0, arg);
+      long l = in_child (child_mount, 1, arg);
+      char g[64], w[64], detail[160];
+      snprintf (detail, sizeof detail, "got %s, want %s (libc)",
+                fmt_val (s, g, sizeof g), fmt_val (l, w, sizeof w));
+      check (s == l && s != -1000, detail, "%s: as libc", what[arg]);
+    }
+
+  CMP (sys_prctl (PR_GET_DUMPABLE, 0, 0, 0, 0), prctl (PR_GET_DUMPABLE),
+       "sys_prctl PR_GET_DUMPABLE");
+  CMP (sys_prctl (-1, 0, 0, 0, 0), prctl (-1), "sys_prctl bad option");
+
+  /* _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set.  */
+  struct { uint32_t version; int pid; } sh = { 0x20080522, 0 }, lh = sh;
+  struct { uint32_t eff, perm, inh; } sd[2], ld[2];
+  CMP (sys_capget (&sh, sd), capget (&lh, ld), "sys_capget of this process");
+  check (memcmp (sd, ld, sizeof sd) == 0, "sets differ",
+         "sys_capget: the same sets as libc");
+  CMP (sys_capset (&sh, sd), capset (&lh, ld),
+       "sys_capset of the sets it has");
+  struct { uint32_t version; int pid; } bad = { 1, 0 }, lbad = bad;
+  CMP (sys_capget (&bad, sd), capget (&lbad, ld),
+       "sys_capget with a bad version");
+}
+
+/* ------------------------------------------------------------------ */
 /* fcntl, ioctl.  */
 
 static void
@@ -3181,6 +3252,7 @@ main (void)
   test_preadv ();
   test_signals ();
   test_namespaces ();
+  test_mount_prctl_caps ();
   test_fcntl_ioctl ();
   test_old_kernel ();
   test_copy ();

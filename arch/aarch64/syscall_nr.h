@@ -52,6 +52,8 @@
 #define NC_SYS_sethostname 161
 #define NC_SYS_memfd_create 279
 #define NC_SYS_fsync 82
+#define NC_SYS_capget 90
+#define NC_SYS_capset 91
 
 #define NC_SYS_sendfile 71
 #define NC_SYS_fcntl 25

@@ -52,6 +52,8 @@
 #define NC_SYS_sethostname 74
 #define NC_SYS_memfd_create 356
 #define NC_SYS_fsync 118
+#define NC_SYS_capget 184
+#define NC_SYS_capset 185
 
 #define NC_SYS_sendfile 239 /* sendfile64 */
 #define NC_SYS_fcntl 221 /* fcntl64 */

@@ -52,6 +52,8 @@
 #define NC_SYS_sethostname 74
 #define NC_SYS_memfd_create 360
 #define NC_SYS_fsync 118
+#define NC_SYS_capget 183
+#define NC_SYS_capset 184
 
 #define NC_SYS_sendfile 226 /* sendfile64 */
 #define NC_SYS_fcntl 204 /* fcntl64 */

@@ -52,6 +52,8 @@
 #define NC_SYS_sethostname 74
 #define NC_SYS_memfd_create 350
 #define NC_SYS_fsync 118
+#define NC_SYS_capget 184
+#define NC_SYS_capset 185
 
 #define NC_SYS_sendfile 187
 #define NC_SYS_fcntl 55

@@ -52,6 +52,8 @@
 #define NC_SYS_sethostname 170
 #define NC_SYS_memfd_create 319
 #define NC_SYS_fsync 74
+#define NC_SYS_capget 125
+#define NC_SYS_capset 126
 
 #define NC_SYS_sendfile 40
 #define NC_SYS_fcntl 72
