@@ -1,0 +1,751 @@
+#!/usr/bin/env bats
+# unshare.bats -- unshare-run, from the outside.
+#
+# Each namespace is checked by what changes inside and what must not
+# change outside; process handling (exit status, signals, reaping) with
+# tests/unshare-helper.c, a probe built with the tools.  Most tests need
+# root (CI runs as root) and skip without it; the user namespace tests run
+# as uid 65534 through as_nobody.  Waits are bounded loops, never timings.
+
+load test_helper
+
+setup() {
+  nc_setup
+  HELPER_DIR="${NC_BUILDDIR:-$BATS_TEST_DIRNAME/..}/tests"
+  [[ -x $HELPER_DIR/unshare-helper ]] \
+    || fail "no $HELPER_DIR/unshare-helper: build it (make) or set NC_BUILDDIR"
+  HELPER_DIR=$(cd "$HELPER_DIR" && pwd)
+  PATH="$HELPER_DIR:$PATH"
+}
+
+teardown() {
+  local m
+  for m in "$BATS_TEST_TMPDIR"/persist-* "$BATS_TEST_TMPDIR/shared"; do
+    if [[ -e $m ]] && mountpoint -q "$m"; then umount -R "$m"; fi
+  done
+  local pid
+  for pid in ${BG_PID:-} ${BG_INNER:-}; do
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+}
+
+# In a sanitizer build, LeakSanitizer checks at exit by cloning a tracer.
+# unshare-run called unshare(CLONE_NEWPID), so its new children go to the
+# new PID namespace; once pid 1 there has ended (COMMAND is done), the
+# kernel refuses that namespace new processes and clone fails with ENOMEM:
+# LeakSanitizer would end unshare-run with "Failed spawning a tracer thread
+# (errno 12)" instead of COMMAND's status.  Leak detection is off for the
+# runs with a new PID namespace only, through this variable:
+#   ASAN_OPTIONS=$NO_LEAKS unshare-run -p ...
+NO_LEAKS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+# ns_link NAME: the namespace NAME of this shell, as readlink shows it.
+ns_link() {
+  readlink "/proc/self/ns/$1"
+}
+
+# wait_for_line FILE TEXT: until FILE has the line TEXT; a bound of 10 s
+# against a hang, not a timing.
+wait_for_line() {
+  local i
+  for ((i = 0; i < 200; i++)); do
+    grep -qxF -- "$2" "$1" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  fail "no line '$2' in $1 after 10 s: $(cat "$1" 2>&1)"
+}
+
+# dead PID: whether process PID has ended (gone, or a zombie).
+dead() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  stat=${stat##*) }
+  [[ ${stat%% *} == Z ]]
+}
+
+# wait_dead PID: until PID has ended, 10 s at most.
+wait_dead() {
+  local i
+  for ((i = 0; i < 200; i++)); do
+    dead "$1" && return 0
+    sleep 0.05
+  done
+  fail "process $1 still runs after 10 s"
+}
+
+# Unprivileged user namespaces: the tests that need them skip, saying
+# which setting disables them.
+require_userns() {
+  require_nobody
+  as_nobody "$NC_BINDIR/unshare-run" --version >/dev/null 2>&1 \
+    || skip "uid 65534 cannot run $NC_BINDIR/unshare-run"
+  local f
+  f=/proc/sys/user/max_user_namespaces
+  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/unprivileged_userns_clone
+  [[ ! -r $f || $(<"$f") -ne 0 ]] \
+    || skip "unprivileged user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
+  [[ ! -r $f || $(<"$f") -eq 0 ]] \
+    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
+}
+
+# --- namespaces --------------------------------------------------------
+
+@test "-n: only lo inside, the host's interfaces untouched" {
+  require_root
+  require_cmd ip
+  ip -o link | awk -F': ' '{ print $2 }' >before
+  run --separate-stderr unshare-run -n ip -o link
+  assert_success
+  assert_err ""
+  [[ ${#lines[@]} -eq 1 ]] || fail "interfaces inside: $output"
+  assert_line --index 0 --regexp '^1: lo: '
+  ip -o link | awk -F': ' '{ print $2 }' >after
+  assert_same before after
+  # The host has more than lo, or the test proves nothing.
+  [[ $(wc -l <before) -gt 1 ]] || skip "the host has only lo"
+}
+
+@test "-u --hostname: the name inside, the host's unchanged" {
+  require_root
+  local host
+  host=$(hostname)
+  run --separate-stderr unshare-run -u --hostname=inside-x hostname
+  assert_success
+  assert_output "inside-x"
+  run hostname
+  assert_output "$host"
+  # --hostname NAME, as a separate word, too.
+  run unshare-run -u --hostname other-y cat /proc/sys/kernel/hostname
+  assert_output "other-y"
+}
+
+@test "-p -f --mount-proc: COMMAND is pid 2 under a pid 1 init; ps sees only them" {
+  require_root
+  require_cmd ps
+  run --separate-stderr env ASAN_OPTIONS="$NO_LEAKS" \
+    unshare-run -p -f --mount-proc ps -o pid=,comm=
+  assert_success
+  assert_err ""
+  [[ ${#lines[@]} -eq 2 ]] || fail "processes inside: $output"
+  assert_line --index 0 --regexp '^ *1 unshare-run$'
+  assert_line --index 1 --regexp '^ *2 ps$'
+  # The host's /proc is untouched.
+  [[ -d /proc/$$ ]]
+}
+
+@test "-p --as-pid-1: COMMAND is pid 1 itself" {
+  require_root
+  run --separate-stderr env ASAN_OPTIONS="$NO_LEAKS" \
+    unshare-run -p --as-pid-1 --mount-proc sh -c 'echo $$; exec ls /proc'
+  assert_success
+  assert_line --index 0 "1"
+  # Only sh, become ls: pid 1.
+  run grep -cx '[0-9]*' <<<"$output"
+  assert_output "2"
+}
+
+@test "-m: a mount inside does not appear outside, even under a shared mount" {
+  require_root
+  # A new mount namespace starts with copies of the mounts, peers of the
+  # shared ones: unshare-run makes / private for the mount to stay in.
+  mkdir shared
+  mount -t tmpfs none shared
+  mount --make-shared shared
+  mkdir shared/dir
+  run --separate-stderr unshare-run -m sh -c \
+    'mount -t tmpfs none shared/dir && mountpoint -q shared/dir && echo mounted'
+  assert_success
+  assert_output "mounted"
+  run mountpoint -q shared/dir
+  assert_failure
+  # The control: with the propagation unchanged, it does appear outside.
+  unshare-run -m --propagation=unchanged mount -t tmpfs none shared/dir
+  run mountpoint -q shared/dir
+  assert_success
+}
+
+@test "each namespace option: COMMAND's namespace differs from the parent's" {
+  require_root
+  local opt name inside
+  for opt in m:mnt u:uts i:ipc n:net p:pid U:user C:cgroup T:time; do
+    name=${opt#*:}
+    [[ -e /proc/self/ns/$name ]] || continue
+    inside=$(ASAN_OPTIONS="$NO_LEAKS" unshare-run "-${opt%%:*}" \
+      readlink "/proc/self/ns/$name")
+    [[ $inside == "$name:["*"]" ]] || fail "-${opt%%:*}: $inside"
+    [[ $inside != "$(ns_link "$name")" ]] \
+      || fail "-${opt%%:*}: still $inside"
+    # Without the option, the same namespace.
+    inside=$(unshare-run readlink "/proc/self/ns/$name")
+    assert_equal "$inside" "$(ns_link "$name")"
+  done
+}
+
+# unshare(CLONE_NEWTIME) moves only the children; unshare-run enters the
+# namespace with setns(2), which recent kernels also do at execve(2).
+@test "-T without --fork: COMMAND itself is in the new time namespace" {
+  require_root
+  [[ -e /proc/self/ns/time ]] || skip "no time namespaces in this kernel"
+  local own children
+  own=$(unshare-run -T readlink /proc/self/ns/time)
+  children=$(unshare-run -T readlink /proc/self/ns/time_for_children)
+  assert_equal "$own" "$children"
+  [[ $own != "$(ns_link time)" ]]
+}
+
+@test "-T --monotonic: CLOCK_MONOTONIC 100 s ahead, with and without -f" {
+  require_root
+  [[ -e /proc/self/ns/time ]] || skip "no time namespaces in this kernel"
+  local before inside after fork
+  for fork in "" -f; do
+    before=$(unshare-helper clock monotonic)
+    inside=$(unshare-run -T $fork --monotonic 100 unshare-helper clock monotonic)
+    after=$(unshare-helper clock monotonic)
+    ((inside >= before + 100000000000 && inside <= after + 100000000000)) \
+      || fail "$fork: $before <= $inside - 100 s <= $after does not hold"
+  done
+  # Not offset by default.
+  inside=$(unshare-run -T unshare-helper clock monotonic)
+  after=$(unshare-helper clock monotonic)
+  ((inside <= after))
+}
+
+@test "-T --boottime: /proc/uptime 1000000 s ahead" {
+  require_root
+  [[ -e /proc/self/ns/time ]] || skip "no time namespaces in this kernel"
+  local before inside after
+  before=$(cut -d. -f1 /proc/uptime)
+  inside=$(unshare-run -T --boottime=1000000 cut -d. -f1 /proc/uptime)
+  after=$(cut -d. -f1 /proc/uptime)
+  ((inside >= before + 1000000 && inside <= after + 1000000)) \
+    || fail "$before <= $inside - 1000000 <= $after does not hold"
+}
+
+@test "--all: every namespace the kernel offers, and you stay yourself" {
+  require_root
+  local name inside
+  # shellcheck disable=SC2016 # expanded by the inner sh.
+  run --separate-stderr env ASAN_OPTIONS="$NO_LEAKS" unshare-run --all sh -c \
+    'for n in mnt uts ipc net pid user cgroup time; do
+       [ -e /proc/self/ns/$n ] && readlink /proc/self/ns/$n; done; id -u'
+  assert_success
+  for name in mnt uts ipc net pid user cgroup time; do
+    [[ -e /proc/self/ns/$name ]] || continue
+    inside=$(printf '%s\n' "${lines[@]}" | grep "^$name:") \
+      || fail "no $name namespace inside: $output"
+    [[ $inside != "$(ns_link "$name")" ]] || fail "--all kept $inside"
+  done
+  assert_line --index "$((${#lines[@]} - 1))" "0"
+}
+
+@test "--fs: COMMAND's cd no longer moves a process it shared CLONE_FS with" {
+  mkdir here
+  cd here
+  # unshare-helper shares its working directory with the child that runs
+  # unshare-run, which becomes sh: without --fs, sh's cd moves both.
+  run unshare-helper share-fs unshare-run sh -c 'cd /'
+  assert_success
+  assert_output "/"
+  run unshare-helper share-fs unshare-run --fs sh -c 'cd /'
+  assert_success
+  assert_output "$PWD"
+}
+
+@test "--sysvsem: COMMAND's semaphore undo applies when it ends" {
+  # The child sharing unshare-helper's undo list (CLONE_SYSVSEM) raises a
+  # semaphore with SEM_UNDO: the undo applies when the last sharer ends.
+  run unshare-helper share-sysvsem unshare-run unshare-helper semup
+  assert_success
+  assert_output "1"
+  run unshare-helper share-sysvsem unshare-run --sysvsem unshare-helper semup
+  assert_success
+  assert_output "0"
+}
+
+@test "--files, --fs, --sysvsem and the namespaces: one unshare(2)" {
+  require_root
+  require_strace
+  # execve(2) already gave unshare-run a descriptor table of its own, so
+  # --files shows only here, in the flags.
+  strace -f -o log -e trace=unshare \
+    unshare-run --files --fs --sysvsem -n -i -u true
+  run grep -c 'unshare(' log
+  assert_output "1"
+  run grep 'unshare(' log
+  local flag
+  for flag in CLONE_FILES CLONE_FS CLONE_SYSVSEM CLONE_NEWNET CLONE_NEWIPC \
+    CLONE_NEWUTS; do
+    assert_output --partial "$flag"
+  done
+  assert_output --partial ") = 0"
+}
+
+@test "--NS=FILE persists the namespace: nsenter joins it later" {
+  require_root
+  require_cmd nsenter ip
+  touch persist-net
+  unshare-run --net="$PWD/persist-net" --uts="$PWD/persist-uts" \
+    --hostname=kept -- true
+  run nsenter --net="$PWD/persist-net" ip -o link
+  assert_success
+  assert_line --index 0 --regexp '^1: lo: '
+  [[ ${#lines[@]} -eq 1 ]]
+  run nsenter --uts="$PWD/persist-uts" hostname
+  assert_output "kept"
+  # A PID namespace is kept once its first process exists.
+  ASAN_OPTIONS="$NO_LEAKS" unshare-run -f --pid="$PWD/persist-pid" true
+  mountpoint -q persist-pid
+}
+
+@test "--mount=FILE on a shared mount: refused, saying why" {
+  require_root
+  mkdir shared
+  mount -t tmpfs none shared
+  mount --make-shared shared
+  touch shared/m
+  run --separate-stderr unshare-run --mount="$PWD/shared/m" true
+  assert_failure 1
+  assert_err --partial "cannot bind /proc/"
+  assert_err --partial "not shared"
+}
+
+# --- users -------------------------------------------------------------
+
+@test "as uid 65534: -U -r id -u prints 0" {
+  require_userns
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r id -u
+  assert_success
+  assert_output "0"
+  assert_err ""
+}
+
+@test "as uid 65534: -r maps uid and gid, and denies setgroups as the kernel requires" {
+  require_userns
+  run as_nobody "$NC_BINDIR/unshare-run" -r \
+    cat /proc/self/uid_map /proc/self/gid_map /proc/self/setgroups
+  assert_success
+  assert_line --index 0 --regexp '^ +0 +65534 +1$'
+  assert_line --index 1 --regexp '^ +0 +65534 +1$'
+  assert_line --index 2 "deny"
+  # -c maps to yourself; --map-user/--map-group to what is asked.
+  run as_nobody "$NC_BINDIR/unshare-run" -c id -u
+  assert_output "65534"
+  run as_nobody "$NC_BINDIR/unshare-run" --map-user=1000 --map-group=2000 \
+    sh -c 'id -u; id -g'
+  assert_success
+  assert_output "1000
+2000"
+}
+
+@test "as uid 65534: with --fork and a new PID namespace, in the user namespace" {
+  require_userns
+  run as_nobody env ASAN_OPTIONS="$NO_LEAKS" "$NC_BINDIR/unshare-run" \
+    -r -p --mount-proc sh -c 'id -u; echo $$; exit 5'
+  assert_failure 5
+  assert_output "0
+2"
+}
+
+@test "as uid 65534: --setgroups=allow with a gid map: the file and the reason" {
+  require_userns
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -r \
+    --setgroups=allow true
+  assert_failure 1
+  assert_err --regexp "cannot write '0 65534 1' to /proc/[0-9]+/gid_map: Operation not permitted"
+  assert_err --partial "drop --setgroups=allow"
+}
+
+@test "as uid 65534: -n without -U says what to change" {
+  require_nobody
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -n true
+  assert_failure 1
+  assert_err "unshare-run: creating a network namespace needs CAP_SYS_ADMIN; run as root or add -U/-r"
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -n -m -u true
+  assert_failure 1
+  assert_err --partial "creating mount, UTS and network namespaces needs CAP_SYS_ADMIN"
+}
+
+@test "as root: -r writes the gid map and leaves setgroups allowed" {
+  require_root
+  run unshare-run -r cat /proc/self/uid_map /proc/self/gid_map \
+    /proc/self/setgroups
+  assert_success
+  assert_line --index 0 --regexp '^ +0 +0 +1$'
+  assert_line --index 1 --regexp '^ +0 +0 +1$'
+  assert_line --index 2 "allow"
+  run unshare-run -r --setgroups=deny cat /proc/self/setgroups
+  assert_output "deny"
+}
+
+@test "-S/-G: COMMAND's user and group, without supplementary groups" {
+  require_root
+  run unshare-run -S 65534 -G 65534 sh -c 'id -u; id -g; id -G'
+  assert_success
+  assert_output "65534
+65534
+65534"
+  run --separate-stderr unshare-run -U --setuid=5 true
+  assert_failure 1
+  assert_err --partial "cannot set the user ID to 5: Invalid argument; it has no mapping"
+}
+
+@test "--keep-caps: a non-root COMMAND keeps the namespace's capabilities" {
+  require_root
+  run unshare-run -U --map-user=1000 grep CapAmb /proc/self/status
+  assert_output --regexp ':\s+0+$'
+  run unshare-run -U --map-user=1000 --keep-caps grep CapEff /proc/self/status
+  refute_output --regexp ':\s+0+$'
+}
+
+@test "no_new_privs: set by default, not with --new-privs or --keep-caps" {
+  run unshare-run grep NoNewPrivs /proc/self/status
+  assert_output --regexp ':\s+1$'
+  run unshare-run --new-privs grep NoNewPrivs /proc/self/status
+  assert_output --regexp ':\s+0$'
+  run unshare-run --keep-caps grep NoNewPrivs /proc/self/status
+  assert_output --regexp ':\s+0$'
+  run unshare-run --keep-caps --no-new-privs grep NoNewPrivs /proc/self/status
+  assert_output --regexp ':\s+1$'
+}
+
+# --- exit status and signals -------------------------------------------
+
+@test "exit codes 0, 1, 42 pass through, with and without --fork and -p" {
+  require_root
+  local mode code
+  for mode in "" -f -p; do
+    for code in 0 1 42; do
+      # shellcheck disable=SC2086 # $mode: no option, or one.
+      run env ASAN_OPTIONS="$NO_LEAKS" unshare-run $mode sh -c "exit $code"
+      assert_equal "$status" "$code"
+    done
+  done
+}
+
+@test "COMMAND killed by a signal: unshare-run dies by the same signal" {
+  require_root
+  local mode
+  for mode in -f -p; do
+    run unshare-helper status unshare-run "$mode" sh -c 'kill -TERM $$'
+    assert_output "signal 15"
+    run unshare-helper status unshare-run "$mode" sh -c 'kill -USR1 $$'
+    assert_output "signal 10"
+  done
+  # A core-dumping signal, without a second core from unshare-run.
+  run unshare-helper status unshare-run -f sh -c 'ulimit -c 0; kill -SEGV $$'
+  assert_output "signal 11"
+  run unshare-helper status unshare-run sh -c 'kill -TERM $$'
+  assert_output "signal 15"
+}
+
+# signal_reaches SIG OPTION...: SIG sent to unshare-run OPTION... reaches
+# COMMAND, which then exits 7.
+signal_reaches() {
+  local sig=$1
+  shift
+  # Not the last run's "ready": the new one truncates out only once it
+  # runs.
+  rm -f out
+  ASAN_OPTIONS="$NO_LEAKS" unshare-run "$@" unshare-helper catch \
+    >out 2>err 3>&- &
+  BG_PID=$!
+  wait_for_line out ready
+  kill "-$sig" "$BG_PID"
+  # Bounded: a signal that never arrives fails the test, not hangs it.
+  wait_dead "$BG_PID"
+  local status=0
+  wait "$BG_PID" || status=$?
+  BG_PID=
+  assert_equal "$status" 7
+  run cat out
+  assert_line --index 1 "got SIGNUMBER $(kill -l "$sig")"
+  assert_size err 0
+}
+
+@test "SIGTERM to unshare-run reaches COMMAND: alone, with -f, with -p" {
+  signal_reaches TERM
+  signal_reaches TERM -f
+  require_root
+  signal_reaches TERM -p
+  signal_reaches HUP -p
+  signal_reaches HUP -f --new-session
+}
+
+@test "^C on a terminal reaches COMMAND, through --fork and the init" {
+  require_cmd python3
+  local mode
+  for mode in -f -p; do
+    [[ $mode != -p || $(id -u) -eq 0 ]] || continue
+    # A terminal of its own: the tests' background jobs ignore SIGINT.
+    run env ASAN_OPTIONS="$NO_LEAKS" python3 - "$mode" <<'PY'
+import os, pty, select, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("unshare-run", ["unshare-run", sys.argv[1], "unshare-helper", "catch"])
+out = b""
+while True:
+    if not select.select([fd], [], [], 10)[0]:
+        print("timeout:", out)
+        break
+    try:
+        data = os.read(fd, 1024)
+    except OSError:
+        break
+    if not data:
+        break
+    out += data
+    if b"ready" in out and b"\x03" not in out and b"^C" not in out:
+        os.write(fd, b"\x03")
+        out += b"\x03"
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+print(out.decode(errors="replace").replace("\r", ""))
+PY
+    assert_line --index 0 "7"
+    assert_output --partial "got SIGNUMBER 2"
+  done
+}
+
+@test "a zombie child of COMMAND is reaped in a PID namespace (not by --as-pid-1)" {
+  require_root
+  run env ASAN_OPTIONS="$NO_LEAKS" \
+    unshare-run -p --mount-proc unshare-helper zombie
+  assert_success
+  assert_output "reaped"
+  # As pid 1 itself, unshare-helper never waits: the orphan stays a zombie.
+  run env ASAN_OPTIONS="$NO_LEAKS" \
+    unshare-run -p --as-pid-1 --mount-proc unshare-helper zombie
+  assert_failure 1
+  assert_output "zombie"
+}
+
+@test "COMMAND not found: 127; not executable: 126, with a message" {
+  local mode
+  touch not-exec
+  for mode in --new-privs -f; do
+    run -127 --separate-stderr unshare-run "$mode" ./no-such-command
+    assert_failure 127
+    assert_err "unshare-run: cannot run './no-such-command': No such file or directory"
+    run -127 --separate-stderr unshare-run "$mode" no-such-command-either
+    assert_failure 127
+    run --separate-stderr unshare-run "$mode" ./not-exec
+    assert_failure 126
+    assert_err "unshare-run: cannot run './not-exec': Permission denied"
+  done
+  require_root
+  run -127 --separate-stderr env ASAN_OPTIONS="$NO_LEAKS" \
+    unshare-run -p ./no-such-command
+  assert_failure 127
+}
+
+@test "no COMMAND: \$SHELL, else /bin/sh" {
+  run bash -c 'echo "echo \$0" | SHELL=/bin/bash unshare-run'
+  assert_output "/bin/bash"
+  run bash -c 'echo "echo \$0" | SHELL= unshare-run'
+  assert_output "/bin/sh"
+}
+
+@test "options end at COMMAND: its own options and optional arguments" {
+  require_root
+  # -l is ls's; --mount-proc takes 'ps' only after '='; -nf is -n -f.
+  run --separate-stderr unshare-run -n ls -d -l /
+  assert_success
+  assert_output --regexp '^d.* /$'
+  run --separate-stderr env ASAN_OPTIONS="$NO_LEAKS" \
+    unshare-run -pf --mount-proc ps -o pid=
+  assert_success
+  assert_output --regexp '^ +1
+ +2$'
+  # shellcheck disable=SC2016 # expanded by the inner sh.
+  run --separate-stderr unshare-run -nf sh -c 'echo $$ $PPID; ip -o link | wc -l'
+  assert_success
+  assert_line --index 1 "1"
+  run -127 --separate-stderr unshare-run -n -- -x
+  assert_failure 127
+  assert_err --partial "cannot run '-x'"
+}
+
+@test "--json-status-fd: the child's pid, its namespaces, its exit" {
+  require_root
+  require_cmd python3
+  ASAN_OPTIONS="$NO_LEAKS" unshare-run --json-status-fd=5 -p -n \
+    sh -c 'readlink /proc/self/ns/net >net; exit 3' 5>json || true
+  run python3 - json "$(cat net)" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert len(lines) == 2, lines
+first, last = lines
+assert first["child-pid"] > 1, first
+assert "net:[%d]" % first["net-namespace"] == sys.argv[2], (first, sys.argv[2])
+for name in ("mnt", "uts", "ipc", "pid", "user"):
+    assert name + "-namespace" in first, first
+assert last == {"exit-code": 3}, last
+print("ok")
+PY
+  assert_output "ok"
+  # Killed by a signal; without --fork, only the first line.
+  ASAN_OPTIONS="$NO_LEAKS" unshare-run --json-status-fd=5 -f \
+    sh -c 'kill -TERM $$' 5>json || true
+  run tail -n 1 json
+  assert_output '{"exit-signal": 15}'
+  unshare-run --json-status-fd=5 -n true 5>json
+  run cat json
+  assert_output --regexp '^\{"child-pid": [0-9]+, "mnt-namespace": [0-9]+, .*\}$'
+  run --separate-stderr unshare-run --json-status-fd=9 true
+  assert_failure 1
+  assert_err --partial "--json-status-fd=9: Bad file descriptor"
+}
+
+@test "--kill-child=TERM: COMMAND gets SIGTERM when unshare-run dies" {
+  unshare-run --kill-child=TERM unshare-helper catch >out 2>err 3>&- &
+  BG_PID=$!
+  wait_for_line out ready
+  local catcher
+  catcher=$(pgrep -P "$BG_PID" -x unshare-helper) || fail "no child"
+  kill -KILL "$BG_PID"
+  wait "$BG_PID" || true
+  BG_PID=$catcher
+  wait_for_line out "got SIGNUMBER 15"
+  wait_dead "$catcher"
+  BG_PID=
+}
+
+@test "--die-with-parent: COMMAND dies with the process that started unshare-run" {
+  local mode inner
+  for mode in "" -f; do
+    rm -f inner
+    # shellcheck disable=SC2016 # $$: the inner shell's.
+    sh -c 'unshare-run --die-with-parent '"$mode"' sh -c "echo \$\$ >inner; exec sleep 1000" & wait' \
+      3>&- &
+    BG_PID=$!
+    for ((i = 0; i < 200; i++)); do [[ -s inner ]] && break; sleep 0.05; done
+    inner=$(<inner)
+    BG_INNER=$inner
+    dead "$inner" && fail "$mode: $inner is not running"
+    kill -KILL "$BG_PID"
+    wait "$BG_PID" || true
+    BG_PID=
+    wait_dead "$inner"
+    BG_INNER=
+  done
+}
+
+@test "--new-session: COMMAND leads a session of its own" {
+  require_cmd ps
+  run unshare-run --new-session sh -c 'ps -o sid= -p $$; echo $$'
+  assert_success
+  assert_equal "$(echo "${lines[0]}" | tr -d ' ')" "${lines[1]}"
+}
+
+@test "--root and --wd" {
+  require_root
+  run unshare-run --root=/ --wd=/usr pwd
+  assert_output "/usr"
+  run unshare-run -w /etc pwd
+  assert_output "/etc"
+  run --separate-stderr unshare-run --wd=/no-such-dir true
+  assert_failure 1
+  assert_err "unshare-run: cannot change the working directory to '/no-such-dir': No such file or directory"
+}
+
+@test "--mount-proc on a directory that is not a mount point, / left shared: refused" {
+  require_root
+  mkdir p
+  run --separate-stderr unshare-run --propagation=unchanged \
+    --mount-proc="$PWD/p" true
+  assert_failure 1
+  assert_err --partial "it is not a mount point"
+  run --separate-stderr unshare-run --mount-proc="$PWD/p" \
+    sh -c 'test -r p/self/status && echo proc'
+  assert_success
+  assert_output "proc"
+}
+
+# --- errors and usage --------------------------------------------------
+
+@test "usage errors: exit 2, saying what to add" {
+  local args
+  while IFS='|' read -r args expected; do
+    # shellcheck disable=SC2086 # $args: several words.
+    run --separate-stderr unshare-run $args true
+    assert_failure 2
+    assert_err --partial "unshare-run: $expected"
+    assert_err --partial "Try 'unshare-run --help' for more information."
+  done <<'EOF'
+--hostname=x|--hostname needs a new UTS namespace: add -u
+--monotonic=5|--monotonic needs a new time namespace: add -T
+--boottime=5|--boottime needs a new time namespace: add -T
+--propagation=slave|--propagation needs a new mount namespace: add -m
+-m --propagation=sideways|invalid argument for --propagation: 'sideways'
+--setgroups=deny|--setgroups needs a new user namespace: add -U
+-U --setgroups=maybe|invalid argument for --setgroups: 'maybe'
+--as-pid-1|--as-pid-1 needs a new PID namespace: add -p
+--kill-child=NOPE|invalid signal for --kill-child: 'NOPE'
+--map-user=no-such-user-x|invalid user for --map-user: 'no-such-user-x'
+-T --monotonic=1.5|invalid number of seconds for --monotonic: '1.5'
+--json-status-fd=x|invalid descriptor for --json-status-fd: 'x'
+--net=|empty argument after '--net='
+--bogus|--bogus: unknown option
+EOF
+}
+
+@test "a namespace limit of 0: the message names the setting" {
+  require_root
+  # The limits are per user namespace: set them in a new one only.
+  run --separate-stderr unshare-run -r sh -c \
+    'echo 0 >/proc/sys/user/max_net_namespaces && unshare-run -n true'
+  assert_failure 1
+  assert_err "unshare-run: network namespaces are disabled (sysctl user.max_net_namespaces = 0)"
+}
+
+@test "-T --monotonic out of range: the file and the reason" {
+  require_root
+  [[ -e /proc/self/ns/time ]] || skip "no time namespaces in this kernel"
+  run --separate-stderr unshare-run -T --monotonic=-100000000000 true
+  assert_failure 1
+  assert_err --partial "cannot set the monotonic clock offset in /proc/self/timens_offsets: "
+  assert_err --partial "the clock must stay between 0 and"
+}
+
+@test "refuses to run set-user-ID" {
+  require_nobody
+  cp "$NC_BINDIR/unshare-run" suid
+  chmod 4755 suid
+  chmod 755 .
+  [[ $(findmnt -no OPTIONS --target . 2>/dev/null) != *nosuid* ]] \
+    || skip "$PWD is on a nosuid mount"
+  run --separate-stderr as_nobody ./suid -n true
+  assert_failure 1
+  assert_err --partial "refusing to run set-user-ID"
+}
+
+@test "--help: the synopsis; --version" {
+  run --separate-stderr unshare-run --help
+  assert_success
+  assert_line --index 0 "Usage: unshare-run [OPTION]... [--] [COMMAND [ARG]...]"
+  assert_output --partial "-n, --net[=FILE]"
+  assert_output --partial "--mount-proc[=DIR]"
+  run unshare-run --version
+  assert_success
+  assert_line --index 0 --regexp '^unshare-run \(newcalls\) '
+}
+
+@test "lib/ns.c: ns_flags_parse and ns_flags_describe" {
+  run unshare-helper ns-parse net
+  assert_output "a network namespace"
+  run unshare-helper ns-parse ipc,mnt
+  assert_output "mount and IPC namespaces"
+  run unshare-helper ns-parse n,uts,user
+  assert_output "UTS, network and user namespaces"
+  run unshare-helper ns-parse all
+  assert_output "mount, UTS, IPC, network, PID, user, cgroup and time namespaces"
+  run unshare-helper ns-parse net,bogus,ipc
+  assert_failure 1
+  assert_output "bad: bogus"
+  run unshare-helper ns-parse net,
+  assert_failure 1
+  run unshare-helper ns-inode net
+  assert_output "$(ns_link net | tr -dc 0-9)"
+}
