@@ -52,12 +52,6 @@
 #include "xalloc.h"
 #include "xstrtol.h"
 
-#ifndef CLONE_NEWCGROUP
-# define CLONE_NEWCGROUP 0x02000000
-#endif
-#ifndef CLONE_NEWTIME
-# define CLONE_NEWTIME 0x00000080
-#endif
 #ifndef PR_CAP_AMBIENT
 # define PR_CAP_AMBIENT 47
 # define PR_CAP_AMBIENT_RAISE 2

@@ -17,13 +17,6 @@
 
 #include "sys.h"
 
-/* glibc headers older than the kernel's may lack the newest flags.  */
-#ifndef CLONE_NEWCGROUP
-# define CLONE_NEWCGROUP 0x02000000
-#endif
-#ifndef CLONE_NEWTIME
-# define CLONE_NEWTIME 0x00000080
-#endif
 
 const struct ns_info ns_table[] = {
   { CLONE_NEWNS, "mnt", "mount", 'm', NULL, "mount" },

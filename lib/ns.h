@@ -12,7 +12,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sched.h>
 #include <sys/types.h>
+
+/* glibc headers older than the kernel's may lack the newest flags.  */
+#ifndef CLONE_NEWCGROUP
+# define CLONE_NEWCGROUP 0x02000000
+#endif
+#ifndef CLONE_NEWTIME
+# define CLONE_NEWTIME 0x00000080
+#endif
 
 /* One kind of namespace.  */
 struct ns_info
