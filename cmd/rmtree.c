@@ -1,0 +1,391 @@
+/* rmtree -- remove directory trees with openat, getdents64 and unlinkat,
+   without following a symbolic link and without a PATH_MAX limit.
+
+   SYNOPSIS: rmtree [OPTION]... PATH...  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "error.h"
+#include "human.h"
+#include "progname.h"
+#include "sys.h"
+#include "walk.h"
+#include "xalloc.h"
+
+enum { OPT_PRESERVE_ROOT = 1, OPT_NO_PRESERVE_ROOT, OPT_PROGRESS,
+       OPT_NO_PROGRESS };
+
+static int force;
+static int verbose;
+static int one_fs;
+static int dry_run;
+static bool preserve_root = true;
+static int progress = -1;  /* -1: if standard error is a terminal */
+
+static struct poptOption tool_options[] = {
+  { "force", 'f', POPT_ARG_NONE, &force, 0,
+    "ignore missing operands, never fail for them", NULL },
+  { "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+    "list each file and directory as it is removed", NULL },
+  { "one-file-system", 'x', POPT_ARG_NONE, &one_fs, 0,
+    "do not enter other file systems or mount points: report and skip them",
+    NULL },
+  { "dry-run", 'n', POPT_ARG_NONE, &dry_run, 0,
+    "remove nothing; list what would be removed", NULL },
+  { "preserve-root", '\0', POPT_ARG_NONE, NULL, OPT_PRESERVE_ROOT,
+    "refuse to remove '/' (the default)", NULL },
+  { "no-preserve-root", '\0', POPT_ARG_NONE, NULL, OPT_NO_PRESERVE_ROOT,
+    "do not treat '/' specially", NULL },
+  { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
+    "show a count of removed entries and the rate on standard error "
+    "(the default when it is a terminal)", NULL },
+  { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
+    "do not show the progress line", NULL },
+  POPT_TABLEEND
+};
+
+static struct poptOption options[] = {
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
+    "Remove each PATH and, if it is a directory, everything below it.  "
+    "Symbolic links are removed, never followed; every step is taken "
+    "relative to a directory already open, so a tree changed during the "
+    "removal cannot lead outside itself.\n\n"
+    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+  CLI_COMMON_OPTIONS
+};
+
+static int status = EXIT_SUCCESS;
+static struct stat root_st;
+static bool root_st_ok;
+
+/* --- progress ------------------------------------------------------ */
+
+static uintmax_t n_removed;
+static struct timespec t_start, t_next;
+static bool progress_shown;
+static bool progress_tty;
+
+static double
+seconds_since (const struct timespec *t)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (double) (now.tv_sec - t->tv_sec)
+         + (double) (now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void
+progress_line (bool last)
+{
+  double secs = seconds_since (&t_start);
+  char buf[LONGEST_HUMAN_READABLE + 1];
+  uintmax_t per_sec = secs > 0 ? (uintmax_t) ((double) n_removed / secs) : 0;
+  const char *rate = human_readable (per_sec, buf, human_autoscale | human_SI
+                                     | human_suppress_point_zero
+                                     | human_round_to_nearest, 1, 1);
+  /* On a terminal, the line is rewritten in place, and erased to its end
+     in case the last one was longer.  */
+  fprintf (stderr, "%s%s: %" PRIuMAX " removed, %.1f s, %s/s%s%s",
+           progress_tty ? "\r" : "", program_name, n_removed, secs, rate,
+           progress_tty ? "\33[K" : "", !progress_tty || last ? "\n" : "");
+  fflush (stderr);
+  progress_shown = progress_tty && !last;
+}
+
+/* Erase the progress line before another message.  */
+static void
+progress_clear (void)
+{
+  if (progress_shown)
+    {
+      fputs ("\r\33[K", stderr);
+      progress_shown = false;
+    }
+}
+
+/* The next progress line is due at NOW plus four times a second on a
+   terminal, once a second elsewhere.  */
+static void
+progress_next (const struct timespec *now)
+{
+  t_next = *now;
+  t_next.tv_nsec += progress_tty ? 250000000 : 0;
+  t_next.tv_sec += progress_tty ? 0 : 1;
+  if (t_next.tv_nsec >= 1000000000)
+    {
+      t_next.tv_sec++;
+      t_next.tv_nsec -= 1000000000;
+    }
+}
+
+static void
+count_removed (void)
+{
+  n_removed++;
+  if (progress > 0 && (n_removed & 63) == 0)
+    {
+      struct timespec now;
+      clock_gettime (CLOCK_MONOTONIC, &now);
+      if (now.tv_sec > t_next.tv_sec
+          || (now.tv_sec == t_next.tv_sec && now.tv_nsec >= t_next.tv_nsec))
+        {
+          progress_line (false);
+          progress_next (&now);
+        }
+    }
+}
+
+/* --- messages ------------------------------------------------------ */
+
+static void
+report (struct walk *w, int err)
+{
+  progress_clear ();
+  error (0, 0, "cannot remove %s: %s", quote_file (walk_path (w)),
+         walk_strerror (err));
+  status = EXIT_FAILURE;
+}
+
+/* "removed 'x'" (-v), "would remove 'x'" (-n).  */
+static void
+say (struct walk *w, bool dir)
+{
+  if (!verbose && !dry_run)
+    return;
+  progress_clear ();
+  printf ("%s%s %s\n", dry_run ? "would remove" : "removed",
+          dir ? " directory" : "", quote_file (walk_path (w)));
+}
+
+/* --- removal ------------------------------------------------------- */
+
+static bool
+is_root (const struct stat *st)
+{
+  return root_st_ok && st->st_dev == root_st.st_dev
+         && st->st_ino == root_st.st_ino;
+}
+
+static int
+remove_dir (struct walk *w, const struct walk_entry *e)
+{
+  if (dry_run)
+    {
+      say (w, true);
+      return WALK_CONTINUE;
+    }
+  /* Something below was left and reported: leave the ancestors quietly,
+     once the directory was read without removing anything (reading while
+     removing can skip entries on some file systems).  */
+  if (e->kept)
+    return e->complete ? WALK_CONTINUE : WALK_RESCAN;
+  int ret = sys_unlinkat (e->dirfd, e->name, AT_REMOVEDIR);
+  if (ret == 0 || ret == -ENOENT)
+    {
+      if (ret == 0)
+        {
+          say (w, true);
+          count_removed ();
+        }
+      return WALK_REMOVED;
+    }
+  /* Entries may have been missed while others were removed: read it
+     again.  */
+  if ((ret == -ENOTEMPTY || ret == -EEXIST) && !e->complete)
+    return WALK_RESCAN;
+  report (w, -ret);
+  return WALK_CONTINUE;
+}
+
+static int
+remove_file (struct walk *w, const struct walk_entry *e)
+{
+  if (dry_run)
+    {
+      say (w, false);
+      return WALK_CONTINUE;
+    }
+  int ret = sys_unlinkat (e->dirfd, e->name, 0);
+  if (ret == 0 || ret == -ENOENT)
+    {
+      if (ret == 0)
+        {
+          say (w, false);
+          count_removed ();
+        }
+      return WALK_REMOVED;
+    }
+  report (w, -ret);
+  return WALK_CONTINUE;
+}
+
+static int
+failed (struct walk *w, const struct walk_entry *e)
+{
+  /* -f: a missing operand is fine.  */
+  if (e->depth == 0 && force && (e->err == ENOENT || e->err == ENOTDIR))
+    return WALK_CONTINUE;
+  /* A directory that cannot be opened may still be empty, and
+     removable.  (dirfd is -1 when the parent is not known.)  */
+  if (e->is_dir && e->fd < 0 && e->dirfd != -1 && !dry_run
+      && (e->err == EACCES || e->err == EPERM))
+    {
+      int ret = sys_unlinkat (e->dirfd, e->name, AT_REMOVEDIR);
+      if (ret == 0)
+        {
+          say (w, true);
+          count_removed ();
+          return WALK_REMOVED;
+        }
+    }
+  report (w, e->err);
+  return WALK_CONTINUE;
+}
+
+static int
+visit (struct walk *w, const struct walk_entry *e, void *arg)
+{
+  (void) arg;
+  switch (e->type)
+    {
+    case WALK_DIR:
+      if (e->depth == 0 && preserve_root && is_root (e->st))
+        {
+          const char *path = walk_path (w);
+          progress_clear ();
+          if (strcmp (path, "/") == 0)
+            error (0, 0, "it is dangerous to operate recursively on %s",
+                   quote_file (path));
+          else
+            error (0, 0, "it is dangerous to operate recursively on %s "
+                   "(same as '/')", quote_file (path));
+          error (0, 0, "use --no-preserve-root to override this failsafe");
+          status = EXIT_FAILURE;
+          return WALK_SKIP;
+        }
+      return WALK_CONTINUE;
+    case WALK_DIR_POST:
+      return remove_dir (w, e);
+    case WALK_MOUNT:
+      progress_clear ();
+      error (0, 0, "skipping %s: on another file system",
+             quote_file (walk_path (w)));
+      status = EXIT_FAILURE;
+      return WALK_CONTINUE;
+    case WALK_ERR:
+      return failed (w, e);
+    default:
+      return remove_file (w, e);
+    }
+}
+
+static bool
+dot_or_dotdot (const char *name)
+{
+  return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/* Remove ARG and everything below it.  The walk starts from ARG's parent
+   directory, opened once: from there on, every name is one component
+   relative to a descriptor.  */
+static void
+remove_operand (const char *arg)
+{
+  size_t len = strlen (arg);
+  while (len > 1 && arg[len - 1] == '/')
+    len--;
+  char *path = ximemdup0 (arg, len);
+  char *slash = strrchr (path, '/');
+  const char *base = slash && slash[1] ? slash + 1 : path;
+  if (dot_or_dotdot (base))
+    {
+      progress_clear ();
+      error (0, 0, "refusing to remove '.' or '..' directory: skipping %s",
+             quote_file (arg));
+      status = EXIT_FAILURE;
+      free (path);
+      return;
+    }
+
+  int dirfd = AT_FDCWD;
+  if (slash && slash[1])
+    {
+      char *parent = slash == path ? xstrdup ("/")
+                                   : ximemdup0 (path, slash - path);
+      dirfd = sys_openat (AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC,
+                          0);
+      free (parent);
+      if (dirfd < 0)
+        {
+          if (!(force && (dirfd == -ENOENT || dirfd == -ENOTDIR)))
+            {
+              progress_clear ();
+              error (0, 0, "cannot remove %s: %s", quote_file (path),
+                     strerror (-dirfd));
+              status = EXIT_FAILURE;
+            }
+          free (path);
+          return;
+        }
+    }
+
+  int flags = (dry_run ? 0 : WALK_REMOVING) | (one_fs ? WALK_ONE_FS : 0);
+  walk_at (dirfd, base, flags, path, visit, NULL);
+  if (dirfd >= 0)
+    sys_close (dirfd);
+  free (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  poptContext ctx = cli_context (argc, argv, options, "[OPTION]... PATH...");
+  int opt;
+  while ((opt = cli_next_option (ctx)) >= 0)
+    switch (opt)
+      {
+      case OPT_PRESERVE_ROOT:
+        preserve_root = true;
+        break;
+      case OPT_NO_PRESERVE_ROOT:
+        preserve_root = false;
+        break;
+      case OPT_PROGRESS:
+        progress = 1;
+        break;
+      case OPT_NO_PROGRESS:
+        progress = 0;
+        break;
+      }
+  const char **args = poptGetArgs (ctx);
+  if (!args && !force)
+    cli_usage_error ("missing operand");
+
+  if (preserve_root)
+    root_st_ok = sys_fstatat (AT_FDCWD, "/", &root_st, 0) == 0;
+  progress_tty = isatty (STDERR_FILENO);
+  if (progress < 0)
+    progress = progress_tty && !verbose && !dry_run;
+  clock_gettime (CLOCK_MONOTONIC, &t_start);
+  progress_next (&t_start);
+
+  for (; args && *args; args++)
+    remove_operand (*args);
+
+  if (progress > 0)
+    progress_line (true);
+  poptFreeContext (ctx);
+  return status;
+}

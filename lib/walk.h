@@ -1,0 +1,159 @@
+/* walk.h -- walk a directory tree with the *at calls, without recursion.
+
+   walk_at (DIRFD, NAME, FLAGS, DISPLAY, VISIT, ARG) visits NAME (relative
+   to DIRFD, or absolute) and, if it is a directory, everything below it.
+   VISIT is called once per entry, and twice per directory: WALK_DIR before
+   its entries (pre-order: where a copier makes the directory) and
+   WALK_DIR_POST after them (post-order: where a remover removes it, a
+   copier sets its mode and times).  Every entry is given as its parent's
+   descriptor, held by the walker, and its name in that directory, so
+   that the caller acts on it with the *at calls:
+
+     unlinkat (e->dirfd, e->name, e->type == WALK_DIR_POST ? AT_REMOVEDIR : 0)
+
+   Guarantees:
+   - Symbolic links are never followed: every directory below NAME is
+     opened with openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
+     | O_CLOEXEC), then checked with fstat against what getdents64 listed
+     (d_ino, on the parent's device; where the file system lists "." with
+     another inode number than fstat gives, as overlayfs may, against an
+     fstatat of the name made before the open).  An entry replaced by a
+     symbolic link or a file meanwhile is visited as what it now is (ELOOP
+     or ENOTDIR on the open tells), one replaced by another directory is
+     reported (WALK_ECHANGED) and not entered.  Nothing outside the tree
+     is reached through the tree.
+   - Iterative; memory O(depth), whatever the width: directories are read
+     with getdents64 in batches of a fixed buffer, one buffer in all.
+     (A removing walk also remembers the entries it leaves in place, see
+     WALK_REMOVING.)
+   - No PATH_MAX limit, and a bounded number of descriptors: the deepest
+     WALK_MAX_FDS directories are kept open (fewer if open fails with
+     EMFILE); the parent of a directory whose descriptor was closed is
+     opened again as ".." of its child and must have the device and inode
+     recorded on the way down.  If it does not (the child was moved away
+     during the walk), the child is reported (WALK_EMOVED), the path is
+     opened again from NAME down, each step checked the same way, and the
+     walk goes on there.
+   - d_type spares a stat of every entry: fstatat (AT_SYMLINK_NOFOLLOW) is
+     called only for DT_UNKNOWN, or with WALK_STAT.
+
+   Every failure is a visit of type WALK_ERR and the walk goes on.  An
+   entry that disappears during the walk (ENOENT) is not visited, except
+   NAME itself.  */
+
+#ifndef NC_WALK_H
+#define NC_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+/* The most directory descriptors a walk holds at once, besides the one
+   it is given.  */
+enum { WALK_MAX_FDS = 16 };
+
+enum walk_type
+{
+  WALK_DIR,         /* a directory, before its entries */
+  WALK_DIR_POST,    /* the same directory, after its entries */
+  WALK_REG,         /* the other types, as d_type or the mode says */
+  WALK_LNK,
+  WALK_FIFO,
+  WALK_SOCK,
+  WALK_CHR,
+  WALK_BLK,
+  WALK_OTHER,
+  WALK_MOUNT,       /* with WALK_ONE_FS: a directory on another file
+                       system, or any other mount point; not entered */
+  WALK_ERR          /* an entry that could not be visited: see err */
+};
+
+/* FLAGS of walk_at.  */
+enum
+{
+  /* The caller removes entries (returning WALK_REMOVED).  The walker then
+     counts, for each directory, the entries left in place (kept, in
+     WALK_DIR_POST), remembers their names while the directory is walked
+     (a 64-bit hash each), and allows WALK_RESCAN.  It also visits the
+     files of each batch of entries before its subdirectories, in the
+     order of their inode numbers (faster to remove on ext4).  */
+  WALK_REMOVING = 1 << 0,
+  /* Do not enter a directory on another device than NAME, nor any other
+     mount point: visit it as WALK_MOUNT.  */
+  WALK_ONE_FS = 1 << 1,
+  /* Fill st for every entry, at the cost of one fstatat each.  */
+  WALK_STAT = 1 << 2
+};
+
+/* What VISIT returns.  */
+enum walk_action
+{
+  WALK_CONTINUE = 0,  /* go on; a WALK_DIR is entered */
+  WALK_SKIP,          /* WALK_DIR: do not enter it (no WALK_DIR_POST) */
+  WALK_REMOVED,       /* the entry is gone: the caller removed it */
+  WALK_RESCAN,        /* WALK_DIR_POST: read the directory again */
+  WALK_STOP           /* end the walk: walk_at returns WALK_STOP */
+};
+
+/* Errors of the walk itself, in err beside the errno values.  */
+enum
+{
+  WALK_ECHANGED = 4096 + 1,  /* the entry was replaced by another
+                                directory: not entered */
+  WALK_EMOVED                /* the directory was moved out of its parent
+                                during the walk: left alone */
+};
+
+struct walk_entry
+{
+  enum walk_type type;
+  /* The parent directory (the DIRFD given for NAME) and the name in it.
+     For WALK_EMOVED, dirfd is -1: the parent is not known any more.  */
+  int dirfd;
+  const char *name;
+  /* WALK_DIR, WALK_DIR_POST, and WALK_ERR while reading a directory: the
+     directory itself, open read-only; otherwise -1.  Valid during the
+     visit only.  */
+  int fd;
+  /* Directories always (as fstat said on the way in); other entries with
+     WALK_STAT, or when d_type did not tell; otherwise NULL.  */
+  const struct stat *st;
+  /* 0 for NAME, 1 for its entries...  */
+  size_t depth;
+  /* WALK_ERR: the positive errno value or WALK_E*; is_dir says whether
+     the entry is (or was listed as) a directory.  */
+  int err;
+  bool is_dir;
+  /* WALK_DIR_POST with WALK_REMOVING: how many entries of the directory
+     were left in place (visits that did not return WALK_REMOVED); and
+     whether its listing can be trusted to be complete.  It is not when
+     entries were removed during the pass that read it: some file systems
+     then skip entries.  A remover that finds the directory not empty
+     returns WALK_RESCAN: the walker reads it again from the start,
+     skipping the entries already left in place.  */
+  unsigned long kept;
+  bool complete;
+};
+
+struct walk;
+
+/* VISIT's return value is a walk_action.  W is for walk_path.  */
+typedef int (*walk_fn) (struct walk *w, const struct walk_entry *e,
+                        void *arg);
+
+/* Walk NAME, relative to DIRFD (AT_FDCWD or a directory; not closed),
+   calling VISIT (W, ENTRY, ARG) for each entry.  DISPLAY is NAME in
+   messages (walk_path); NULL means NAME.  Return 0, or WALK_STOP if VISIT
+   stopped the walk.  */
+int walk_at (int dirfd, const char *name, int flags, const char *display,
+             walk_fn visit, void *arg);
+
+/* The path of the entry being visited: DISPLAY, then the names down to
+   the entry, joined by '/'.  Built on the call; valid until the next
+   call or the end of the visit.  No length limit.  */
+const char *walk_path (struct walk *w);
+
+/* strerror for an err of a WALK_ERR entry.  */
+const char *walk_strerror (int err);
+
+#endif

@@ -1,0 +1,1112 @@
+/* walk-test.c -- the C test driver for lib/walk.c: the order and types of
+   the visits, skip and stop, descriptors bounded beyond PATH_MAX, entries
+   replaced or moved during the walk, one file system, removal of wide
+   directories with and without rescans.
+
+   Every check prints "ok N - what" or "not ok N - what (detail)"; a skip
+   prints "ok N - # SKIP why".  The last line is
+   "walk-test: N passed, M failed, K skipped"; the exit status is 1 if any
+   check failed.  Scratch trees live in mkdtemp directories under /tmp and
+   /dev/shm (tmpfs), removed at the end.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "walk.h"
+
+/* gnulib replaces these; the tests want glibc's own.  */
+#undef fcntl
+#undef open
+#undef close
+
+/* ------------------------------------------------------------------ */
+/* Reporting.  */
+
+static int n_test, n_pass, n_fail, n_skip;
+
+static bool check (bool ok, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static bool
+check (bool ok, const char *fmt, ...)
+{
+  char desc[512];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (desc, sizeof desc, fmt, ap);
+  va_end (ap);
+  n_test++;
+  if (ok)
+    n_pass++;
+  else
+    n_fail++;
+  printf ("%s %d - %s\n", ok ? "ok" : "not ok", n_test, desc);
+  fflush (stdout);
+  return ok;
+}
+
+static bool
+check_int (long long got, long long want, const char *what)
+{
+  char desc[512];
+  if (got == want)
+    return check (true, "%s", what);
+  snprintf (desc, sizeof desc, "%s (got %lld, want %lld)", what, got, want);
+  return check (false, "%s", desc);
+}
+
+static void skip (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+static void
+skip (const char *fmt, ...)
+{
+  char why[512];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (why, sizeof why, fmt, ap);
+  va_end (ap);
+  n_test++;
+  n_skip++;
+  printf ("ok %d - # SKIP %s\n", n_test, why);
+  fflush (stdout);
+}
+
+static _Noreturn void
+die (const char *what)
+{
+  fprintf (stderr, "walk-test: %s: %s\n", what, strerror (errno));
+  exit (2);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scratch trees.  */
+
+static char scratch_disk[64], scratch_shm[64];
+
+/* rm -rf DIR, relative to AT.  */
+static void
+remove_all (int at, const char *dir)
+{
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      if (at != AT_FDCWD && fchdir (at) < 0)
+        _exit (127);
+      execlp ("rm", "rm", "-rf", "--one-file-system", "--", dir, (char *) NULL);
+      _exit (127);
+    }
+  if (pid > 0)
+    waitpid (pid, NULL, 0);
+}
+
+static void
+cleanup (void)
+{
+  if (scratch_disk[0])
+    remove_all (AT_FDCWD, scratch_disk);
+  if (scratch_shm[0])
+    remove_all (AT_FDCWD, scratch_shm);
+}
+
+static void
+xmkdir (int at, const char *path)
+{
+  if (mkdirat (at, path, 0755) < 0)
+    die (path);
+}
+
+static void
+xfile (int at, const char *path)
+{
+  if (mknodat (at, path, S_IFREG | 0644, 0) < 0)
+    die (path);
+}
+
+static void
+xsymlink (const char *target, int at, const char *path)
+{
+  if (symlinkat (target, at, path) < 0)
+    die (path);
+}
+
+static int
+xopendir (int at, const char *path)
+{
+  int fd = openat (at, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    die (path);
+  return fd;
+}
+
+static void
+files (int at, const char *dir, const char *prefix, int n)
+{
+  int fd = xopendir (at, dir);
+  char name[64];
+  for (int i = 0; i < n; i++)
+    {
+      snprintf (name, sizeof name, "%s%d", prefix, i);
+      xfile (fd, name);
+    }
+  close (fd);
+}
+
+/* A chain DIR/NAME/NAME/... of LEVELS directories below DIR (created),
+   FILES files in each.  */
+static void
+chain (int at, const char *dir, const char *name, int levels, int nfiles)
+{
+  xmkdir (at, dir);
+  int fd = xopendir (at, dir);
+  for (int i = 0; i <= levels; i++)
+    {
+      files (fd, ".", "f", nfiles);
+      if (i == levels)
+        break;
+      xmkdir (fd, name);
+      int sub = xopendir (fd, name);
+      close (fd);
+      fd = sub;
+    }
+  close (fd);
+}
+
+static bool
+exists (int at, const char *path)
+{
+  struct stat st;
+  return fstatat (at, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static int
+open_fds (void)
+{
+  int n = 0;
+  for (int fd = 0; fd < 64; fd++)
+    if (fcntl (fd, F_GETFD) >= 0)
+      n++;
+  return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* A walk that records its visits.  */
+
+struct rec
+{
+  enum walk_type type;
+  size_t depth;
+  char *path;
+  int err;
+  unsigned long kept;
+  bool complete;
+  bool has_st;
+};
+
+struct run;
+typedef int (*hook_fn) (struct walk *w, const struct walk_entry *e,
+                        const char *path, struct run *r);
+
+struct run
+{
+  struct rec *v;
+  size_t n, cap;
+  bool record;             /* keep the visits in v */
+  bool remove;             /* unlink and rmdir, as rmtree does */
+  const char *skip_at;     /* return WALK_SKIP at this WALK_DIR */
+  const char *stop_at;     /* return WALK_STOP at this path */
+  bool count_fds;
+  int max_fds;
+  bool bad_entry;          /* dirfd/name did not lead to the entry */
+  char bad_detail[256];
+  int rescans;             /* WALK_RESCAN returned */
+  int force_rescans;       /* return WALK_RESCAN this many times at a
+                              WALK_DIR_POST of depth 0 */
+  hook_fn hook;            /* first say; -1 to go on */
+  void *data;
+  size_t visits;
+};
+
+static void
+run_free (struct run *r)
+{
+  for (size_t i = 0; i < r->n; i++)
+    free (r->v[i].path);
+  free (r->v);
+}
+
+/* Does E's dirfd + name lead to something of E's type?  */
+static void
+check_entry (const struct walk_entry *e, const char *path, struct run *r)
+{
+  if (e->type == WALK_ERR || e->dirfd < 0 || r->bad_entry)
+    return;
+  struct stat st;
+  if (fstatat (e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    {
+      if (e->type == WALK_DIR_POST && r->remove)
+        return;
+      snprintf (r->bad_detail, sizeof r->bad_detail, "%s: %s", path,
+                strerror (errno));
+      r->bad_entry = true;
+      return;
+    }
+  bool ok;
+  switch (e->type)
+    {
+    case WALK_DIR:
+    case WALK_DIR_POST:
+    case WALK_MOUNT:
+      ok = S_ISDIR (st.st_mode);
+      if (ok && e->fd >= 0)
+        {
+          struct stat fst;
+          ok = fstat (e->fd, &fst) == 0 && S_ISDIR (fst.st_mode)
+               && (e->st == NULL || fst.st_ino == e->st->st_ino);
+        }
+      break;
+    case WALK_REG: ok = S_ISREG (st.st_mode); break;
+    case WALK_LNK: ok = S_ISLNK (st.st_mode); break;
+    case WALK_FIFO: ok = S_ISFIFO (st.st_mode); break;
+    case WALK_SOCK: ok = S_ISSOCK (st.st_mode); break;
+    case WALK_CHR: ok = S_ISCHR (st.st_mode); break;
+    case WALK_BLK: ok = S_ISBLK (st.st_mode); break;
+    default: ok = true; break;
+    }
+  if (ok && e->st && !(e->type == WALK_DIR_POST))
+    ok = e->st->st_ino == st.st_ino && e->st->st_mode == st.st_mode;
+  if (!ok)
+    {
+      snprintf (r->bad_detail, sizeof r->bad_detail,
+                "%s: type %d does not match", path, (int) e->type);
+      r->bad_entry = true;
+    }
+}
+
+static int
+remove_like_rmtree (const struct walk_entry *e, struct run *r)
+{
+  switch (e->type)
+    {
+    case WALK_DIR:
+    case WALK_MOUNT:
+    case WALK_ERR:
+      return WALK_CONTINUE;
+    case WALK_DIR_POST:
+      if (e->kept && e->complete)
+        return WALK_CONTINUE;
+      if (unlinkat (e->dirfd, e->name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+        return WALK_REMOVED;
+      if ((errno == ENOTEMPTY || errno == EEXIST) && !e->complete)
+        {
+          r->rescans++;
+          return WALK_RESCAN;
+        }
+      return WALK_CONTINUE;
+    default:
+      if (unlinkat (e->dirfd, e->name, 0) == 0 || errno == ENOENT)
+        return WALK_REMOVED;
+      return WALK_CONTINUE;
+    }
+}
+
+static int
+visit (struct walk *w, const struct walk_entry *e, void *arg)
+{
+  struct run *r = arg;
+  const char *path = walk_path (w);
+  r->visits++;
+  if (r->record)
+    {
+      if (r->n == r->cap)
+        {
+          r->cap = r->cap ? 2 * r->cap : 64;
+          r->v = realloc (r->v, r->cap * sizeof *r->v);
+          if (!r->v)
+            die ("realloc");
+        }
+      r->v[r->n++] = (struct rec) { e->type, e->depth, strdup (path), e->err,
+                                    e->kept, e->complete, e->st != NULL };
+    }
+  if (r->count_fds)
+    {
+      int n = open_fds ();
+      if (n > r->max_fds)
+        r->max_fds = n;
+    }
+  check_entry (e, path, r);
+  if (r->hook)
+    {
+      int a = r->hook (w, e, path, r);
+      if (a >= 0)
+        return a;
+    }
+  if (r->skip_at && e->type == WALK_DIR && strcmp (path, r->skip_at) == 0)
+    return WALK_SKIP;
+  if (r->stop_at && strcmp (path, r->stop_at) == 0)
+    return WALK_STOP;
+  if (e->type == WALK_DIR_POST && e->depth == 0 && r->force_rescans > 0)
+    {
+      r->force_rescans--;
+      r->rescans++;
+      return WALK_RESCAN;
+    }
+  if (r->remove)
+    return remove_like_rmtree (e, r);
+  return WALK_CONTINUE;
+}
+
+/* The visits, as TAP comments, after a failed check.  */
+static void
+dump (const struct run *r, bool failed)
+{
+  if (!failed)
+    return;
+  for (size_t i = 0; i < r->n && i < 200; i++)
+    printf ("# %d %s depth %zu err %d kept %lu%s\n", (int) r->v[i].type,
+            r->v[i].path, r->v[i].depth, r->v[i].err, r->v[i].kept,
+            r->v[i].complete ? " complete" : "");
+}
+
+/* Index of the visit of PATH with TYPE, or -1.  */
+static long
+find (const struct run *r, const char *path, enum walk_type type)
+{
+  for (size_t i = 0; i < r->n; i++)
+    if (r->v[i].type == type && strcmp (r->v[i].path, path) == 0)
+      return (long) i;
+  return -1;
+}
+
+static size_t
+count_path (const struct run *r, const char *path)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < r->n; i++)
+    if (strcmp (r->v[i].path, path) == 0)
+      n++;
+  return n;
+}
+
+static size_t
+count_prefix (const struct run *r, const char *prefix)
+{
+  size_t n = 0, len = strlen (prefix);
+  for (size_t i = 0; i < r->n; i++)
+    if (strncmp (r->v[i].path, prefix, len) == 0)
+      n++;
+  return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tests.  */
+
+static int dfd;   /* scratch_disk */
+static int sfd;   /* scratch_shm, or -1 */
+
+static void
+make_socket (int at, const char *dir, const char *name)
+{
+  int fd = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0)
+    die ("socket");
+  /* bind takes a path: go there.  */
+  int here = open (".", O_RDONLY | O_DIRECTORY);
+  int there = xopendir (at, dir);
+  if (fchdir (there) < 0)
+    die ("fchdir");
+  struct sockaddr_un sun = { .sun_family = AF_UNIX };
+  snprintf (sun.sun_path, sizeof sun.sun_path, "%s", name);
+  if (bind (fd, (struct sockaddr *) &sun, sizeof sun) < 0)
+    die ("bind");
+  if (fchdir (here) < 0)
+    die ("fchdir");
+  close (here);
+  close (there);
+  close (fd);
+}
+
+static void
+test_order (void)
+{
+  /* o/ {a/ {x, y/ {z}}, f, l -> a, p (fifo), s (socket), dang -> nowhere} */
+  xmkdir (dfd, "o");
+  xmkdir (dfd, "o/a");
+  xfile (dfd, "o/a/x");
+  xmkdir (dfd, "o/a/y");
+  xfile (dfd, "o/a/y/z");
+  xfile (dfd, "o/f");
+  xsymlink ("a", dfd, "o/l");
+  xsymlink ("nowhere", dfd, "o/dang");
+  if (mkfifoat (dfd, "o/p", 0644) < 0)
+    die ("mkfifo");
+  make_socket (dfd, "o", "s");
+  bool have_chr = mknodat (dfd, "o/null", S_IFCHR | 0600, makedev (1, 3)) == 0;
+
+  struct run r = { .record = true };
+  int ret = walk_at (dfd, "o", 0, "top", visit, &r);
+  check_int (ret, 0, "walk: returns 0");
+  check (!r.bad_entry, "walk: every dirfd/name leads to the entry visited%s%s",
+         r.bad_entry ? ": " : "", r.bad_detail);
+  size_t want = 13 + have_chr;
+  check_int ((long long) r.n, (long long) want,
+             "walk: one visit per entry, two per directory");
+  check (r.n > 0 && r.v[0].type == WALK_DIR && strcmp (r.v[0].path, "top") == 0
+         && r.v[0].depth == 0,
+         "walk: the root first, pre-order, depth 0, shown as DISPLAY");
+  check (r.n > 0 && r.v[r.n - 1].type == WALK_DIR_POST
+         && strcmp (r.v[r.n - 1].path, "top") == 0,
+         "walk: the root last, post-order");
+  long pa = find (&r, "top/a", WALK_DIR), qa = find (&r, "top/a", WALK_DIR_POST);
+  long x = find (&r, "top/a/x", WALK_REG), z = find (&r, "top/a/y/z", WALK_REG);
+  long py = find (&r, "top/a/y", WALK_DIR), qy = find (&r, "top/a/y", WALK_DIR_POST);
+  check (pa >= 0 && qa > pa && x > pa && x < qa && py > pa && z > py
+         && qy > z && qa > qy,
+         "walk: a directory before its entries, after them in post-order");
+  check (find (&r, "top/f", WALK_REG) >= 0, "walk: regular file");
+  check (find (&r, "top/l", WALK_LNK) >= 0
+         && count_prefix (&r, "top/l/") == 0,
+         "walk: symbolic link to a directory visited, not followed");
+  check (find (&r, "top/dang", WALK_LNK) >= 0, "walk: dangling symlink");
+  check (find (&r, "top/p", WALK_FIFO) >= 0, "walk: FIFO (not opened)");
+  check (find (&r, "top/s", WALK_SOCK) >= 0, "walk: socket");
+  if (have_chr)
+    check (find (&r, "top/null", WALK_CHR) >= 0, "walk: character device");
+  else
+    skip ("walk: character device: mknod not permitted");
+  check (z >= 0 && r.v[z].depth == 3, "walk: depth of top/a/y/z is 3");
+  bool st_dirs = true, st_files = false;
+  for (size_t i = 0; i < r.n; i++)
+    if (r.v[i].type == WALK_DIR || r.v[i].type == WALK_DIR_POST)
+      st_dirs &= r.v[i].has_st;
+    else
+      st_files |= r.v[i].has_st;
+  check (st_dirs, "walk: directories come with their stat");
+  check (!st_files, "walk: files without a stat (d_type said enough)");
+  run_free (&r);
+
+  /* WALK_STAT: every entry stat'ed, the same types.  */
+  struct run s = { .record = true };
+  walk_at (dfd, "o", WALK_STAT, NULL, visit, &s);
+  bool all = s.n == want;
+  for (size_t i = 0; i < s.n; i++)
+    all &= s.v[i].has_st;
+  check (all, "walk WALK_STAT: every entry with its stat");
+  check (!s.bad_entry && find (&s, "o/p", WALK_FIFO) >= 0
+         && find (&s, "o/l", WALK_LNK) >= 0,
+         "walk WALK_STAT: types from the stat; DISPLAY NULL is NAME");
+  run_free (&s);
+
+  /* Skip and stop.  */
+  struct run k = { .record = true, .skip_at = "o/a" };
+  walk_at (dfd, "o", 0, NULL, visit, &k);
+  check (find (&k, "o/a", WALK_DIR) >= 0 && count_prefix (&k, "o/a/") == 0
+         && find (&k, "o/a", WALK_DIR_POST) < 0
+         && find (&k, "o", WALK_DIR_POST) >= 0,
+         "walk: WALK_SKIP leaves a directory out, the walk goes on");
+  run_free (&k);
+
+  int fds = open_fds ();
+  struct run t = { .record = true, .stop_at = "o/a/y/z" };
+  ret = walk_at (dfd, "o", 0, NULL, visit, &t);
+  check_int (ret, WALK_STOP, "walk: WALK_STOP ends the walk, walk_at says so");
+  check (t.n > 0 && strcmp (t.v[t.n - 1].path, "o/a/y/z") == 0,
+         "walk: no visit after WALK_STOP");
+  check_int (open_fds (), fds, "walk: WALK_STOP closes what the walk opened");
+  run_free (&t);
+
+  /* The root itself: a file, a symlink, missing, a path of several
+     components.  */
+  struct run f = { .record = true };
+  walk_at (dfd, "o/f", 0, NULL, visit, &f);
+  check (f.n == 1 && f.v[0].type == WALK_REG && f.v[0].depth == 0,
+         "walk: a file as the root, one visit");
+  run_free (&f);
+  struct run l = { .record = true };
+  walk_at (dfd, "o/l", 0, NULL, visit, &l);
+  check (l.n == 1 && l.v[0].type == WALK_LNK,
+         "walk: a symlink as the root is not followed");
+  run_free (&l);
+  struct run m = { .record = true };
+  walk_at (dfd, "o/missing", 0, NULL, visit, &m);
+  check (m.n == 1 && m.v[0].type == WALK_ERR && m.v[0].err == ENOENT,
+         "walk: a missing root is a WALK_ERR ENOENT");
+  run_free (&m);
+  struct run y = { .record = true };
+  walk_at (dfd, "o/a/y", 0, NULL, visit, &y);
+  check (y.n == 3 && find (&y, "o/a/y/z", WALK_REG) >= 0,
+         "walk: a root of several components");
+  run_free (&y);
+
+  /* Removal: all gone.  */
+  struct run d = { .remove = true };
+  walk_at (dfd, "o", WALK_REMOVING, NULL, visit, &d);
+  check (!exists (dfd, "o"), "walk WALK_REMOVING: the tree is removed");
+}
+
+/* Beyond PATH_MAX with few descriptors.  */
+static void
+test_deep (int at, const char *where, int LEVELS)
+{
+  chain (at, "deep", "0123456789", LEVELS, 1);
+  int base = open_fds ();
+  struct run r = { .count_fds = true };
+  walk_at (at, "deep", 0, NULL, visit, &r);
+  check (r.visits == 3 * (size_t) (LEVELS + 1),
+         "deep %s: %d levels, every one visited", where, LEVELS);
+  check (r.max_fds <= base + WALK_MAX_FDS,
+         "deep %s: at most %d descriptors held (held %d)", where,
+         WALK_MAX_FDS, r.max_fds - base);
+  check (!r.bad_entry, "deep %s: every dirfd/name right%s%s", where,
+         r.bad_entry ? ": " : "", r.bad_detail);
+  check (open_fds () == base, "deep %s: all closed at the end", where);
+
+  /* The path of the deepest file: no PATH_MAX limit.  */
+  struct run p = { .record = true, .stop_at = NULL };
+  char *want = malloc (LEVELS * 11 + 16);
+  strcpy (want, "deep");
+  for (int i = 0; i < LEVELS; i++)
+    strcat (want + 4 + 11 * i, "/0123456789");
+  strcat (want, "/f0");
+  p.stop_at = want;
+  walk_at (at, "deep", 0, NULL, visit, &p);
+  check (p.n > 0 && strcmp (p.v[p.n - 1].path, want) == 0
+         && strlen (want) > PATH_MAX,
+         "deep %s: walk_path beyond PATH_MAX (%zu bytes)", where,
+         strlen (want));
+  free (want);
+  run_free (&p);
+
+  /* Removal with 3 descriptors to spare: EMFILE makes the walk hold
+     fewer.  */
+  struct rlimit old, lim;
+  getrlimit (RLIMIT_NOFILE, &old);
+  lim = old;
+  lim.rlim_cur = base + 3;
+  setrlimit (RLIMIT_NOFILE, &lim);
+  struct run d = { .remove = true };
+  walk_at (at, "deep", WALK_REMOVING, NULL, visit, &d);
+  setrlimit (RLIMIT_NOFILE, &old);
+  check (!exists (at, "deep"),
+         "deep %s: removed with a limit of 3 spare descriptors", where);
+}
+
+/* The parent of a deep directory is read again after coming back: from
+   the saved offset, on a descriptor opened again.  */
+static void
+test_resume (int at, const char *where, int LEVELS, int FILES)
+{
+  /* res/ LEVELS levels d, each with FILES files made before and after d.  */
+  xmkdir (at, "res");
+  int fd = xopendir (at, "res");
+  for (int i = 0; i <= LEVELS; i++)
+    {
+      files (fd, ".", "a", FILES);
+      if (i < LEVELS)
+        xmkdir (fd, "d");
+      files (fd, ".", "b", FILES);
+      if (i == LEVELS)
+        break;
+      int sub = xopendir (fd, "d");
+      close (fd);
+      fd = sub;
+    }
+  close (fd);
+  struct run r = { .record = true };
+  walk_at (at, "res", 0, NULL, visit, &r);
+  size_t want = 2 * (LEVELS + 1) + (size_t) (LEVELS + 1) * 2 * FILES;
+  bool once = r.n == want;
+  /* Every file of the top level once.  */
+  char path[64];
+  for (int i = 0; i < FILES && once; i++)
+    {
+      snprintf (path, sizeof path, "res/a%d", i);
+      once = count_path (&r, path) == 1;
+      snprintf (path, sizeof path, "res/b%d", i);
+      once = once && count_path (&r, path) == 1;
+    }
+  check (once, "resume %s: each entry once after deep excursions (%zu "
+         "visits, want %zu)", where, r.n, want);
+  run_free (&r);
+  struct run d = { .remove = true };
+  walk_at (at, "res", WALK_REMOVING, NULL, visit, &d);
+  check (!exists (at, "res"), "resume %s: removed", where);
+}
+
+/* 100 000 entries removed while reading: each visited once, all gone.  */
+struct wide
+{
+  unsigned char *seen;
+  long n;
+  bool bad;
+};
+
+static int
+wide_hook (struct walk *w, const struct walk_entry *e, const char *path,
+           struct run *r)
+{
+  (void) w, (void) path;
+  struct wide *wd = r->data;
+  if (e->type == WALK_REG)
+    {
+      long i = strtol (e->name + 1, NULL, 10);
+      if (i < 0 || i >= wd->n || wd->seen[i]++)
+        wd->bad = true;
+    }
+  return -1;
+}
+
+static void
+test_wide (int at, const char *where, int N)
+{
+  xmkdir (at, "wide");
+  files (at, "wide", "f", N);
+  struct wide wd = { calloc (N, 1), N, false };
+  struct run r = { .remove = true, .hook = wide_hook, .data = &wd };
+  walk_at (at, "wide", WALK_REMOVING, NULL, visit, &r);
+  long seen = 0;
+  for (long i = 0; i < N; i++)
+    seen += wd.seen[i] == 1;
+  check (!wd.bad && seen == N,
+         "wide %s: %d entries, each visited once while removing (%ld)",
+         where, N, seen);
+  check (!exists (at, "wide"), "wide %s: removed (%d rescans)", where,
+         r.rescans);
+  free (wd.seen);
+}
+
+/* WALK_RESCAN: the entries left in place are not visited again.  */
+static int
+keep_hook (struct walk *w, const struct walk_entry *e, const char *path,
+           struct run *r)
+{
+  (void) w, (void) path, (void) r;
+  if (e->name[0] == 'k')
+    return WALK_CONTINUE;
+  return -1;
+}
+
+static void
+test_rescan (void)
+{
+  xmkdir (dfd, "rs");
+  files (dfd, "rs", "k", 20);
+  files (dfd, "rs", "r", 20);
+  xmkdir (dfd, "rs/ksub");
+  files (dfd, "rs/ksub", "x", 3);
+  struct run r = { .record = true, .remove = true, .hook = keep_hook,
+                   .force_rescans = 1 };
+  walk_at (dfd, "rs", WALK_REMOVING, NULL, visit, &r);
+  bool once = true;
+  char path[64];
+  for (int i = 0; i < 20; i++)
+    {
+      snprintf (path, sizeof path, "rs/k%d", i);
+      once &= count_path (&r, path) == 1;
+    }
+  check (once && count_path (&r, "rs/ksub") == 2,
+         "rescan: entries left in place are not visited again");
+  long p1 = -1, p2 = -1;
+  for (size_t i = 0; i < r.n; i++)
+    if (r.v[i].type == WALK_DIR_POST && r.v[i].depth == 0)
+      {
+        if (p1 < 0)
+          p1 = (long) i;
+        else
+          p2 = (long) i;
+      }
+  check (p1 >= 0 && p2 > p1 && !r.v[p1].complete && r.v[p2].complete
+         && r.v[p1].kept == 21 && r.v[p2].kept == 21,
+         "rescan: post-order again, complete once nothing was removed, "
+         "kept counted once");
+  check (exists (dfd, "rs/k0") && !exists (dfd, "rs/r0"),
+         "rescan: what was kept is there, the rest gone");
+  run_free (&r);
+  remove_all (dfd, "rs");
+}
+
+/* A removing walk handles the files of a batch first, then goes down
+   into the directories: coming back, what follows in the listing is read
+   again, and the files left in place there must not be visited twice.  */
+static void
+test_kept_resume (int at, const char *where)
+{
+  xmkdir (at, "mix");
+  int fd = xopendir (at, "mix");
+  char name[32];
+  for (int i = 0; i < 40; i++)
+    {
+      snprintf (name, sizeof name, "k%d", i);
+      xfile (fd, name);
+      snprintf (name, sizeof name, "r%d", i);
+      xfile (fd, name);
+      if (i % 4 == 0)
+        {
+          snprintf (name, sizeof name, "d%d", i);
+          xmkdir (fd, name);
+          files (fd, name, "f", 3);
+        }
+    }
+  close (fd);
+  struct run r = { .record = true, .remove = true, .hook = keep_hook };
+  walk_at (at, "mix", WALK_REMOVING, NULL, visit, &r);
+  bool once = true;
+  char path[64];
+  for (int i = 0; i < 40; i++)
+    {
+      snprintf (path, sizeof path, "mix/k%d", i);
+      once &= count_path (&r, path) == 1;
+      snprintf (path, sizeof path, "mix/r%d", i);
+      once &= count_path (&r, path) == 1;
+    }
+  long post = find (&r, "mix", WALK_DIR_POST);
+  dump (&r, !check (once && post >= 0 && r.v[post].kept == 40,
+                    "kept %s: files left in place visited once, though the "
+                    "directory is read again after each subdirectory",
+                    where));
+  check (exists (at, "mix/k39") && !exists (at, "mix/r0")
+         && !exists (at, "mix/d0"), "kept %s: the rest is removed", where);
+  run_free (&r);
+  remove_all (at, "mix");
+}
+
+/* An entry replaced between the listing and the opening.  */
+struct swap
+{
+  int at;
+  bool done;
+  bool first_was_d;
+  bool with_dir;
+};
+
+static int
+swap_hook (struct walk *w, const struct walk_entry *e, const char *path,
+           struct run *r)
+{
+  (void) w, (void) path;
+  struct swap *s = r->data;
+  if (e->depth == 1 && !s->done && e->type != WALK_DIR_POST)
+    {
+      s->done = true;
+      if (strcmp (e->name, "d") == 0)
+        s->first_was_d = true;
+      else if (renameat2 (e->dirfd, "d", e->dirfd, s->with_dir ? "../other"
+                          : "l", RENAME_EXCHANGE) < 0)
+        die ("renameat2");
+    }
+  return -1;
+}
+
+static void
+test_replaced (int at, const char *where)
+{
+  for (int with_dir = 0; with_dir <= 1; with_dir++)
+    {
+      xmkdir (at, "outside");
+      files (at, "outside", "f", 10);
+      /* d in the middle, whether the listing is in the order of
+         creation, the reverse, or a hash order.  */
+      xmkdir (at, "rp");
+      files (at, "rp", "a", 50);
+      xmkdir (at, "rp/d");
+      files (at, "rp/d", "f", 10);
+      files (at, "rp", "b", 50);
+      if (with_dir)
+        {
+          xmkdir (at, "other");
+          files (at, "other", "f", 10);
+        }
+      else
+        xsymlink ("../outside", at, "rp/l");
+      struct swap s = { at, false, false, with_dir };
+      struct run r = { .record = true, .remove = true, .hook = swap_hook,
+                       .data = &s };
+      walk_at (at, "rp", WALK_REMOVING, NULL, visit, &r);
+      if (s.first_was_d)
+        {
+          skip ("replaced %s: the directory was listed first", where);
+          run_free (&r);
+          remove_all (at, "rp");
+          remove_all (at, "outside");
+          remove_all (at, "other");
+          continue;
+        }
+      else if (!with_dir)
+        {
+          long i = find (&r, "rp/d", WALK_LNK);
+          check (i >= 0 && count_prefix (&r, "rp/d/") == 0,
+                 "replaced %s: a directory swapped for a symlink is "
+                 "visited as the symlink", where);
+        }
+      else
+        {
+          long i = find (&r, "rp/d", WALK_ERR);
+          dump (&r, !check (i >= 0 && r.v[i].err == WALK_ECHANGED
+                            && count_prefix (&r, "rp/d/") == 0,
+                            "replaced %s: a directory swapped for another "
+                            "directory is reported, not entered", where));
+        }
+      /* The symlink's target, or both directories: the one swapped in
+         (now rp/d) and the one swapped out (now other).  */
+      int left = 0, want = with_dir ? 20 : 10;
+      for (int i = 0; i < 10; i++)
+        {
+          char p[64];
+          snprintf (p, sizeof p, "%s/f%d", with_dir ? "other" : "outside", i);
+          left += exists (at, p);
+          snprintf (p, sizeof p, "rp/d/f%d", i);
+          left += with_dir && exists (at, p);
+        }
+      check_int (left, want, with_dir
+                 ? "replaced: the files of both directories survive"
+                 : "replaced: the files behind the symlink survive");
+      run_free (&r);
+      remove_all (at, "rp");
+      remove_all (at, "outside");
+      remove_all (at, "other");
+    }
+}
+
+/* A directory moved out of the tree while the walk is below it, past
+   the descriptors it holds: the way up by ".." leads elsewhere.  */
+struct move
+{
+  int at;
+  bool done;
+  bool twice;      /* move the 10th away too */
+};
+
+static int
+move_hook (struct walk *w, const struct walk_entry *e, const char *path,
+           struct run *r)
+{
+  (void) w;
+  struct move *m = r->data;
+  /* mv/c/c/.../c (40 levels): at the deepest, move the 20th away.  */
+  if (!m->done && e->type == WALK_DIR && e->depth == 40)
+    {
+      m->done = true;
+      char from[256] = "";
+      strncat (from, path, 2 + 2 * 20);
+      if (renameat (m->at, from, m->at, "away/m") < 0)
+        die ("rename");
+      if (m->twice)
+        {
+          from[2 + 2 * 10] = '\0';
+          if (renameat (m->at, from, m->at, "away/m2") < 0)
+            die ("rename");
+        }
+    }
+  return -1;
+}
+
+static void
+test_moved (int at, const char *where)
+{
+  xmkdir (at, "away");
+  files (at, "away", "keep", 10);
+  chain (at, "mv", "c", 40, 2);
+  struct move m = { at, false, false };
+  struct run r = { .record = true, .remove = true, .hook = move_hook,
+                   .data = &m };
+  walk_at (at, "mv", WALK_REMOVING, NULL, visit, &r);
+  char c20[128] = "mv";
+  for (int i = 0; i < 20; i++)
+    strcat (c20, "/c");
+  long i = find (&r, c20, WALK_ERR);
+  dump (&r, !check (m.done && i >= 0 && r.v[i].err == WALK_EMOVED,
+                    "moved %s: the directory moved away is reported", where));
+  int keep = 0;
+  for (int k = 0; k < 10; k++)
+    {
+      char p[64];
+      snprintf (p, sizeof p, "away/keep%d", k);
+      keep += exists (at, p);
+    }
+  check_int (keep, 10, "moved: the files of the directory it went to survive");
+  check (!exists (at, "mv"),
+         "moved: the walk went on from the top, the rest is removed");
+  run_free (&r);
+
+  /* The way down from the top fails too, at the 10th: it is reported,
+     and the walk goes on above it.  */
+  chain (at, "mv", "c", 40, 2);
+  struct move m2 = { at, false, true };
+  struct run r2 = { .record = true, .remove = true, .hook = move_hook,
+                    .data = &m2 };
+  walk_at (at, "mv", WALK_REMOVING, NULL, visit, &r2);
+  char c10[128] = "mv";
+  for (int k = 0; k < 10; k++)
+    strcat (c10, "/c");
+  long i20 = find (&r2, c20, WALK_ERR), i10 = find (&r2, c10, WALK_ERR);
+  dump (&r2, !check (m2.done && i20 >= 0 && r2.v[i20].err == WALK_EMOVED
+                     && i10 > i20 && r2.v[i10].err == WALK_EMOVED
+                     && find (&r2, c10, WALK_DIR_POST) < 0
+                     && find (&r2, "mv/c", WALK_DIR_POST) > i10
+                     && !exists (at, "mv") && exists (at, "away/m2"),
+                     "moved %s: a second move is found on the way down "
+                     "again, the walk goes on above it", where));
+  run_free (&r2);
+  remove_all (at, "away");
+}
+
+/* WALK_ONE_FS with a tmpfs and a bind mount inside the tree.  */
+static void
+test_one_fs (void)
+{
+  xmkdir (dfd, "fs");
+  xmkdir (dfd, "fs/t");
+  xmkdir (dfd, "fs/b");
+  xmkdir (dfd, "fs/src");
+  xfile (dfd, "fs/src/s");
+  char t[256], b[256], src[256];
+  snprintf (t, sizeof t, "%s/fs/t", scratch_disk);
+  snprintf (b, sizeof b, "%s/fs/b", scratch_disk);
+  snprintf (src, sizeof src, "%s/fs/src", scratch_disk);
+  if (mount ("walk-test", t, "tmpfs", 0, "size=1m") < 0)
+    {
+      skip ("one-fs: cannot mount a tmpfs: %s", strerror (errno));
+      remove_all (dfd, "fs");
+      return;
+    }
+  xfile (dfd, "fs/t/inside");
+  bool bind = mount (src, b, NULL, MS_BIND, NULL) == 0;
+
+  struct run r = { .record = true };
+  walk_at (dfd, "fs", WALK_ONE_FS, NULL, visit, &r);
+  check (find (&r, "fs/t", WALK_MOUNT) >= 0
+         && count_prefix (&r, "fs/t/") == 0,
+         "one-fs: another file system is WALK_MOUNT, not entered");
+  if (bind)
+    check (find (&r, "fs/b", WALK_MOUNT) >= 0
+           && count_prefix (&r, "fs/b/") == 0,
+           "one-fs: a bind mount of the same file system too");
+  else
+    skip ("one-fs: bind mount: %s", strerror (errno));
+  run_free (&r);
+
+  struct run a = { .record = true };
+  walk_at (dfd, "fs", 0, NULL, visit, &a);
+  check (find (&a, "fs/t/inside", WALK_REG) >= 0,
+         "one-fs: without it, a mount point is entered");
+  if (bind)
+    check (find (&a, "fs/b/s", WALK_REG) >= 0 && find (&a, "fs/b", WALK_ERR) < 0,
+           "one-fs: without it, a bind mount is entered, not taken for a "
+           "replaced directory");
+  run_free (&a);
+  if (bind)
+    umount (b);
+  umount (t);
+  remove_all (dfd, "fs");
+}
+
+/* overlayfs over two file systems lists other inode numbers than stat
+   shows: not a replaced directory.  */
+static void
+test_overlay (void)
+{
+  char lower[128], upper[128], work[128], merged[128], opts[512];
+  snprintf (lower, sizeof lower, "%s/lower", scratch_disk);
+  snprintf (merged, sizeof merged, "%s/merged", scratch_disk);
+  snprintf (upper, sizeof upper, "%s/upper", scratch_shm);
+  snprintf (work, sizeof work, "%s/work", scratch_shm);
+  xmkdir (AT_FDCWD, lower);
+  xmkdir (AT_FDCWD, merged);
+  xmkdir (AT_FDCWD, upper);
+  xmkdir (AT_FDCWD, work);
+  xmkdir (dfd, "lower/t");
+  xmkdir (dfd, "lower/t/a");
+  xmkdir (dfd, "lower/t/a/b");
+  xfile (dfd, "lower/t/a/b/f");
+  snprintf (opts, sizeof opts, "lowerdir=%s,upperdir=%s,workdir=%s", lower,
+            upper, work);
+  if (mount ("walk-test", merged, "overlay", 0, opts) < 0)
+    {
+      skip ("overlay: cannot mount: %s", strerror (errno));
+      return;
+    }
+  xmkdir (dfd, "merged/t/new");
+  xmkdir (dfd, "merged/t/a/new");
+  xfile (dfd, "merged/t/a/new/g");
+  struct run r = { .record = true, .remove = true };
+  walk_at (dfd, "merged/t", WALK_REMOVING, NULL, visit, &r);
+  bool errors = false;
+  for (size_t i = 0; i < r.n; i++)
+    errors |= r.v[i].type == WALK_ERR;
+  dump (&r, !check (!errors && !exists (dfd, "merged/t"),
+                    "overlay: a tree over two file systems is removed, no "
+                    "directory taken for replaced"));
+  run_free (&r);
+  umount (merged);
+}
+
+int
+main (void)
+{
+  umask (022);
+  strcpy (scratch_disk, "/tmp/walk-test.XXXXXX");
+  if (!mkdtemp (scratch_disk))
+    {
+      scratch_disk[0] = 0;
+      die ("mkdtemp");
+    }
+  atexit (cleanup);
+  dfd = xopendir (AT_FDCWD, scratch_disk);
+  if (chdir (scratch_disk) < 0)
+    die ("chdir");
+  strcpy (scratch_shm, "/dev/shm/walk-test.XXXXXX");
+  sfd = -1;
+  if (mkdtemp (scratch_shm))
+    sfd = xopendir (AT_FDCWD, scratch_shm);
+  else
+    scratch_shm[0] = 0;
+
+  test_order ();
+  /* Creating files on the disk may be slow: smaller trees there (the
+     bats suite removes 100 000 entries on ext4 and tmpfs).  */
+  test_deep (dfd, "disk", 400);
+  test_resume (dfd, "disk", 10, 40);
+  test_rescan ();
+  test_kept_resume (dfd, "disk");
+  test_replaced (dfd, "disk");
+  test_moved (dfd, "disk");
+  test_wide (dfd, "disk", 2000);
+  if (sfd >= 0)
+    {
+      test_deep (sfd, "tmpfs", 3000);
+      test_resume (sfd, "tmpfs", 40, 300);
+      test_kept_resume (sfd, "tmpfs");
+      test_replaced (sfd, "tmpfs");
+      test_moved (sfd, "tmpfs");
+      test_wide (sfd, "tmpfs", 100000);
+    }
+  else
+    skip ("tmpfs: no /dev/shm");
+  if (geteuid () == 0)
+    test_one_fs ();
+  else
+    skip ("one-fs: needs root");
+  if (geteuid () == 0 && sfd >= 0)
+    test_overlay ();
+  else
+    skip ("overlay: needs root and /dev/shm");
+
+  printf ("walk-test: %d passed, %d failed, %d skipped\n", n_pass, n_fail,
+          n_skip);
+  return n_fail ? 1 : 0;
+}
