@@ -349,7 +349,29 @@ sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
 }
 
 /* statx has one layout on every architecture, unlike the stat structs of
-   newfstatat and fstatat64; fill libc's struct stat from it.  */
+   newfstatat and fstatat64; libc's struct stat is filled from it.  */
+void
+stat_from_statx (struct stat *st, const struct statx *stx)
+{
+  memset (st, 0, sizeof *st);
+  st->st_dev = makedev (stx->stx_dev_major, stx->stx_dev_minor);
+  st->st_ino = stx->stx_ino;
+  st->st_mode = stx->stx_mode;
+  st->st_nlink = stx->stx_nlink;
+  st->st_uid = stx->stx_uid;
+  st->st_gid = stx->stx_gid;
+  st->st_rdev = makedev (stx->stx_rdev_major, stx->stx_rdev_minor);
+  st->st_size = stx->stx_size;
+  st->st_blksize = stx->stx_blksize;
+  st->st_blocks = stx->stx_blocks;
+  st->st_atim.tv_sec = stx->stx_atime.tv_sec;
+  st->st_atim.tv_nsec = stx->stx_atime.tv_nsec;
+  st->st_mtim.tv_sec = stx->stx_mtime.tv_sec;
+  st->st_mtim.tv_nsec = stx->stx_mtime.tv_nsec;
+  st->st_ctim.tv_sec = stx->stx_ctime.tv_sec;
+  st->st_ctim.tv_nsec = stx->stx_ctime.tv_nsec;
+}
+
 int
 sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
 {
@@ -359,23 +381,7 @@ sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
                        STATX_BASIC_STATS, &stx);
   if (ret < 0)
     return ret;
-  memset (st, 0, sizeof *st);
-  st->st_dev = makedev (stx.stx_dev_major, stx.stx_dev_minor);
-  st->st_ino = stx.stx_ino;
-  st->st_mode = stx.stx_mode;
-  st->st_nlink = stx.stx_nlink;
-  st->st_uid = stx.stx_uid;
-  st->st_gid = stx.stx_gid;
-  st->st_rdev = makedev (stx.stx_rdev_major, stx.stx_rdev_minor);
-  st->st_size = stx.stx_size;
-  st->st_blksize = stx.stx_blksize;
-  st->st_blocks = stx.stx_blocks;
-  st->st_atim.tv_sec = stx.stx_atime.tv_sec;
-  st->st_atim.tv_nsec = stx.stx_atime.tv_nsec;
-  st->st_mtim.tv_sec = stx.stx_mtime.tv_sec;
-  st->st_mtim.tv_nsec = stx.stx_mtime.tv_nsec;
-  st->st_ctim.tv_sec = stx.stx_ctime.tv_sec;
-  st->st_ctim.tv_nsec = stx.stx_ctime.tv_nsec;
+  stat_from_statx (st, &stx);
   return 0;
 }
 

@@ -111,6 +111,8 @@ int sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
 int sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
                struct statx *stx);
 int sys_fstatat (int dirfd, const char *path, struct stat *st, int flags);
+/* Fill ST from STX (what sys_fstatat does after its statx).  */
+void stat_from_statx (struct stat *st, const struct statx *stx);
 int sys_fstat (int fd, struct stat *st);
 ssize_t sys_readlinkat (int dirfd, const char *path, char *buf, size_t len);
 int sys_faccessat (int dirfd, const char *path, int mode, int flags);

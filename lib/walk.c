@@ -176,23 +176,7 @@ stat_at (int dirfd, const char *name, int flags, struct stat *st,
                        STATX_BASIC_STATS, &stx);
   if (ret < 0)
     return ret;
-  memset (st, 0, sizeof *st);
-  st->st_dev = makedev (stx.stx_dev_major, stx.stx_dev_minor);
-  st->st_ino = stx.stx_ino;
-  st->st_mode = stx.stx_mode;
-  st->st_nlink = stx.stx_nlink;
-  st->st_uid = stx.stx_uid;
-  st->st_gid = stx.stx_gid;
-  st->st_rdev = makedev (stx.stx_rdev_major, stx.stx_rdev_minor);
-  st->st_size = stx.stx_size;
-  st->st_blksize = stx.stx_blksize;
-  st->st_blocks = stx.stx_blocks;
-  st->st_atim.tv_sec = stx.stx_atime.tv_sec;
-  st->st_atim.tv_nsec = stx.stx_atime.tv_nsec;
-  st->st_mtim.tv_sec = stx.stx_mtime.tv_sec;
-  st->st_mtim.tv_nsec = stx.stx_mtime.tv_nsec;
-  st->st_ctim.tv_sec = stx.stx_ctime.tv_sec;
-  st->st_ctim.tv_nsec = stx.stx_ctime.tv_nsec;
+  stat_from_statx (st, &stx);
   if (mount)
     *mount = (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
              && (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
