@@ -13,7 +13,9 @@
 # hyperfine runs the commands in alternating rounds (the machine's load
 # drifts), rebuilding the tree before each run (--prepare, then a sync of
 # that file system only, so that no run pays for writing the previous
-# tree back); medians over all runs and the ratios to rmtree are printed.
+# tree back); medians over all runs are printed, with rmtree's time as a
+# fraction of each peer's (below 1: rmtree is faster), and for the seed's
+# comparison the path-based walks' times as multiples of rmtree's.
 #   usage: bench/rmtree.sh
 #   env:   ROUNDS (default 3), RUNS per command per round (default 1),
 #          EXT4=0 to skip ext4, NC_BINDIR, NC_BUILDDIR (the helper
@@ -139,8 +141,8 @@ for scenario in sorted(times, key=key):
               f"{proc/base:.2f}x (Drepper 2005, /proc/self/fd emulation "
               f"against the calls: 31.9 s -> 20.7 s, 1.54x)")
         continue
-    others = ", ".join(f"{k} {ms(v)} ({v/base:.2f}x)"
+    others = ", ".join(f"{k} {ms(v)} (rmtree/{k} {base/v:.2f}x)"
                        for k, v in med.items() if k != "rmtree")
     print(f"rmtree.sh {shapes[shape]} on {fs}, {n} runs each: "
-          f"rmtree {ms(base)}, {others} (medians; ratio = time / rmtree's)")
+          f"rmtree {ms(base)}, {others} (medians)")
 PY
