@@ -23,41 +23,21 @@
 set -euo pipefail
 rounds=${ROUNDS:-3}
 runs=${RUNS:-1}
-bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
-builddir=$(cd "${NC_BUILDDIR:-$bindir/..}" && pwd)
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 helper=$builddir/tests/rmtree-race
-for cmd in hyperfine python3 find; do
-  command -v "$cmd" >/dev/null || {
-    echo "bench: $cmd not found" >&2
-    exit 1
-  }
-done
+bench_need hyperfine python3 find
 [[ -x $helper ]] || {
   echo "bench: $helper not built; make tests/rmtree-race" >&2
   exit 1
 }
-dir=$(mktemp -d /dev/shm/newcalls-bench.XXXXXX)
-cleanup() {
-  if mountpoint -q "$dir/ext4" 2>/dev/null; then
-    umount "$dir/ext4"
-  fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
+bench_scratch
 mkdir "$dir/tmpfs" "$dir/json"
 
 # The file systems: tmpfs always, ext4 when it can be had quickly.
 filesystems=(tmpfs)
-if [[ ${EXT4:-1} != 0 && $(id -u) -eq 0 ]] && command -v mkfs.ext4 >/dev/null
-then
-  mkdir "$dir/ext4"
-  truncate -s 2G "$dir/ext4.img"
-  if mkfs.ext4 -q -F -N 400000 "$dir/ext4.img" \
-    && mount -o loop "$dir/ext4.img" "$dir/ext4"; then
-    filesystems+=(ext4)
-  else
-    echo "bench: no ext4 on a loop device; tmpfs only" >&2
-  fi
+if bench_ext4 "$dir/ext4" 2G -N 400000; then
+  filesystems+=(ext4)
 fi
 
 # The trees: the helper's kind of tree and its sizes, by shape.

@@ -11,6 +11,8 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <linux/fs.h>
 #include <sys/stat.h>
 
 #include "sys.h"
@@ -44,6 +46,7 @@ static const char *const engine_names[] = {
   [COPY_ENGINE_SPLICE] = "splice",
   [COPY_ENGINE_SENDFILE] = "sendfile",
   [COPY_ENGINE_RW] = "read/write",
+  [COPY_ENGINE_CLONE] = "clone",
 };
 
 const char *
@@ -141,6 +144,7 @@ engine_failed (struct copy_state *s, int err, uint64_t moved,
   if (moved == 0 && is_fallback_errno (err))
     {
       s->last_fallback = err;
+      s->res->declined |= COPY_ENGINE_BIT (s->res->engine);
       return COPY_FALLBACK;
     }
   s->res->side = side;
@@ -435,6 +439,7 @@ engine_splice_via_pipe (struct copy_state *s)
                  bytes already in the pipe over by read/write, then let the
                  next engine go on from there.  */
               s->last_fallback = (int) -m;
+              s->res->declined |= COPY_ENGINE_BIT (COPY_ENGINE_SPLICE);
               ret = drain_pipe (s, p[0], pending);
               if (ret == 0)
                 ret = COPY_FALLBACK;
@@ -526,22 +531,27 @@ copy_range (const struct copy_request *req, struct copy_result *res)
   int ret;
 
   *res = (struct copy_result) { .engine = COPY_ENGINE_NONE };
-  if ((ret = sys_fstat (req->in_fd, &in_st)) < 0)
+  if (req->flags & COPY_REGULAR_FILES)
+    s.in_reg = s.out_reg = true;
+  else
     {
-      res->side = COPY_SIDE_READ;
-      return ret;
+      if ((ret = sys_fstat (req->in_fd, &in_st)) < 0)
+        {
+          res->side = COPY_SIDE_READ;
+          return ret;
+        }
+      if ((ret = sys_fstat (req->out_fd, &out_st)) < 0)
+        {
+          res->side = COPY_SIDE_WRITE;
+          return ret;
+        }
+      s.in_pipe = S_ISFIFO (in_st.st_mode);
+      s.out_pipe = S_ISFIFO (out_st.st_mode);
+      s.in_reg = S_ISREG (in_st.st_mode);
+      s.out_reg = S_ISREG (out_st.st_mode);
+      ret = sys_fcntl (req->out_fd, F_GETFL, 0);
+      s.out_append = ret >= 0 && (ret & O_APPEND);
     }
-  if ((ret = sys_fstat (req->out_fd, &out_st)) < 0)
-    {
-      res->side = COPY_SIDE_WRITE;
-      return ret;
-    }
-  s.in_pipe = S_ISFIFO (in_st.st_mode);
-  s.out_pipe = S_ISFIFO (out_st.st_mode);
-  s.in_reg = S_ISREG (in_st.st_mode);
-  s.out_reg = S_ISREG (out_st.st_mode);
-  ret = sys_fcntl (req->out_fd, F_GETFL, 0);
-  s.out_append = ret >= 0 && (ret & O_APPEND);
   /* A pipe has no position to read from or write at.  */
   if ((s.in_pipe && req->in_off) || (s.out_pipe && req->out_off))
     {
@@ -566,4 +576,214 @@ copy_range (const struct copy_request *req, struct copy_result *res)
     return 0;
   res->side = COPY_SIDE_WRITE;
   return s.last_fallback ? -s.last_fallback : -EINVAL;
+}
+
+int
+copy_clone (int in_fd, int out_fd)
+{
+  int ret;
+  do
+    ret = sys_ioctl (out_fd, FICLONE, (unsigned long) in_fd);
+  while (ret == -EINTR);
+  return ret;
+}
+
+/* Add the counts of one extent's copy, PART, to the whole file's, RES.  */
+static void
+add_result (struct copy_result *res, const struct copy_result *part)
+{
+  res->bytes += part->bytes;
+  res->calls += part->calls;
+  res->declined |= part->declined;
+  res->via_pipe |= part->via_pipe;
+  res->side = part->side;
+  /* The engine that moved data; an extent of nothing names none.  */
+  if (part->bytes || res->engine == COPY_ENGINE_NONE)
+    res->engine = part->engine;
+}
+
+/* Set the offsets of IN_FD and OUT_FD to POS.  */
+static int
+seek_both (int in_fd, int out_fd, off_t pos, struct copy_result *res)
+{
+  off_t r = sys_lseek (in_fd, pos, SEEK_SET);
+  if (r < 0)
+    {
+      res->side = COPY_SIDE_READ;
+      return (int) r;
+    }
+  r = sys_lseek (out_fd, pos, SEEK_SET);
+  if (r < 0)
+    {
+      res->side = COPY_SIDE_WRITE;
+      return (int) r;
+    }
+  return 0;
+}
+
+/* The block size below which zeros are written, not skipped: that of
+   most file systems.  */
+#define COPY_HOLE_BLOCK 4096
+
+static bool
+all_zero (const char *p, size_t n)
+{
+  return n == 0 || (p[0] == 0 && memcmp (p, p + 1, n - 1) == 0);
+}
+
+/* Copy LENGTH bytes (COPY_TO_EOF: to the end) at POS of IN_FD to the same
+   position of OUT_FD by read/write, skipping the blocks of zeros: what
+   copy_extents does with COPY_ZEROS_AS_HOLES.  Set *END to the position
+   reached.  */
+static int
+copy_skipping_zeros (int in_fd, int out_fd, off_t pos, uint64_t length,
+                     struct copy_result *res, off_t *end)
+{
+  char *buf = malloc (COPY_RW_BUFSIZE);
+  int ret = 0;
+  *res = (struct copy_result) { .engine = COPY_ENGINE_RW };
+  if (!buf)
+    {
+      res->side = COPY_SIDE_READ;
+      return -ENOMEM;
+    }
+  while (length > 0)
+    {
+      size_t want = length < COPY_RW_BUFSIZE ? length : COPY_RW_BUFSIZE;
+      off_t at = pos;
+      ssize_t n = read_some (in_fd, &at, buf, want);
+      res->calls++;
+      if (n < 0)
+        {
+          res->side = COPY_SIDE_READ;
+          ret = (int) n;
+          break;
+        }
+      if (n == 0)
+        break;
+      /* Write each run of blocks that are not all zeros at its offset.  */
+      for (size_t i = 0; i < (size_t) n; )
+        {
+          size_t blk = (size_t) n - i < COPY_HOLE_BLOCK ? (size_t) n - i
+                                                        : COPY_HOLE_BLOCK;
+          if (all_zero (buf + i, blk))
+            {
+              i += blk;
+              continue;
+            }
+          size_t j = i + blk;
+          while (j < (size_t) n)
+            {
+              size_t b = (size_t) n - j < COPY_HOLE_BLOCK ? (size_t) n - j
+                                                          : COPY_HOLE_BLOCK;
+              if (all_zero (buf + j, b))
+                break;
+              j += b;
+            }
+          off_t wpos = pos + (off_t) i;
+          struct copy_request wreq = { .out_fd = out_fd, .out_off = &wpos };
+          struct copy_state ws = { .req = &wreq, .res = res };
+          ret = write_all (&ws, buf + i, j - i);
+          res->calls++;
+          if (ret < 0)
+            {
+              res->side = COPY_SIDE_WRITE;
+              goto out;
+            }
+          res->bytes += j - i;
+          i = j;
+        }
+      pos += n;
+      if (length != COPY_TO_EOF)
+        length -= n;
+    }
+out:
+  *end = pos;
+  free (buf);
+  return ret;
+}
+
+int
+copy_extents (const struct copy_request *req, off_t size,
+              struct copy_result *res, bool *holes)
+{
+  struct copy_request part_req = *req;
+  struct copy_result part;
+  off_t pos = 0, copied_to = 0;
+  int ret = 0;
+
+  part_req.in_off = part_req.out_off = NULL;
+  *res = (struct copy_result) { .engine = COPY_ENGINE_NONE };
+  *holes = false;
+  while (pos < size)
+    {
+      off_t data = sys_lseek (req->in_fd, pos, SEEK_DATA);
+      if (data == -ENXIO)
+        break;                  /* a hole up to the end */
+      if (data == -EINVAL && pos == 0)
+        {
+          /* No SEEK_DATA here: one extent, all data.  */
+          data = 0;
+          part_req.length = COPY_TO_EOF;
+        }
+      else if (data < 0)
+        {
+          res->side = COPY_SIDE_READ;
+          return (int) data;
+        }
+      else
+        {
+          off_t hole = sys_lseek (req->in_fd, data, SEEK_HOLE);
+          if (hole < 0)
+            {
+              res->side = COPY_SIDE_READ;
+              return (int) hole;
+            }
+          /* The file may have grown since SIZE was taken: its end is a
+             hole then too.  */
+          part_req.length = hole > data ? (uint64_t) (hole - data)
+                                        : COPY_TO_EOF;
+        }
+      if (req->flags & COPY_ZEROS_AS_HOLES)
+        {
+          off_t end;
+          ret = copy_skipping_zeros (req->in_fd, req->out_fd, data,
+                                     part_req.length, &part, &end);
+          add_result (res, &part);
+          if (ret < 0)
+            return ret;
+          copied_to = end;
+          if (part_req.length == COPY_TO_EOF || end == data)
+            break;
+          pos = end;
+          continue;
+        }
+      /* SEEK_HOLE moved the input's offset too.  */
+      if ((ret = seek_both (req->in_fd, req->out_fd, data, res)) < 0)
+        return ret;
+      ret = copy_range (&part_req, &part);
+      add_result (res, &part);
+      if (ret < 0)
+        return ret;
+      if (part_req.length == COPY_TO_EOF || part.bytes == 0)
+        {
+          copied_to = data + (off_t) part.bytes;
+          break;
+        }
+      pos = copied_to = data + (off_t) part.bytes;
+    }
+  off_t final = copied_to > size ? copied_to : size;
+  *holes = res->bytes < (uint64_t) final;
+  /* The end of the file is a hole, or zeros left out: only the size
+     makes it.  */
+  if (*holes)
+    {
+      ret = sys_ftruncate (req->out_fd, final);
+      if (ret < 0)
+        {
+          res->side = COPY_SIDE_WRITE;
+          return ret;
+        }
+    }
+  return 0;
 }

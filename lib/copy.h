@@ -6,7 +6,12 @@
    pipe), sendfile, and read/write.  An engine falls back to the next one
    only before it moved a byte, and only for errors that mean "not this
    way" (EINVAL, ENOSYS, EXDEV, EOPNOTSUPP); errors such as EIO, ENOSPC or
-   EDQUOT end the copy.  */
+   EDQUOT end the copy.
+
+   Two whole-file helpers sit beside it: copy_clone shares the blocks of
+   one regular file with another (FICLONE, a reflink), and copy_extents
+   copies only the data extents of a sparse file (SEEK_DATA, SEEK_HOLE),
+   each through copy_range.  */
 
 #ifndef NC_COPY_H
 #define NC_COPY_H
@@ -23,6 +28,7 @@ enum copy_engine
   COPY_ENGINE_SPLICE,
   COPY_ENGINE_SENDFILE,
   COPY_ENGINE_RW,
+  COPY_ENGINE_CLONE,            /* copy_clone only; never in copy_range */
 };
 
 /* A bit per engine, for copy_request.engines.  */
@@ -51,7 +57,18 @@ struct copy_request
   uint64_t length;              /* at most this many bytes, or COPY_TO_EOF */
   size_t pipe_size;             /* internal pipe size; 0 for the default */
   unsigned int engines;         /* allowed engines; 0 for all */
+  unsigned int flags;           /* COPY_* below */
 };
+
+/* copy_request.flags: both descriptors are regular files, opened by the
+   caller without O_APPEND; spares copy_range the fstat and fcntl calls
+   that would find it out, three per file copied.  */
+#define COPY_REGULAR_FILES 1u
+
+/* copy_request.flags, for copy_extents: read the data extents with
+   read/write and leave their blocks of zeros as holes too, as a copy
+   meant to be sparse wants; the engines are then read/write only.  */
+#define COPY_ZEROS_AS_HOLES 2u
 
 enum copy_side
 {
@@ -67,12 +84,34 @@ struct copy_result
   enum copy_engine engine;      /* the engine that moved them (or failed) */
   bool via_pipe;                /* splice went through an internal pipe */
   enum copy_side side;          /* on failure: which end failed */
+  /* Engines that answered "not this way" with an errno (not an end of
+     input), before moving a byte: a caller copying many files between
+     the same two file systems need not ask them again.  */
+  unsigned int declined;
 };
 
 /* Copy per REQ; fill RES.  Return 0, or -errno with RES->side saying
    whether reading or writing failed.  EINTR is retried and EAGAIN on a
    non-blocking descriptor waited out with ppoll.  */
 int copy_range (const struct copy_request *req, struct copy_result *res);
+
+/* Share all of IN_FD's blocks with OUT_FD, both regular files, OUT_FD
+   empty: the FICLONE ioctl.  Return 0, or -errno (EOPNOTSUPP, EXDEV,
+   EINVAL, ENOTTY: the file systems cannot; anything else: a failure).
+   Neither offset moves.  */
+int copy_clone (int in_fd, int out_fd);
+
+/* Copy the regular file IN_FD of SIZE bytes to the empty regular file
+   OUT_FD per REQ (whose in_off, out_off and length are ignored: the
+   descriptors' own offsets are used), leaving holes as holes: the data
+   extents are found with lseek SEEK_DATA and SEEK_HOLE, each copied with
+   copy_range at its offset, and the output's size set with ftruncate at
+   the end.  Where the file system cannot tell (EINVAL), the whole file is
+   one extent.  With COPY_ZEROS_AS_HOLES in REQ->flags, blocks of zeros
+   in the data become holes as well.  *HOLES is set when the output has
+   holes.  Return 0 or -errno, RES as copy_range's, summed.  */
+int copy_extents (const struct copy_request *req, off_t size,
+                  struct copy_result *res, bool *holes);
 
 /* Set the pipe FD to SIZE bytes, as a user asked; with SIZE 0, grow it to
    COPY_DEFAULT_PIPE_SIZE if it is smaller, never shrink it.  Fewer, larger
@@ -85,7 +124,7 @@ size_t copy_size_pipe (int fd, size_t size);
 /* For --debug: "PROG: engine splice (internal pipe), N bytes, K calls".  */
 void copy_print_debug (const char *prog, const struct copy_result *res);
 
-/* "copy_file_range", "splice", "sendfile", "read/write".  */
+/* "copy_file_range", "splice", "sendfile", "read/write", "clone".  */
 const char *copy_engine_name (enum copy_engine engine);
 
 #endif

@@ -99,6 +99,28 @@ sys_fsync (int fd)
   return nc_syscall1 (NC_SYS_fsync, fd);
 }
 
+int
+sys_ftruncate (int fd, off_t len)
+{
+#ifdef NC_SYS_ftruncate64
+  /* 32-bit architectures: the length as two registers, in the CPU's
+     order for a 64-bit value, after a padding register where such values
+     take an aligned register pair (powerpc).  */
+# if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  long first = off_hi (len), second = off_lo (len);
+# else
+  long first = off_lo (len), second = off_hi (len);
+# endif
+# ifdef NC_ARCH_REG_PAIR_ALIGN
+  return nc_syscall4 (NC_SYS_ftruncate64, fd, 0, first, second);
+# else
+  return nc_syscall3 (NC_SYS_ftruncate64, fd, first, second);
+# endif
+#else
+  return nc_syscall2 (NC_SYS_ftruncate, fd, len);
+#endif
+}
+
 ssize_t
 sys_splice (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
             size_t len, unsigned int flags)
@@ -456,4 +478,29 @@ int
 sys_ioctl (int fd, unsigned long request, unsigned long arg)
 {
   return nc_syscall3 (NC_SYS_ioctl, fd, request, arg);
+}
+
+int
+sys_fchmod (int fd, mode_t mode)
+{
+  return nc_syscall2 (NC_SYS_fchmod, fd, mode);
+}
+
+ssize_t
+sys_fgetxattr (int fd, const char *name, void *value, size_t size)
+{
+  return nc_syscall4 (NC_SYS_fgetxattr, fd, name, value, size);
+}
+
+ssize_t
+sys_flistxattr (int fd, char *list, size_t size)
+{
+  return nc_syscall3 (NC_SYS_flistxattr, fd, list, size);
+}
+
+int
+sys_fsetxattr (int fd, const char *name, const void *value, size_t size,
+               int flags)
+{
+  return nc_syscall5 (NC_SYS_fsetxattr, fd, name, value, size, flags);
 }

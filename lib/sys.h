@@ -52,6 +52,7 @@ int sys_close (int fd);
 int sys_pipe2 (int fds[2], int flags);
 off_t sys_lseek (int fd, off_t off, int whence);
 int sys_fsync (int fd);
+int sys_ftruncate (int fd, off_t len);
 
 /* Moving data between descriptors.  */
 ssize_t sys_splice (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
@@ -118,6 +119,15 @@ ssize_t sys_readlinkat (int dirfd, const char *path, char *buf, size_t len);
 int sys_faccessat (int dirfd, const char *path, int mode, int flags);
 int sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags);
 ssize_t sys_getdents64 (int fd, void *buf, size_t len);
+
+/* Descriptor-based attributes: what *at calls do not cover (fchmodat
+   cannot take AT_EMPTY_PATH before Linux 6.6; the xattr calls have no *at
+   form).  */
+int sys_fchmod (int fd, mode_t mode);
+ssize_t sys_fgetxattr (int fd, const char *name, void *value, size_t size);
+ssize_t sys_flistxattr (int fd, char *list, size_t size);
+int sys_fsetxattr (int fd, const char *name, const void *value, size_t size,
+                   int flags);
 
 /* Descriptor control.  */
 int sys_fcntl (int fd, int cmd, long arg);

@@ -357,8 +357,9 @@ enter (struct walk *w, const char *name, uint64_t d_ino,
 {
   size_t d = w->depth;
   struct walk_entry e = { .type = WALK_ERR, .dirfd = w->lv[d].fd,
-                          .name = name, .fd = -1, .depth = d + 1,
-                          .is_dir = true };
+                          .name = name, .fd = -1,
+                          .ino = w->lv[d].dino_ok ? d_ino : 0,
+                          .depth = d + 1, .is_dir = true };
   int fd = open_dir (w, e.dirfd, name);
   if (fd == -ENOENT)
     return GONE;
@@ -412,6 +413,7 @@ entry (struct walk *w, const char *name, unsigned char dtype,
 {
   size_t d = w->depth;
   struct walk_entry e = { .dirfd = w->lv[d].fd, .name = name, .fd = -1,
+                          .ino = w->lv[d].dino_ok ? d_ino : 0,
                           .depth = d + 1 };
   struct stat st;
   const struct stat *stp = NULL;

@@ -46,6 +46,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 /* The most directory descriptors a walk holds at once, besides the one
@@ -118,6 +119,11 @@ struct walk_entry
   /* Directories always (as fstat said on the way in); other entries with
      WALK_STAT, or when d_type did not tell; otherwise NULL.  */
   const struct stat *st;
+  /* The inode number getdents64 listed the entry with, where the file
+     system's listing can be trusted to give the numbers stat gives (see
+     above); else 0.  A caller that opens the entry compares it with
+     fstat's, to know it opened what was listed.  */
+  uint64_t ino;
   /* 0 for NAME, 1 for its entries...  */
   size_t depth;
   /* WALK_ERR: the positive errno value or WALK_E*; is_dir says whether

@@ -35,6 +35,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1199,6 +1200,113 @@ test_owner_mode (void)
   CMP (sys_faccessat (-1, "own-sys", R_OK, 0),
        faccessat (-1, "own-sys", R_OK, 0),
        "sys_faccessat relative to fd -1: EBADF");
+}
+
+/* ------------------------------------------------------------------ */
+/* ftruncate, fchmod and the xattr calls: the descriptor-based calls
+   xcp sets a copy's size and attributes with.  */
+
+static void
+test_fd_attrs (void)
+{
+  long long s, l;
+  int se, le;
+  struct stat x, y;
+  int fs = open_rw ("fd-sys"), fl = open_rw ("fd-libc");
+
+  /* ftruncate: past 4 GiB, where 32-bit architectures split the length
+     into two registers (ftruncate64).  */
+  SYS (s, se, sys_ftruncate (fs, 5 * GiB + 7));
+  LIBC (l, le, ftruncate (fl, 5 * GiB + 7));
+  cmp_sys_libc (s, se, l, le, "sys_ftruncate to 5 GiB + 7");
+  fstat (fs, &x);
+  fstat (fl, &y);
+  check_int (x.st_size, y.st_size, "sys_ftruncate: size as libc's");
+  check_int (x.st_size, 5 * GiB + 7, "sys_ftruncate: size is 5 GiB + 7");
+  check_int (fd_pos (fs), 0, "sys_ftruncate leaves the offset alone");
+  CMP (sys_ftruncate (fs, 3), ftruncate (fl, 3), "sys_ftruncate to 3");
+  fstat (fs, &x);
+  check_int (x.st_size, 3, "sys_ftruncate shrinks to 3");
+  CMP (sys_ftruncate (fs, -1), ftruncate (fl, -1),
+       "sys_ftruncate to -1: EINVAL");
+  CMP (sys_ftruncate (-1, 0), ftruncate (-1, 0),
+       "sys_ftruncate on fd -1: EBADF");
+  int ro = open_rd ("fd-sys");
+  CMP (sys_ftruncate (ro, 0), ftruncate (ro, 0),
+       "sys_ftruncate on a read-only fd");
+  close (ro);
+
+  /* fchmod.  */
+  SYS (s, se, sys_fchmod (fs, 04751));
+  LIBC (l, le, fchmod (fl, 04751));
+  cmp_sys_libc (s, se, l, le, "sys_fchmod 04751");
+  fstat (fs, &x);
+  fstat (fl, &y);
+  check_int (x.st_mode, y.st_mode, "sys_fchmod: mode as libc's");
+  check_int (x.st_mode & 07777, 04751, "sys_fchmod: mode is 04751");
+  CMP (sys_fchmod (-1, 0600), fchmod (-1, 0600),
+       "sys_fchmod on fd -1: EBADF");
+  int pfs = openat (dfd, "fd-sys", O_PATH | O_CLOEXEC);
+  CMP (sys_fchmod (pfs, 0600), fchmod (pfs, 0600),
+       "sys_fchmod on an O_PATH fd: EBADF");
+  close (pfs);
+
+  /* fsetxattr, fgetxattr, flistxattr: user.* attributes, which the
+     scratch file system may not have.  */
+  static const char val[] = "value of the attribute";
+  SYS (s, se, sys_fsetxattr (fs, "user.nc", val, sizeof val, 0));
+  LIBC (l, le, fsetxattr (fl, "user.nc", val, sizeof val, 0));
+  if (l < 0 && (le == EOPNOTSUPP || le == EPERM))
+    {
+      cmp_sys_libc (s, se, l, le, "sys_fsetxattr without user xattrs");
+      skip ("xattr calls: %s has no user.* attributes", scratch);
+    }
+  else
+    {
+      cmp_sys_libc (s, se, l, le, "sys_fsetxattr user.nc");
+      CMP (sys_fsetxattr (fs, "user.nc", val, sizeof val, XATTR_CREATE),
+           fsetxattr (fl, "user.nc", val, sizeof val, XATTR_CREATE),
+           "sys_fsetxattr XATTR_CREATE of an existing one: EEXIST");
+      CMP (sys_fsetxattr (fs, "user.none", val, 1, XATTR_REPLACE),
+           fsetxattr (fl, "user.none", val, 1, XATTR_REPLACE),
+           "sys_fsetxattr XATTR_REPLACE of a missing one: ENODATA");
+      CMP (sys_fsetxattr (fs, "bogus.ns", val, 1, 0),
+           fsetxattr (fl, "bogus.ns", val, 1, 0),
+           "sys_fsetxattr in an unknown namespace: EOPNOTSUPP");
+      CMP (sys_fgetxattr (fs, "user.nc", NULL, 0),
+           fgetxattr (fl, "user.nc", NULL, 0),
+           "sys_fgetxattr size query");
+      char b1[64], b2[64];
+      memset (b1, 0, sizeof b1);
+      CMP (sys_fgetxattr (fs, "user.nc", b1, sizeof b1),
+           fgetxattr (fl, "user.nc", b2, sizeof b2), "sys_fgetxattr");
+      check (memcmp (b1, val, sizeof val) == 0, "value differs",
+             "sys_fgetxattr: the value set");
+      CMP (sys_fgetxattr (fs, "user.nc", b1, 3),
+           fgetxattr (fl, "user.nc", b2, 3),
+           "sys_fgetxattr into too small a buffer: ERANGE");
+      CMP (sys_fgetxattr (fs, "user.none", b1, sizeof b1),
+           fgetxattr (fl, "user.none", b2, sizeof b2),
+           "sys_fgetxattr of a missing one: ENODATA");
+      CMP (sys_flistxattr (fs, NULL, 0), flistxattr (fl, NULL, 0),
+           "sys_flistxattr size query");
+      memset (b1, 0, sizeof b1);
+      memset (b2, 0, sizeof b2);
+      CMP (sys_flistxattr (fs, b1, sizeof b1), flistxattr (fl, b2, sizeof b2),
+           "sys_flistxattr");
+      check (memcmp (b1, b2, sizeof b1) == 0, "lists differ",
+             "sys_flistxattr: the list as libc's");
+      CMP (sys_flistxattr (fs, b1, 2), flistxattr (fl, b2, 2),
+           "sys_flistxattr into too small a buffer: ERANGE");
+    }
+  CMP (sys_fgetxattr (-1, "user.nc", NULL, 0),
+       fgetxattr (-1, "user.nc", NULL, 0), "sys_fgetxattr on fd -1: EBADF");
+  CMP (sys_flistxattr (-1, NULL, 0), flistxattr (-1, NULL, 0),
+       "sys_flistxattr on fd -1: EBADF");
+  CMP (sys_fsetxattr (-1, "user.nc", val, 1, 0),
+       fsetxattr (-1, "user.nc", val, 1, 0), "sys_fsetxattr on fd -1: EBADF");
+  close (fs);
+  close (fl);
 }
 
 /* ------------------------------------------------------------------ */
@@ -3025,6 +3133,199 @@ test_copy_nonblocking (void)
   close (p[1]);
 }
 
+/* copy_extents, copy_clone, COPY_REGULAR_FILES and res.declined: what
+   xcp adds to the engine.  */
+static void
+test_copy_whole_files (void)
+{
+  struct copy_result res;
+  struct copy_request req;
+  struct stat st;
+  bool holes;
+  int ret;
+
+  /* A sparse file: 8 MiB, data at 1 MiB and in the last 300 KiB.  */
+  int sp = open_out ("cx-sparse", 0);
+  if (ftruncate (sp, 8 << 20) < 0
+      || pwrite (sp, cp_data, 4096, 1 << 20) != 4096
+      || pwrite (sp, cp_data, CP_LEN, (8 << 20) - CP_LEN) != CP_LEN)
+    die ("cx-sparse");
+  fstat (sp, &st);
+  lseek (sp, 0, SEEK_SET);
+  int out = open_out ("cx-sparse-copy", 0);
+  req = (struct copy_request) { .in_fd = sp, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_extents (&req, st.st_size, &res, &holes);
+  check_int (ret, 0, "copy_extents of a sparse file: 0");
+  struct stat cst;
+  fstat (out, &cst);
+  check_int (cst.st_size, 8 << 20, "copy_extents: the size is kept");
+  if (lseek (sp, 0, SEEK_DATA) == (off_t) 0)
+    skip ("copy_extents holes: the scratch file system reports none");
+  else
+    {
+      check (holes, "holes false", "copy_extents: holes reported kept");
+      check ((long long) res.bytes < 8 << 20, "all bytes copied",
+             "copy_extents copied the data only (%llu bytes)",
+             (unsigned long long) res.bytes);
+      check (cst.st_blocks < st.st_size / 512, "no holes in the copy",
+             "copy_extents: the copy has holes (%lld blocks)",
+             (long long) cst.st_blocks);
+    }
+  bool same = true;
+  static unsigned char a[1 << 16], b[1 << 16];
+  for (off_t o = 0; o < (8 << 20) && same; o += sizeof a)
+    same = read_at (sp, a, sizeof a, o) == sizeof a
+           && read_at (out, b, sizeof b, o) == sizeof b
+           && memcmp (a, b, sizeof a) == 0;
+  check (same, "bytes differ", "copy_extents: the copy reads the same");
+  close (out);
+
+  /* The same with a single engine, which must be the one used.  */
+  lseek (sp, 0, SEEK_SET);
+  out = open_out ("cx-sparse-rw", 0);
+  req.out_fd = out;
+  req.engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
+  ret = copy_extents (&req, st.st_size, &res, &holes);
+  check (ret == 0 && res.engine == COPY_ENGINE_RW, "wrong",
+         "copy_extents [read/write]: 0, engine read/write");
+  fstat (out, &cst);
+  check_int (cst.st_size, 8 << 20, "copy_extents [read/write]: the size");
+  check (read_at (out, b, 4096, 1 << 20) == 4096
+         && memcmp (b, cp_data, 4096) == 0, "bytes differ",
+         "copy_extents [read/write]: the data at 1 MiB");
+  close (out);
+
+  /* A file with no hole: one extent, and no hole reported.  */
+  int in = open_rd ("cp-src");
+  out = open_out ("cx-full", 0);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_extents (&req, CP_LEN, &res, &holes);
+  check (ret == 0 && res.bytes == CP_LEN && !holes, "wrong",
+         "copy_extents of a file without holes: all of it, no holes");
+  check (read_at (out, cp_buf, sizeof cp_buf, 0) == CP_LEN
+         && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+         "copy_extents of a file without holes: the bytes");
+  close (out);
+
+  /* Only holes: nothing copied, the size set.  */
+  int hole = open_out ("cx-hole", 0);
+  if (ftruncate (hole, 1 << 20) < 0)
+    die ("cx-hole");
+  out = open_out ("cx-hole-copy", 0);
+  req = (struct copy_request) { .in_fd = hole, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_extents (&req, 1 << 20, &res, &holes);
+  fstat (out, &cst);
+  check (ret == 0 && cst.st_size == 1 << 20 && cst.st_blocks == 0, "wrong",
+         "copy_extents of holes only: size 1 MiB, no block");
+  close (out);
+  close (hole);
+  close (sp);
+
+  /* COPY_ZEROS_AS_HOLES: a full file of 1 MiB of zeros between two
+     blocks of data, and zeros at the end; the zeros become holes.  */
+  int full = open_out ("cx-zeros", 0);
+  static unsigned char zeros[1 << 20];
+  if (write (full, cp_data, 8192) != 8192
+      || write (full, zeros, sizeof zeros) != (ssize_t) sizeof zeros
+      || write (full, cp_data, 4096) != 4096
+      || write (full, zeros, 10000) != 10000)
+    die ("cx-zeros");
+  off_t full_size = 8192 + (1 << 20) + 4096 + 10000;
+  lseek (full, 0, SEEK_SET);
+  out = open_out ("cx-zeros-copy", 0);
+  req = (struct copy_request) { .in_fd = full, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES
+                                         | COPY_ZEROS_AS_HOLES };
+  ret = copy_extents (&req, full_size, &res, &holes);
+  fstat (out, &cst);
+  check (ret == 0 && holes && res.engine == COPY_ENGINE_RW
+         && res.bytes == 8192 + 4096 && cst.st_size == full_size, "wrong",
+         "copy_extents COPY_ZEROS_AS_HOLES: the data written, the size "
+         "set (%llu bytes, size %lld)", (unsigned long long) res.bytes,
+         (long long) cst.st_size);
+  same = true;
+  for (off_t o = 0; o < full_size && same; o += sizeof a)
+    {
+      size_t n = full_size - o < (off_t) sizeof a ? (size_t) (full_size - o)
+                                                   : sizeof a;
+      same = read_at (full, a, n, o) == n && read_at (out, b, n, o) == n
+             && memcmp (a, b, n) == 0;
+    }
+  check (same, "bytes differ",
+         "copy_extents COPY_ZEROS_AS_HOLES: the copy reads the same");
+  check (cst.st_blocks * 512 < 1 << 20, "zeros written",
+         "copy_extents COPY_ZEROS_AS_HOLES: the zeros are holes (%lld "
+         "blocks)", (long long) cst.st_blocks);
+  close (out);
+  close (full);
+
+  /* COPY_REGULAR_FILES: no fstat or fcntl, the same bytes.  */
+  lseek (in, 0, SEEK_SET);
+  out = open_out ("cx-regular", 0);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = CP_LEN,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, CP_LEN, COPY_ENGINE_COPY_FILE_RANGE,
+              "COPY_REGULAR_FILES");
+  check_int ((long long) res.calls, 1,
+             "copy_range of a known length: one copy_file_range call");
+  close (out);
+
+  /* declined: nothing for a copy the first engine made; across file
+     systems (scratch -> /dev/shm), copy_file_range if it said EXDEV.  */
+  lseek (in, 0, SEEK_SET);
+  out = open_out ("cx-declined", 0);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check_int (res.declined, 0, "copy_range that worked: nothing declined");
+  close (out);
+  char shm[64];
+  snprintf (shm, sizeof shm, "/dev/shm/sys-test-cx.%ld", (long) getpid ());
+  out = open (shm, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (out < 0)
+    skip ("res.declined across file systems: cannot create %s", shm);
+  else
+    {
+      unlink (shm);
+      lseek (in, 0, SEEK_SET);
+      req.out_fd = out;
+      ret = copy_range (&req, &res);
+      check (ret == 0 && res.bytes == CP_LEN
+             && (res.engine == COPY_ENGINE_COPY_FILE_RANGE
+                 ? res.declined == 0
+                 : res.declined == COPY_ENGINE_BIT
+                                     (COPY_ENGINE_COPY_FILE_RANGE)),
+             "wrong", "copy_range across file systems (engine %s): "
+             "res.declined names copy_file_range if it refused",
+             copy_engine_name (res.engine));
+      close (out);
+    }
+
+  /* copy_clone: a reflink where the file system has it, else one of the
+     "cannot" errors, and the output left empty.  */
+  out = open_out ("cx-clone", 0);
+  ret = copy_clone (in, out);
+  fstat (out, &cst);
+  if (ret == 0)
+    check (cst.st_size == CP_LEN && read_at (out, cp_buf, CP_LEN, 0) == CP_LEN
+           && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+           "copy_clone: the bytes");
+  else
+    check ((ret == -EOPNOTSUPP || ret == -EXDEV || ret == -EINVAL
+            || ret == -ENOTTY) && cst.st_size == 0, "wrong",
+           "copy_clone without reflinks: %d, output empty", ret);
+  check_int (copy_clone (in, -1), -EBADF, "copy_clone to fd -1: -EBADF");
+  close (out);
+  close (in);
+  check (strcmp (copy_engine_name (COPY_ENGINE_CLONE), "clone") == 0,
+         "wrong name", "copy_engine_name (COPY_ENGINE_CLONE)");
+}
+
 static void
 test_copy (void)
 {
@@ -3218,6 +3519,7 @@ test_copy (void)
   close (f);
 
   test_copy_nonblocking ();
+  test_copy_whole_files ();
 }
 
 /* ------------------------------------------------------------------ */
@@ -3245,6 +3547,7 @@ main (void)
   test_links ();
   test_mknodat ();
   test_owner_mode ();
+  test_fd_attrs ();
   test_utimensat ();
   test_getdents ();
   test_splice ();

@@ -14,7 +14,8 @@ bats_load_library bats-assert
 bats_load_library bats-file
 
 # The tools under test: add a new tool here and cli.bats checks it too.
-NC_TOOLS=(splice-in splice-out preadv-dump pwritev-patch ppoll-wait unshare-run rmtree)
+NC_TOOLS=(splice-in splice-out preadv-dump pwritev-patch ppoll-wait unshare-run rmtree
+  xcp)
 
 # Where the tools are: $NC_BINDIR, else the cmd directory of an in-tree
 # build next to the tests.

@@ -1055,6 +1055,55 @@ test_overlay (void)
   umount (merged);
 }
 
+/* ------------------------------------------------------------------ */
+/* e->ino: what getdents64 listed, for a caller that opens the entry to
+   compare with fstat.  */
+
+struct ino_run
+{
+  size_t listed, zero, wrong;
+  char detail[256];
+};
+
+static int
+visit_ino (struct walk *w, const struct walk_entry *e, void *arg)
+{
+  struct ino_run *r = arg;
+  (void) w;
+  if (e->type == WALK_ERR || e->type == WALK_DIR_POST)
+    return WALK_CONTINUE;
+  if (e->depth == 0 || e->ino == 0)
+    {
+      r->zero += e->depth > 0;
+      if (e->depth == 0 && e->ino != 0)
+        r->wrong++;
+      return WALK_CONTINUE;
+    }
+  struct stat st;
+  if (fstatat (e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      r->listed++;
+      if ((uint64_t) st.st_ino != e->ino && !r->wrong++)
+        snprintf (r->detail, sizeof r->detail, "%s: ino %llu, stat %llu",
+                  e->name, (unsigned long long) e->ino,
+                  (unsigned long long) st.st_ino);
+    }
+  return WALK_CONTINUE;
+}
+
+static void
+test_ino (int at, const char *where)
+{
+  chain (at, "ino", "sub", 3, 5);
+  struct ino_run r = { .listed = 0 };
+  walk_at (at, "ino", 0, NULL, visit_ino, &r);
+  check (r.wrong == 0, "%s: e->ino is the inode stat gives, 0 for the root%s%s",
+         where, r.wrong ? ": " : "", r.detail);
+  check (r.listed == 3 + 4 * 5 && r.zero == 0,
+         "%s: e->ino given for every entry (%zu given, %zu zero)", where,
+         r.listed, r.zero);
+}
+
 int
 main (void)
 {
@@ -1086,6 +1135,7 @@ main (void)
   test_replaced (dfd, "disk");
   test_moved (dfd, "disk");
   test_wide (dfd, "disk", 2000);
+  test_ino (dfd, "disk");
   if (sfd >= 0)
     {
       test_deep (sfd, "tmpfs", 3000);
@@ -1094,6 +1144,7 @@ main (void)
       test_replaced (sfd, "tmpfs");
       test_moved (sfd, "tmpfs");
       test_wide (sfd, "tmpfs", 100000);
+      test_ino (sfd, "tmpfs");
     }
   else
     skip ("tmpfs: no /dev/shm");

@@ -54,6 +54,11 @@
 #define NC_SYS_fsync 82
 #define NC_SYS_capget 90
 #define NC_SYS_capset 91
+#define NC_SYS_ftruncate 46
+#define NC_SYS_fchmod 52
+#define NC_SYS_fgetxattr 10
+#define NC_SYS_flistxattr 13
+#define NC_SYS_fsetxattr 7
 
 #define NC_SYS_sendfile 71
 #define NC_SYS_fcntl 25
@@ -61,5 +66,6 @@
 #define NC_SYS_pselect6 72
 #define NC_SYS_utimensat 88
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
+/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif

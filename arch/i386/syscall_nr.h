@@ -54,6 +54,11 @@
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 184
 #define NC_SYS_capset 185
+#define NC_SYS_ftruncate 93
+#define NC_SYS_fchmod 94
+#define NC_SYS_fgetxattr 231
+#define NC_SYS_flistxattr 234
+#define NC_SYS_fsetxattr 228
 
 #define NC_SYS_sendfile 239 /* sendfile64 */
 #define NC_SYS_fcntl 221 /* fcntl64 */
@@ -61,5 +66,6 @@
 #define NC_SYS_pselect6 413 /* pselect6_time64 */
 #define NC_SYS_utimensat 412 /* utimensat_time64 */
 #define NC_SYS_llseek 140 /* _llseek */
+#define NC_SYS_ftruncate64 194 /* ftruncate64 */
 
 #endif

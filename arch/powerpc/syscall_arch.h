@@ -23,6 +23,10 @@
 #endif
 #define NC_KERNEL_NSIG 64
 
+/* 64-bit syscall arguments of the 32-bit ABI (ftruncate64) start on an
+   even register: a padding register precedes them when needed.  */
+#define NC_ARCH_REG_PAIR_ALIGN 1
+
 #define NC__PPC_SC "sc\n\tbns+ 1f\n\tneg %1, %1\n1:"
 #define NC__PPC_CLOBBERS \
 	"cr0", "cr1", "cr5", "cr6", "cr7", "ctr", "xer", "memory"

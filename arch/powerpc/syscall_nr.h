@@ -54,6 +54,11 @@
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 183
 #define NC_SYS_capset 184
+#define NC_SYS_ftruncate 93
+#define NC_SYS_fchmod 94
+#define NC_SYS_fgetxattr 214
+#define NC_SYS_flistxattr 217
+#define NC_SYS_fsetxattr 211
 
 #define NC_SYS_sendfile 226 /* sendfile64 */
 #define NC_SYS_fcntl 204 /* fcntl64 */
@@ -61,5 +66,6 @@
 #define NC_SYS_pselect6 413 /* pselect6_time64 */
 #define NC_SYS_utimensat 412 /* utimensat_time64 */
 #define NC_SYS_llseek 140 /* _llseek */
+#define NC_SYS_ftruncate64 194 /* ftruncate64 */
 
 #endif

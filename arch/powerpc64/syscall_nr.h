@@ -56,6 +56,11 @@
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 183
 #define NC_SYS_capset 184
+#define NC_SYS_ftruncate 93
+#define NC_SYS_fchmod 94
+#define NC_SYS_fgetxattr 214
+#define NC_SYS_flistxattr 217
+#define NC_SYS_fsetxattr 211
 
 #define NC_SYS_sendfile 186
 #define NC_SYS_fcntl 55
@@ -63,5 +68,6 @@
 #define NC_SYS_pselect6 280
 #define NC_SYS_utimensat 304
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
+/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif

@@ -54,6 +54,11 @@
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 184
 #define NC_SYS_capset 185
+#define NC_SYS_ftruncate 93
+#define NC_SYS_fchmod 94
+#define NC_SYS_fgetxattr 229
+#define NC_SYS_flistxattr 232
+#define NC_SYS_fsetxattr 226
 
 #define NC_SYS_sendfile 187
 #define NC_SYS_fcntl 55
@@ -61,5 +66,6 @@
 #define NC_SYS_pselect6 301
 #define NC_SYS_utimensat 315
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
+/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif

@@ -54,6 +54,11 @@
 #define NC_SYS_fsync 74
 #define NC_SYS_capget 125
 #define NC_SYS_capset 126
+#define NC_SYS_ftruncate 77
+#define NC_SYS_fchmod 91
+#define NC_SYS_fgetxattr 193
+#define NC_SYS_flistxattr 196
+#define NC_SYS_fsetxattr 190
 
 #define NC_SYS_sendfile 40
 #define NC_SYS_fcntl 72
@@ -61,5 +66,6 @@
 #define NC_SYS_pselect6 270
 #define NC_SYS_utimensat 280
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
+/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif

@@ -1,0 +1,64 @@
+# shellcheck shell=bash
+# bench/common.sh: what the benchmarks share.  Sourced by bench/*.sh after
+# `set -euo pipefail`; defines
+#   bindir, builddir  the tools ($NC_BINDIR, else ../cmd beside this
+#                     script) and the build tree ($NC_BUILDDIR, else
+#                     bindir/..);
+#   bench_need CMD... exit with a message unless every CMD is installed;
+#   bench_scratch     dir=, a new directory on tmpfs, removed at exit
+#                     with every file system bench_ext4 mounted in it;
+#   bench_ext4 DIR SIZE [MKFS-OPTION...]
+#                     an ext4 image of SIZE (DIR.img) on a loop device,
+#                     mounted on DIR; fails with a message unless root
+#                     with mkfs.ext4 (or with EXT4=0).
+
+bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
+# shellcheck disable=SC2034 # used by the scripts that source this
+builddir=$(cd "${NC_BUILDDIR:-$bindir/..}" && pwd)
+
+bench_need() {
+  local cmd
+  for cmd in "$@"; do
+    command -v "$cmd" >/dev/null || {
+      echo "bench: $cmd not found" >&2
+      exit 1
+    }
+  done
+}
+
+bench_mounts=()
+
+bench_cleanup() {
+  local m
+  for m in "${bench_mounts[@]}"; do
+    if mountpoint -q "$m" 2>/dev/null; then
+      umount "$m"
+    fi
+  done
+  rm -rf "$dir"
+}
+
+bench_scratch() {
+  dir=$(mktemp -d /dev/shm/newcalls-bench.XXXXXX)
+  trap bench_cleanup EXIT
+}
+
+bench_ext4() {
+  local mnt=$1 size=$2
+  shift 2
+  [[ ${EXT4:-1} != 0 ]] || return 1
+  if [[ $(id -u) -ne 0 ]] || ! command -v mkfs.ext4 >/dev/null; then
+    echo "bench: ext4 on a loop device needs root and mkfs.ext4;" \
+      "tmpfs only" >&2
+    return 1
+  fi
+  mkdir -p "$mnt"
+  truncate -s "$size" "$mnt.img"
+  if mkfs.ext4 -q -F "$@" "$mnt.img" && mount -o loop "$mnt.img" "$mnt"
+  then
+    bench_mounts+=("$mnt")
+    return 0
+  fi
+  echo "bench: no ext4 on a loop device; tmpfs only" >&2
+  return 1
+}

@@ -1,0 +1,1817 @@
+/* xcp -- copy files with the cheapest call the file systems allow
+   (FICLONE, copy_file_range, splice), keeping holes, into an unnamed
+   temporary file that is linked into place only once complete.
+
+   SYNOPSIS: xcp [OPTION]... SRC DST
+             xcp [OPTION]... SRC... DIR
+             xcp [OPTION]... -t DIR SRC...  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "copy.h"
+#include "error.h"
+#include "human.h"
+#include "progname.h"
+#include "sys.h"
+#include "walk.h"
+#include "xalloc.h"
+
+enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
+       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PROGRESS, OPT_NO_PROGRESS };
+
+static char *target_dir;
+static char *engine_arg;
+static char *reflink_arg;
+static char *sparse_arg;
+static char *preserve_arg;
+static int no_target_dir;
+static int recursive;
+static int archive;
+static int debug;
+static int do_fsync;
+static int update;
+static int verbose;
+static int progress = -1;  /* -1: if standard error is a terminal */
+
+static struct poptOption tool_options[] = {
+  { "engine", '\0', POPT_ARG_STRING, &engine_arg, OPT_ENGINE,
+    "move file data with this call only: clone, copy_file_range, "
+    "sendfile, splice or rw (default: the first that works of clone, "
+    "copy_file_range, splice, rw)", "ENGINE" },
+  { "reflink", '\0', POPT_ARG_STRING, &reflink_arg, OPT_REFLINK,
+    "share the source's blocks (FICLONE): auto (if the file system can), "
+    "always (fail if it cannot), never", "WHEN" },
+  { "sparse", '\0', POPT_ARG_STRING, &sparse_arg, OPT_SPARSE,
+    "keep holes: auto (if the source has some), always (look for them in "
+    "every file), never (write them out as zeros)", "WHEN" },
+  { "debug", '\0', POPT_ARG_NONE, &debug, 0,
+    "tell on standard error, per file, the engine, the holes and the "
+    "byte count", NULL },
+  { "fsync", '\0', POPT_ARG_NONE, &do_fsync, 0,
+    "flush each file, and its directory, to the disk before going on",
+    NULL },
+  { "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER,
+    "never replace an existing file", NULL },
+  { "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE,
+    "ask before replacing an existing file", NULL },
+  { "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE,
+    "replace existing files without asking (the default; cancels an "
+    "earlier -i or -n)", NULL },
+  { "update", 'u', POPT_ARG_NONE, &update, 0,
+    "replace a file only if the source is newer", NULL },
+  { "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+    "print 'SRC' -> 'DST' for each file copied", NULL },
+  { "recursive", 'r', POPT_ARG_NONE, &recursive, 0,
+    "copy directories and everything below them; symbolic links are "
+    "copied as links", NULL },
+  { NULL, 'R', POPT_ARG_NONE, &recursive, 0, "same as -r", NULL },
+  { "archive", 'a', POPT_ARG_NONE, &archive, 0,
+    "same as -r --preserve=all", NULL },
+  { "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &preserve_arg,
+    OPT_PRESERVE,
+    "keep these attributes: mode, ownership, timestamps, links, xattr, "
+    "all (default: mode,ownership,timestamps)", "LIST" },
+  { "target-directory", 't', POPT_ARG_STRING, &target_dir, 0,
+    "copy every SRC into DIR", "DIR" },
+  { "no-target-directory", 'T', POPT_ARG_NONE, &no_target_dir, 0,
+    "treat DST as the name of the copy, even if it is a directory", NULL },
+  { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
+    "show bytes, files, rate and time left on standard error (the "
+    "default on a terminal for copies of more than 8 MiB)", NULL },
+  { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
+    "do not show the progress line", NULL },
+  POPT_TABLEEND
+};
+
+static struct poptOption options[] = {
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
+    "Copy SRC to DST, or each SRC into DIR.  File data moves by reflink, "
+    "copy_file_range or splice where the file systems allow; holes are "
+    "kept.  Each copy is written to an unnamed temporary file in the "
+    "destination directory and linked or renamed into place only when "
+    "complete: an existing DST holds its old content or the new one, "
+    "never a part.\n\n"
+    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+  CLI_COMMON_OPTIONS
+};
+
+enum when { WHEN_AUTO, WHEN_ALWAYS, WHEN_NEVER };
+
+/* --preserve without a list.  */
+#define PRESERVE_DEFAULT "mode,ownership,timestamps"
+
+enum clobber { CLOBBER_YES, CLOBBER_NO, CLOBBER_ASK };
+
+static enum copy_engine forced = COPY_ENGINE_NONE;
+static enum when reflink = WHEN_AUTO;
+static enum when sparse = WHEN_AUTO;
+static enum clobber clobber = CLOBBER_YES;
+
+static struct
+{
+  bool mode, owner, times, links, xattr;
+} keep;
+
+static int status = EXIT_SUCCESS;
+static mode_t umask_bits;
+static uid_t euid;
+static gid_t egid;
+static bool is_root;
+
+/* --- progress ------------------------------------------------------ */
+
+/* Shown once this much is copied, by default.  */
+#define PROGRESS_AUTO_BYTES (8 * 1024 * 1024)
+
+static uintmax_t n_bytes, n_files, total_bytes;
+static struct timespec t_start, t_next;
+static bool progress_shown;
+static bool progress_tty;
+
+static double
+seconds_since (const struct timespec *t)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (double) (now.tv_sec - t->tv_sec)
+         + (double) (now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static const char *
+human (uintmax_t n, char *buf)
+{
+  return human_readable (n, buf, human_autoscale | human_SI | human_base_1024
+                         | human_suppress_point_zero | human_B, 1, 1);
+}
+
+static void
+progress_line (bool last)
+{
+  double secs = seconds_since (&t_start);
+  char b1[LONGEST_HUMAN_READABLE + 1], b2[LONGEST_HUMAN_READABLE + 1];
+  uintmax_t rate = secs > 0 ? (uintmax_t) ((double) n_bytes / secs) : 0;
+  char eta[32] = "";
+  if (!last && rate > 0 && total_bytes > n_bytes)
+    snprintf (eta, sizeof eta, ", ETA %.0f s",
+              (double) (total_bytes - n_bytes) / (double) rate);
+  fprintf (stderr, "%s%s: %s, %" PRIuMAX " file%s, %s/s%s%s%s",
+           progress_tty ? "\r" : "", program_name, human (n_bytes, b1),
+           n_files, n_files == 1 ? "" : "s", human (rate, b2), eta,
+           progress_tty ? "\33[K" : "", !progress_tty || last ? "\n" : "");
+  fflush (stderr);
+  progress_shown = progress_tty && !last;
+}
+
+static void
+progress_clear (void)
+{
+  if (progress_shown)
+    {
+      fputs ("\r\33[K", stderr);
+      progress_shown = false;
+    }
+}
+
+/* Count N bytes (and a file if FILE); draw the line four times a second
+   on a terminal, once a second elsewhere.  */
+static void
+progress_add (uintmax_t n, bool file)
+{
+  n_bytes += n;
+  n_files += file;
+  if (progress == 0 || (progress < 0 && n_bytes < PROGRESS_AUTO_BYTES))
+    return;
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  if (now.tv_sec < t_next.tv_sec
+      || (now.tv_sec == t_next.tv_sec && now.tv_nsec < t_next.tv_nsec))
+    return;
+  progress_line (false);
+  t_next = now;
+  t_next.tv_nsec += progress_tty ? 250000000 : 0;
+  t_next.tv_sec += progress_tty ? 0 : 1;
+  if (t_next.tv_nsec >= 1000000000)
+    {
+      t_next.tv_sec++;
+      t_next.tv_nsec -= 1000000000;
+    }
+}
+
+/* Whether the progress line is drawn at all: then files are copied in
+   pieces, for it to move.  */
+static bool
+progress_on (void)
+{
+  return progress > 0 || (progress < 0 && progress_tty);
+}
+
+/* --- messages ------------------------------------------------------ */
+
+/* A second quoted name in the same message needs its own buffer.  */
+#define quote_file2(name) \
+  quotearg_n_style (1, shell_escape_always_quoting_style, name)
+
+/* Report a failure about NAME (and B), and remember it for the exit
+   status.  */
+#define fail(err, format, name) \
+  (progress_clear (), error (0, (err), format, quote_file (name)), \
+   status = EXIT_FAILURE)
+/* The same for errors of the walk's kind (WALK_EMOVED as well).  */
+#define fail_walk(err, format, name) \
+  (progress_clear (), \
+   error (0, 0, format ": %s", quote_file (name), walk_strerror (err)), \
+   status = EXIT_FAILURE)
+#define fail2(err, format, a, b) \
+  (progress_clear (), \
+   error (0, (err), format, quote_file (a), quote_file2 (b)), \
+   status = EXIT_FAILURE)
+
+/* "'SRC' -> 'DST'" for -v.  */
+static void
+say_copied (const char *src, const char *dst)
+{
+  if (!verbose)
+    return;
+  progress_clear ();
+  printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+}
+
+/* -i: ask on standard error, answer from standard input.  */
+static bool
+ask_overwrite (const char *dst)
+{
+  progress_clear ();
+  fprintf (stderr, "%s: overwrite %s? ", program_name, quote_file (dst));
+  fflush (stderr);
+  char line[64];
+  if (!fgets (line, sizeof line, stdin))
+    return false;
+  bool yes = line[0] == 'y' || line[0] == 'Y';
+  /* The rest of a long answer is not the next one.  */
+  while (!strchr (line, '\n') && fgets (line, sizeof line, stdin))
+    continue;
+  return yes;
+}
+
+static const char *
+engine_label (enum copy_engine e)
+{
+  return e == COPY_ENGINE_RW ? "rw" : copy_engine_name (e);
+}
+
+/* --- temporary names ----------------------------------------------- */
+
+/* A named temporary file exists in two cases: where the file system has
+   no O_TMPFILE, and between the linkat and the renameat that replace an
+   existing file.  A signal that ends xcp then removes it first.  */
+static char tmp_name[64];
+static int tmp_dirfd = -1;
+static volatile sig_atomic_t tmp_set;
+
+static void
+on_fatal_signal (int sig)
+{
+  if (tmp_set)
+    sys_unlinkat (tmp_dirfd, tmp_name, 0);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static void
+catch_signals (void)
+{
+  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+  struct sigaction sa = { .sa_handler = on_fatal_signal };
+  sigemptyset (&sa.sa_mask);
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    sigaddset (&sa.sa_mask, sigs[i]);
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    {
+      struct sigaction old;
+      /* An ignored signal stays ignored, as for nohup.  */
+      if (sigaction (sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        sigaction (sigs[i], &sa, NULL);
+    }
+}
+
+/* Make the next temporary name in DIRFD and register it; it is only a
+   name until a call creates it with O_EXCL or linkat, which fail with
+   EEXIST if it is taken.  */
+static const char *
+tmp_register (int dirfd)
+{
+  static unsigned long counter;
+  tmp_set = 0;
+  snprintf (tmp_name, sizeof tmp_name, ".xcp-%ld-%lu.tmp", (long) getpid (),
+            counter++);
+  tmp_dirfd = dirfd;
+  tmp_set = 1;
+  return tmp_name;
+}
+
+static void
+tmp_forget (void)
+{
+  tmp_set = 0;
+}
+
+/* --- file data ----------------------------------------------------- */
+
+/* What the engines declined between the last pair of file systems: a
+   tree of small files between two file systems asks each only once.  */
+struct fs_pair
+{
+  bool valid;
+  dev_t src, dst;
+  bool no_clone;
+  unsigned int declined;
+};
+static struct fs_pair fs_pair;
+
+static bool
+clone_unsupported (int err)
+{
+  return err == -EOPNOTSUPP || err == -EXDEV || err == -EINVAL
+         || err == -ENOTTY || err == -ENOSYS || err == -EPERM
+         || err == -EBADF;
+}
+
+/* Copy the data of IN_FD (described by ST) to the new, empty OUT_FD on
+   device DST_DEV.  Report a failure and return false.  */
+static bool
+copy_data (int in_fd, const struct stat *st, int out_fd, dev_t dst_dev,
+           const char *src, const char *dst)
+{
+  bool regular = S_ISREG (st->st_mode);
+  struct copy_result res = { .engine = COPY_ENGINE_NONE };
+  enum copy_engine first_range = COPY_ENGINE_NONE, used;
+  unsigned int engines = 0;
+  bool holes = false;
+  int ret;
+
+  if (!fs_pair.valid || fs_pair.src != st->st_dev || fs_pair.dst != dst_dev)
+    fs_pair = (struct fs_pair) { .valid = true, .src = st->st_dev,
+                                 .dst = dst_dev };
+
+  bool has_holes = regular && (uintmax_t) st->st_blocks * 512
+                              < (uintmax_t) st->st_size;
+  /* A size of 0 may mean "unknown" (/proc): such a file is read to its
+     end, whatever engine was asked for, rather than copied as empty.  */
+  bool size_unknown = regular && st->st_size == 0;
+  if (regular
+      && (forced == COPY_ENGINE_CLONE
+          || (forced == COPY_ENGINE_NONE && reflink != WHEN_NEVER
+              && (!fs_pair.no_clone || reflink == WHEN_ALWAYS))))
+    {
+      ret = copy_clone (in_fd, out_fd);
+      if (ret == 0)
+        {
+          res.engine = COPY_ENGINE_CLONE;
+          res.bytes = st->st_size;
+          holes = has_holes;
+          goto done;
+        }
+      if (!clone_unsupported (ret)
+          || ((forced == COPY_ENGINE_CLONE || reflink == WHEN_ALWAYS)
+              && !size_unknown))
+        {
+          fail2 (-ret, "cannot clone %s to %s", src, dst);
+          return false;
+        }
+      fs_pair.no_clone = true;
+    }
+
+  /* sendfile adds nothing to splice between two files: only when
+     asked for.  */
+  engines = forced != COPY_ENGINE_NONE
+            ? COPY_ENGINE_BIT (forced)
+            : (COPY_ENGINES_ALL & ~COPY_ENGINE_BIT (COPY_ENGINE_SENDFILE)
+               & ~fs_pair.declined);
+  if (engines == 0)
+    engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
+  first_range = COPY_ENGINE_NONE;
+  for (enum copy_engine e = COPY_ENGINE_COPY_FILE_RANGE;
+       e <= COPY_ENGINE_RW; e++)
+    if (engines & COPY_ENGINE_BIT (e)
+        && (regular || e != COPY_ENGINE_COPY_FILE_RANGE))
+      {
+        first_range = e;
+        break;
+      }
+
+  struct copy_request req = {
+    .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
+    .flags = regular ? COPY_REGULAR_FILES : 0,
+  };
+  if (regular && sparse != WHEN_NEVER && (has_holes || sparse == WHEN_ALWAYS))
+    {
+      /* --sparse=always: zeros in the data become holes too, as the
+         data is read.  */
+      if (sparse == WHEN_ALWAYS
+          && (forced == COPY_ENGINE_NONE || forced == COPY_ENGINE_RW))
+        req.flags |= COPY_ZEROS_AS_HOLES;
+      ret = copy_extents (&req, st->st_size, &res, &holes);
+      progress_add (res.bytes, false);
+    }
+  else if (regular && st->st_size > 0 && progress_on ())
+    {
+      /* In pieces, for the progress line to move.  */
+      struct copy_result part;
+      uint64_t left = st->st_size;
+      ret = 0;
+      res.engine = COPY_ENGINE_NONE;
+      while (left > 0 && ret == 0)
+        {
+          req.length = left < (64u << 20) ? left : (64u << 20);
+          ret = copy_range (&req, &part);
+          res.bytes += part.bytes;
+          res.calls += part.calls;
+          res.declined |= part.declined;
+          res.side = part.side;
+          if (part.bytes || res.engine == COPY_ENGINE_NONE)
+            res.engine = part.engine;
+          progress_add (part.bytes, false);
+          if (part.bytes < req.length)
+            break;
+          left -= part.bytes;
+        }
+    }
+  else
+    {
+      /* Up to the size fstat gave, in one call where the engine allows;
+         to the end where the size says nothing (/proc, FIFOs).  */
+      req.length = regular && st->st_size > 0 ? (uint64_t) st->st_size
+                                               : COPY_TO_EOF;
+      ret = copy_range (&req, &res);
+      progress_add (res.bytes, false);
+    }
+  /* A refusal for a file of unknown size (/proc) is about that file,
+     not about the file systems.  */
+  if (forced == COPY_ENGINE_NONE && regular && !size_unknown)
+    fs_pair.declined |= res.declined
+                        & ~COPY_ENGINE_BIT (COPY_ENGINE_RW);
+
+  /* Nothing came: the file may be empty, or one whose size the kernel
+     does not know and which the engine took as empty (copy_file_range
+     and sendfile on /proc).  Reading it settles it; a forced engine
+     never costs the copy its data.  */
+  if (res.bytes == 0 && res.engine != COPY_ENGINE_RW
+      && (!regular || size_unknown)
+      && (ret == 0
+          || (size_unknown && (ret == -EINVAL || ret == -ENOSYS
+                               || ret == -EXDEV || ret == -EOPNOTSUPP))))
+    {
+      struct copy_result probe;
+      req.engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
+      req.length = COPY_TO_EOF;
+      ret = copy_range (&req, &probe);
+      if (probe.bytes > 0 || ret < 0)
+        res = probe;
+      progress_add (probe.bytes, false);
+    }
+
+  if (ret < 0)
+    {
+      if (forced != COPY_ENGINE_NONE && res.bytes == 0
+          && (ret == -EINVAL || ret == -ENOSYS || ret == -EXDEV
+              || ret == -EOPNOTSUPP))
+        {
+          progress_clear ();
+          error (0, -ret, "cannot copy %s to %s with engine %s",
+                 quote_file (src), quote_file2 (dst), engine_label (forced));
+          status = EXIT_FAILURE;
+        }
+      else if (res.side == COPY_SIDE_READ)
+        fail (-ret, "error reading %s", src);
+      else
+        fail (-ret, "error writing %s", dst);
+      return false;
+    }
+
+done:
+  /* Nothing moved (an empty file, or holes only): the engine that would
+     have moved data, the first that did not refuse.  */
+  if (res.bytes == 0 && res.engine != COPY_ENGINE_CLONE)
+    {
+      used = first_range;
+      for (enum copy_engine e = first_range; e <= COPY_ENGINE_RW; e++)
+        if (engines & COPY_ENGINE_BIT (e) & ~res.declined
+            && (regular || e != COPY_ENGINE_COPY_FILE_RANGE))
+          {
+            used = e;
+            break;
+          }
+    }
+  else
+    used = res.engine;
+  if (debug)
+    {
+      progress_clear ();
+      fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
+               " bytes\n", program_name, quote_file (src), quote_file2 (dst),
+               engine_label (used), holes ? "kept" : "none",
+               /* The copy's size: holes count.  */
+               res.engine == COPY_ENGINE_CLONE || holes
+               ? (uint64_t) st->st_size : res.bytes);
+    }
+  return true;
+}
+
+/* --- attributes ---------------------------------------------------- */
+
+/* Copy the extended attributes of IN_FD to OUT_FD.  Attributes the
+   destination refuses (EPERM for trusted.* as a user, EOPNOTSUPP on a
+   file system without them) are left out quietly, as cp -a does.  */
+static void
+copy_xattrs (int in_fd, int out_fd, const char *dst)
+{
+  char small[1024];
+  char *list = small;
+  ssize_t len = sys_flistxattr (in_fd, list, sizeof small);
+  if (len == -ERANGE)
+    {
+      len = sys_flistxattr (in_fd, NULL, 0);
+      if (len > 0)
+        {
+          list = xmalloc (len);
+          len = sys_flistxattr (in_fd, list, len);
+        }
+    }
+  if (len <= 0)
+    goto out;
+  char *value = NULL;
+  size_t value_size = 0;
+  for (char *name = list; name < list + len; name += strlen (name) + 1)
+    {
+      ssize_t n = sys_fgetxattr (in_fd, name, NULL, 0);
+      if (n < 0)
+        continue;
+      if ((size_t) n > value_size)
+        {
+          free (value);
+          value_size = n;
+          value = xmalloc (value_size ? value_size : 1);
+        }
+      n = sys_fgetxattr (in_fd, name, value, value_size);
+      if (n < 0)
+        continue;
+      int ret = sys_fsetxattr (out_fd, name, value, n, 0);
+      if (ret < 0 && ret != -EPERM && ret != -EOPNOTSUPP && ret != -EACCES)
+        fail2 (-ret, "cannot preserve extended attribute %s of %s", name,
+               dst);
+    }
+  free (value);
+out:
+  if (list != small)
+    free (list);
+}
+
+/* The timestamps of ST, for utimensat.  */
+static void
+times_of (const struct stat *st, struct timespec ts[2])
+{
+  ts[0] = st->st_atim;
+  ts[1] = st->st_mtim;
+}
+
+/* The mode a copy gets without --preserve=mode: the source's, less the
+   umask, as cp does for a new file.  */
+static mode_t
+plain_mode (mode_t mode)
+{
+  return mode & 0777 & ~umask_bits;
+}
+
+/* Give the new regular file OUT_FD the attributes to keep of ST.  */
+static void
+set_file_attrs (int in_fd, int out_fd, const struct stat *st,
+                const char *dst)
+{
+  int ret;
+  bool chowned = false;
+  if (keep.owner && (st->st_uid != euid || st->st_gid != egid))
+    {
+      ret = sys_fchownat (out_fd, "", st->st_uid, st->st_gid, AT_EMPTY_PATH);
+      /* Not root: keep the group at least, if we are in it.  */
+      if (ret == -EPERM && !is_root)
+        ret = sys_fchownat (out_fd, "", (uid_t) -1, st->st_gid,
+                            AT_EMPTY_PATH);
+      if (ret < 0 && !(ret == -EPERM && !is_root))
+        fail (-ret, "cannot preserve ownership of %s", dst);
+      chowned = ret == 0;
+    }
+  /* The file was made with the permission bits less the umask; the rest,
+     and what a chown cleared (set-user-ID), are set here.  */
+  mode_t want = st->st_mode & 07777;
+  if (keep.mode && (want != plain_mode (want) || (chowned && (want & 06000))))
+    {
+      ret = sys_fchmod (out_fd, want);
+      if (ret < 0)
+        fail (-ret, "cannot preserve permissions of %s", dst);
+    }
+  if (keep.xattr)
+    copy_xattrs (in_fd, out_fd, dst);
+  if (keep.times)
+    {
+      struct timespec ts[2];
+      times_of (st, ts);
+      ret = sys_utimensat (out_fd, NULL, ts, 0);
+      if (ret < 0)
+        fail (-ret, "cannot preserve times of %s", dst);
+    }
+}
+
+/* Give the entry NAME of DIRFD, just made (not a regular file), the
+   attributes to keep of ST.  */
+static void
+set_entry_attrs (int dirfd, const char *name, const struct stat *st,
+                 const char *dst, mode_t made_mode)
+{
+  int ret;
+  bool chowned = false;
+  if (keep.owner && (st->st_uid != euid || st->st_gid != egid))
+    {
+      ret = sys_fchownat (dirfd, name, st->st_uid, st->st_gid,
+                          AT_SYMLINK_NOFOLLOW);
+      if (ret == -EPERM && !is_root)
+        ret = sys_fchownat (dirfd, name, (uid_t) -1, st->st_gid,
+                            AT_SYMLINK_NOFOLLOW);
+      if (ret < 0 && !(ret == -EPERM && !is_root))
+        fail (-ret, "cannot preserve ownership of %s", dst);
+      chowned = ret == 0;
+    }
+  /* MADE_MODE -1: the entry was there before; its mode is changed only
+     to keep the source's.  A directory's is always set when kept: it
+     may have inherited set-group-ID from its parent.  */
+  if (!S_ISLNK (st->st_mode) && (keep.mode || made_mode != (mode_t) -1))
+    {
+      mode_t want = keep.mode ? st->st_mode & 07777
+                              : plain_mode (st->st_mode);
+      if (want != made_mode || (chowned && (want & 06000))
+          || (keep.mode && S_ISDIR (st->st_mode)))
+        {
+          ret = sys_fchmodat (dirfd, name, want, AT_SYMLINK_NOFOLLOW);
+          if (ret < 0)
+            fail (-ret, "cannot preserve permissions of %s", dst);
+        }
+    }
+  if (keep.times)
+    {
+      struct timespec ts[2];
+      times_of (st, ts);
+      ret = sys_utimensat (dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
+      if (ret < 0 && !(ret == -EOPNOTSUPP && S_ISLNK (st->st_mode)))
+        fail (-ret, "cannot preserve times of %s", dst);
+    }
+}
+
+/* --- putting a file into place ------------------------------------- */
+
+/* Whether linkat takes AT_EMPTY_PATH from us (CAP_DAC_READ_SEARCH), which
+   spares the /proc lookup: -1 not known yet.  */
+static int empty_path_link = -1;
+
+/* Give the unnamed file FD the name NAME in DIRFD; -EEXIST if taken.  */
+static int
+link_tmpfile (int fd, int dirfd, const char *name)
+{
+  int ret = -EPERM;
+  if (empty_path_link != 0)
+    {
+      ret = sys_linkat (fd, "", dirfd, name, AT_EMPTY_PATH);
+      if (empty_path_link < 0 && (ret == -ENOENT || ret == -EPERM))
+        empty_path_link = 0;
+      else
+        {
+          empty_path_link = 1;
+          return ret;
+        }
+    }
+  char proc[sizeof "/proc/self/fd/" + 3 * sizeof (int)];
+  snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+  return sys_linkat (AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW);
+}
+
+/* A new file for the copy of DST_NAME in DIRFD: O_TMPFILE, or a
+   temporary name (*NAMED set) where the file system has none.  */
+static int
+create_tmp (int dirfd, mode_t mode, bool *named)
+{
+  static bool no_tmpfile;
+  *named = false;
+  if (!no_tmpfile)
+    {
+      int fd = sys_openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+                           mode);
+      if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
+        return fd;
+      no_tmpfile = true;
+    }
+  for (int tries = 0; tries < 100; tries++)
+    {
+      const char *name = tmp_register (dirfd);
+      int fd = sys_openat (dirfd, name, O_CREAT | O_EXCL | O_WRONLY
+                           | O_CLOEXEC | O_NOFOLLOW, mode);
+      if (fd != -EEXIST)
+        {
+          if (fd < 0)
+            tmp_forget ();
+          else
+            *named = true;
+          return fd;
+        }
+    }
+  tmp_forget ();
+  return -EEXIST;
+}
+
+/* Drop the copy FD (NAMED: under tmp_name).  */
+static void
+discard_tmp (int fd, int dirfd, bool named)
+{
+  sys_close (fd);
+  if (named)
+    {
+      sys_unlinkat (dirfd, tmp_name, 0);
+      tmp_forget ();
+    }
+}
+
+/* Put the complete copy FD (NAMED: under tmp_name) into place as NAME
+   in DIRFD: a new name if EXISTS is false and NAME is still free, else
+   through a temporary name renamed over NAME.  */
+static int
+install (int fd, bool named, int dirfd, const char *name, bool exists)
+{
+  int ret;
+  if (named)
+    {
+      ret = sys_renameat2 (dirfd, tmp_name, dirfd, name, 0);
+      if (ret < 0)
+        sys_unlinkat (dirfd, tmp_name, 0);
+      tmp_forget ();
+      return ret;
+    }
+  if (!exists)
+    {
+      ret = link_tmpfile (fd, dirfd, name);
+      if (ret != -EEXIST)
+        return ret;
+    }
+  for (int tries = 0; tries < 100; tries++)
+    {
+      const char *tmp = tmp_register (dirfd);
+      ret = link_tmpfile (fd, dirfd, tmp);
+      if (ret == -EEXIST)
+        continue;
+      if (ret < 0)
+        break;
+      ret = sys_renameat2 (dirfd, tmp, dirfd, name, 0);
+      if (ret < 0)
+        sys_unlinkat (dirfd, tmp, 0);
+      break;
+    }
+  tmp_forget ();
+  return ret;
+}
+
+/* Flush directory DIRFD (which may be an O_PATH descriptor).  */
+static void
+fsync_dir (int dirfd, const char *dst)
+{
+  int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  int ret = fd < 0 ? fd : sys_fsync (fd);
+  if (fd >= 0)
+    sys_close (fd);
+  if (ret < 0 && ret != -EINVAL)
+    fail (-ret, "cannot flush the directory of %s", dst);
+}
+
+/* --- hard links ---------------------------------------------------- */
+
+/* Files with more than one link copied so far: device and inode, and
+   the copy's path relative to the destination's parent directory.  */
+struct link_rec
+{
+  dev_t dev;
+  ino_t ino;
+  char *path;
+};
+
+static struct link_rec *links;
+static size_t links_used, links_cap;
+
+static size_t
+link_slot (dev_t dev, ino_t ino)
+{
+  uint64_t h = ((uint64_t) ino * 0x9e3779b97f4a7c15u) ^ (uint64_t) dev;
+  size_t mask = links_cap - 1, i = (h ^ (h >> 29)) & mask;
+  while (links[i].path && !(links[i].dev == dev && links[i].ino == ino))
+    i = (i + 1) & mask;
+  return i;
+}
+
+static const char *
+link_find (dev_t dev, ino_t ino)
+{
+  return links_cap ? links[link_slot (dev, ino)].path : NULL;
+}
+
+static void
+link_add (dev_t dev, ino_t ino, const char *path)
+{
+  if (2 * (links_used + 1) > links_cap)
+    {
+      struct link_rec *old = links;
+      size_t old_cap = links_cap;
+      links_cap = links_cap ? 2 * links_cap : 256;
+      links = xcalloc (links_cap, sizeof *links);
+      for (size_t i = 0; i < old_cap; i++)
+        if (old[i].path)
+          links[link_slot (old[i].dev, old[i].ino)] = old[i];
+      free (old);
+    }
+  size_t i = link_slot (dev, ino);
+  if (!links[i].path)
+    {
+      links[i] = (struct link_rec) { dev, ino, xstrdup (path) };
+      links_used++;
+    }
+}
+
+/* --- one file ------------------------------------------------------ */
+
+/* Where a copy goes: NAME in DIRFD (device DEV), DISPLAY in messages.
+   FRESH: DIRFD was made by this run, so NAME cannot exist yet.  LINK_BASE
+   and LINK_PATH: for hard links, the copy's path relative to
+   LINK_BASE.  */
+struct tree;
+struct dest
+{
+  int dirfd;
+  dev_t dev;
+  const char *name;
+  const char *display;
+  bool fresh;
+  /* In a tree: for hard links, where the copy's path comes from.  */
+  struct tree *tree;
+  struct walk *walk;
+};
+
+static const char *tree_link_path (struct tree *t, struct walk *w,
+                                   char **buf);
+static int tree_link_base (const struct tree *t);
+
+static bool
+same_inode (const struct stat *a, const struct stat *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* What to do about DST, which exists as DST_ST (followed through a
+   symbolic link), before copying SRC (SRC_ST) over it: 1 to go on, 0 to
+   leave it, -1 after a reported error.  */
+static int
+may_replace (const struct stat *src_st, const struct stat *dst_st,
+             const char *src, const struct dest *d)
+{
+  if (same_inode (src_st, dst_st))
+    {
+      fail2 (0, "%s and %s are the same file", src, d->display);
+      return -1;
+    }
+  if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
+    {
+      fail (0, "cannot overwrite directory %s with non-directory",
+            d->display);
+      return -1;
+    }
+  if (clobber == CLOBBER_NO)
+    return 0;
+  if (update
+      && (dst_st->st_mtim.tv_sec > src_st->st_mtim.tv_sec
+          || (dst_st->st_mtim.tv_sec == src_st->st_mtim.tv_sec
+              && dst_st->st_mtim.tv_nsec >= src_st->st_mtim.tv_nsec)))
+    return 0;
+  if (clobber == CLOBBER_ASK && !ask_overwrite (d->display))
+    return 0;
+  return 1;
+}
+
+/* Look at the destination before copying: return 1 to copy (*EXISTS
+   set if it is there), 0 to skip it, -1 after a reported error.  */
+static int
+check_dest (const struct stat *src_st, const char *src, const struct dest *d,
+            bool *exists)
+{
+  struct stat dst_st;
+  *exists = false;
+  if (d->fresh)
+    return 1;
+  int ret = sys_fstatat (d->dirfd, d->name, &dst_st, AT_SYMLINK_NOFOLLOW);
+  if (ret == -ENOENT)
+    return 1;
+  if (ret == 0 && S_ISLNK (dst_st.st_mode))
+    {
+      /* The link is what gets replaced, but not by the file it leads
+         to; a dangling one is replaced like a file.  */
+      struct stat target;
+      if (sys_fstatat (d->dirfd, d->name, &target, 0) == 0)
+        dst_st = target;
+    }
+  if (ret < 0)
+    {
+      fail (-ret, "cannot stat %s", d->display);
+      return -1;
+    }
+  *exists = true;
+  return may_replace (src_st, &dst_st, src, d);
+}
+
+/* Copy the regular file (or, at the top without -r, anything readable)
+   NAME of SRC_DIRFD, displayed as SRC, to D.  IN_TREE: found by the walk,
+   listed with inode LISTED_INO (0: unknown), never followed.  */
+static void
+copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino,
+           bool in_tree, const struct dest *d)
+{
+  char *lpath = NULL;
+  /* In a tree, what was listed as a regular file is not followed if it
+     became a link, nor waited for if it became a FIFO.  */
+  int in_fd = sys_openat (src_dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY
+                          | (in_tree ? O_NOFOLLOW | O_NONBLOCK : 0), 0);
+  if (in_fd < 0)
+    {
+      fail (-in_fd, "cannot open %s", src);
+      return;
+    }
+  struct stat st;
+  int ret = sys_fstat (in_fd, &st);
+  if (ret < 0)
+    {
+      fail (-ret, "cannot stat %s", src);
+      goto out_in;
+    }
+  if (in_tree && (!S_ISREG (st.st_mode)
+                  || (listed_ino && (uint64_t) st.st_ino != listed_ino)))
+    {
+      fail (0, "%s changed while being copied; skipped", src);
+      goto out_in;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      fail (0, "-r not specified; omitting directory %s", src);
+      goto out_in;
+    }
+
+  bool exists;
+  int check = check_dest (&st, src, d, &exists);
+  if (check <= 0)
+    goto out_in;
+
+  /* A second link to a file already copied: link to the copy.  */
+  bool track = keep.links && st.st_nlink > 1 && d->tree;
+  if (track)
+    {
+      const char *first = link_find (st.st_dev, st.st_ino);
+      if (first)
+        {
+          if (exists)
+            sys_unlinkat (d->dirfd, d->name, 0);
+          ret = sys_linkat (tree_link_base (d->tree), first, d->dirfd,
+                            d->name, 0);
+          if (ret == 0)
+            {
+              say_copied (src, d->display);
+              progress_add (0, true);
+              goto out_in;
+            }
+          /* Too long a path, another file system...: copy it.  */
+        }
+    }
+
+  bool named;
+  mode_t mode = S_ISREG (st.st_mode) ? st.st_mode & 0777 : 0666;
+  int out_fd = create_tmp (d->dirfd, mode, &named);
+  if (out_fd < 0)
+    {
+      fail (-out_fd, "cannot create %s", d->display);
+      goto out_in;
+    }
+  if (!copy_data (in_fd, &st, out_fd, d->dev, src, d->display))
+    goto discard;
+  if (S_ISREG (st.st_mode))
+    set_file_attrs (in_fd, out_fd, &st, d->display);
+  if (do_fsync && (ret = sys_fsync (out_fd)) < 0)
+    {
+      fail (-ret, "cannot flush %s", d->display);
+      goto discard;
+    }
+  ret = install (out_fd, named, d->dirfd, d->name, exists);
+  named = false;
+  if (ret < 0)
+    {
+      fail (-ret, "cannot create %s", d->display);
+      goto discard;
+    }
+  if (do_fsync)
+    fsync_dir (d->dirfd, d->display);
+  if (track)
+    link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
+                                                    &lpath));
+  say_copied (src, d->display);
+  progress_add (0, true);
+discard:
+  discard_tmp (out_fd, d->dirfd, named);
+out_in:
+  sys_close (in_fd);
+  free (lpath);
+}
+
+/* --- trees --------------------------------------------------------- */
+
+/* The destination side of a walk: one level per source directory being
+   walked, each with the copy's descriptor (-1 while closed to bound the
+   descriptors held, as the walker does) and what is needed to find it
+   again through "..", and to set its attributes on the way out.  */
+struct dlevel
+{
+  int fd;
+  struct stat dst_st;   /* the copy, as made */
+  struct stat src_st;   /* the source directory */
+  mode_t made_mode;     /* the mode it was made with */
+  bool fresh;           /* made by this run: empty to begin with */
+};
+
+enum { DST_MAX_FDS = 16 };
+
+struct tree
+{
+  const char *src_display;
+  size_t src_display_len;
+  int dst_parent;       /* the directory of the top copy */
+  dev_t dst_parent_dev;
+  const char *dst_name;
+  const char *dst_display;
+  struct dlevel *lv;
+  size_t nalloc;
+  size_t low;           /* the shallowest open level */
+  char *path;           /* scratch for dst_path */
+  size_t path_alloc;
+};
+
+/* The destination path of the entry being visited: the top copy's
+   display name, then what follows the source's in walk_path.  */
+static const char *
+dst_path (struct tree *t, struct walk *w)
+{
+  const char *s = walk_path (w) + t->src_display_len;
+  size_t need = strlen (t->dst_display) + strlen (s) + 2;
+  if (t->path_alloc < need)
+    {
+      free (t->path);
+      t->path_alloc = 2 * need;
+      t->path = xmalloc (t->path_alloc);
+    }
+  char *p = stpcpy (t->path, t->dst_display);
+  if (*s && *s != '/' && p > t->path && p[-1] != '/')
+    *p++ = '/';
+  strcpy (p, s);
+  return t->path;
+}
+
+/* The copy's path relative to dst_parent, for hard links.  */
+static const char *
+tree_link_path (struct tree *t, struct walk *w, char **buf)
+{
+  const char *s = walk_path (w) + t->src_display_len;
+  free (*buf);
+  size_t n = strlen (t->dst_name) + strlen (s) + 2;
+  *buf = xmalloc (n);
+  snprintf (*buf, n, "%s%s%s", t->dst_name, *s && *s != '/' ? "/" : "", s);
+  return *buf;
+}
+
+static int
+tree_link_base (const struct tree *t)
+{
+  return t->dst_parent;
+}
+
+/* The descriptor of the copy of the directory at depth D, opened again
+   as ".." of level D + 1 if it was closed, and checked.  */
+static int
+level_fd (struct tree *t, size_t d)
+{
+  struct dlevel *l = &t->lv[d];
+  if (l->fd >= 0)
+    return l->fd;
+  int fd = sys_openat (t->lv[d + 1].fd, "..", O_RDONLY | O_DIRECTORY
+                       | O_NOFOLLOW | O_CLOEXEC, 0);
+  if (fd < 0)
+    return fd;
+  struct stat st;
+  int ret = sys_fstat (fd, &st);
+  if (ret == 0 && !same_inode (&st, &l->dst_st))
+    ret = -WALK_EMOVED;
+  if (ret < 0)
+    {
+      sys_close (fd);
+      return ret;
+    }
+  l->fd = fd;
+  t->low = d;
+  return fd;
+}
+
+/* The directory the copy of an entry at depth D goes in, and its
+   device.  */
+static int
+parent_of (struct tree *t, size_t d, dev_t *dev)
+{
+  if (d == 0)
+    {
+      *dev = t->dst_parent_dev;
+      return t->dst_parent;
+    }
+  *dev = t->lv[d - 1].dst_st.st_dev;
+  return level_fd (t, d - 1);
+}
+
+static int
+enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
+{
+  size_t d = e->depth;
+  dev_t dev;
+  int parent = parent_of (t, d, &dev);
+  const char *name = d ? e->name : t->dst_name;
+  const char *dst = dst_path (t, w);
+  if (parent < 0)
+    {
+      fail_walk (-parent, "cannot create directory %s", dst);
+      return WALK_SKIP;
+    }
+  if (d + 1 >= t->nalloc)
+    {
+      t->nalloc = 2 * t->nalloc + 16;
+      t->lv = xnrealloc (t->lv, t->nalloc, sizeof *t->lv);
+    }
+  struct dlevel *l = &t->lv[d];
+  *l = (struct dlevel) { .fd = -1, .src_st = *e->st };
+
+  /* Made writable and searchable by us at first, whatever the source
+     says; the mode comes on the way out.  */
+  bool fresh_parent = d > 0 && t->lv[d - 1].fresh;
+  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~umask_bits;
+  int ret = sys_mkdirat (parent, name, (e->st->st_mode | S_IRWXU) & 0777);
+  if (ret == 0)
+    l->fresh = true;
+  else if (ret == -EEXIST && !fresh_parent)
+    {
+      struct stat st;
+      ret = sys_fstatat (parent, name, &st, 0);
+      if (ret == 0 && !S_ISDIR (st.st_mode))
+        {
+          fail2 (0, "cannot overwrite non-directory %s with directory %s",
+                 dst, walk_path (w));
+          return WALK_SKIP;
+        }
+      if (ret == 0 && same_inode (&st, e->st))
+        {
+          fail2 (0, "%s and %s are the same file", walk_path (w), dst);
+          return WALK_SKIP;
+        }
+    }
+  if (ret < 0)
+    {
+      fail (-ret, "cannot create directory %s", dst);
+      return WALK_SKIP;
+    }
+
+  while (d >= DST_MAX_FDS && t->low + DST_MAX_FDS <= d)
+    {
+      if (t->lv[t->low].fd >= 0)
+        sys_close (t->lv[t->low].fd);
+      t->lv[t->low].fd = -1;
+      t->low++;
+    }
+  int fd = sys_openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
+                       | O_CLOEXEC, 0);
+  if (fd >= 0 && (ret = sys_fstat (fd, &l->dst_st)) < 0)
+    {
+      sys_close (fd);
+      fd = ret;
+    }
+  if (fd < 0)
+    {
+      fail (-fd, "cannot open directory %s", dst);
+      return WALK_SKIP;
+    }
+  l->fd = fd;
+  if (keep.xattr)
+    copy_xattrs (e->fd, fd, dst);
+  if (verbose)
+    say_copied (walk_path (w), dst);
+  return WALK_CONTINUE;
+}
+
+static int
+leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
+{
+  size_t d = e->depth;
+  struct dlevel *l = &t->lv[d];
+  dev_t dev;
+  int parent = parent_of (t, d, &dev);
+  const char *name = d ? e->name : t->dst_name;
+  if (parent < 0)
+    fail_walk (-parent, "cannot set the attributes of %s", dst_path (t, w));
+  else
+    set_entry_attrs (parent, name, &l->src_st, dst_path (t, w),
+                     l->fresh ? l->made_mode : (mode_t) -1);
+  if (l->fd >= 0)
+    sys_close (l->fd);
+  l->fd = -1;
+  if (t->low > d)
+    t->low = d;
+  /* The level above is read next; the walker holds it open, and so do
+     we, unless it was closed.  */
+  return WALK_CONTINUE;
+}
+
+/* Copy a symbolic link, FIFO, socket or device E as what it is.  */
+static void
+copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
+{
+  size_t d = e->depth;
+  dev_t dev;
+  int parent = parent_of (t, d, &dev);
+  const char *name = d ? e->name : t->dst_name;
+  const char *src = walk_path (w);
+  char *srcdup = xstrdup (src);
+  const char *dst = dst_path (t, w);
+  struct stat st;
+  char *target = NULL;
+  char *lpath = NULL;
+  int ret;
+  if (parent < 0)
+    {
+      fail_walk (-parent, "cannot create %s", dst);
+      goto out;
+    }
+  ret = sys_fstatat (e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW);
+  if (ret < 0)
+    {
+      if (ret != -ENOENT || d == 0)
+        fail (-ret, "cannot stat %s", srcdup);
+      goto out;
+    }
+  if (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode))
+    {
+      fail (0, "%s changed while being copied; skipped", srcdup);
+      goto out;
+    }
+  if (S_ISLNK (st.st_mode))
+    {
+      size_t size = st.st_size > 0 ? (size_t) st.st_size + 1 : 256;
+      for (;;)
+        {
+          target = xrealloc (target, size);
+          ssize_t n = sys_readlinkat (e->dirfd, e->name, target, size);
+          if (n < 0)
+            {
+              fail (-n, "cannot read symbolic link %s", srcdup);
+              goto out;
+            }
+          if ((size_t) n < size)
+            {
+              target[n] = '\0';
+              break;
+            }
+          size *= 2;
+        }
+    }
+
+  bool fresh = d > 0 && t->lv[d - 1].fresh;
+  bool exists = false;
+  if (!fresh)
+    {
+      struct stat dst_st;
+      ret = sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW);
+      if (ret == 0)
+        {
+          exists = true;
+          struct dest dd = { .display = dst };
+          if (may_replace (&st, &dst_st, srcdup, &dd) <= 0)
+            goto out;
+        }
+    }
+
+  if (keep.links && st.st_nlink > 1)
+    {
+      const char *first = link_find (st.st_dev, st.st_ino);
+      if (first)
+        {
+          if (exists)
+            sys_unlinkat (parent, name, 0);
+          if (sys_linkat (t->dst_parent, first, parent, name, 0) == 0)
+            {
+              say_copied (srcdup, dst);
+              goto out;
+            }
+        }
+    }
+
+  /* Made at a temporary name if something is in the way, then renamed
+     over it.  */
+  const char *make = exists ? tmp_register (parent) : name;
+  mode_t made_mode = 0;
+  for (int tries = 0; tries < 100; tries++)
+    {
+      if (S_ISLNK (st.st_mode))
+        ret = sys_symlinkat (target, parent, make);
+      else
+        {
+          made_mode = st.st_mode & 0777 & ~umask_bits;
+          ret = sys_mknodat (parent, make, (st.st_mode & S_IFMT)
+                             | (st.st_mode & 0777), st.st_rdev);
+        }
+      if (ret != -EEXIST || !exists)
+        break;
+      make = tmp_register (parent);
+    }
+  if (ret < 0)
+    {
+      if (exists)
+        tmp_forget ();
+      fail (-ret, "cannot create %s", dst);
+      goto out;
+    }
+  set_entry_attrs (parent, make, &st, dst, made_mode);
+  if (exists)
+    {
+      ret = sys_renameat2 (parent, make, parent, name, 0);
+      if (ret < 0)
+        {
+          sys_unlinkat (parent, make, 0);
+          fail (-ret, "cannot create %s", dst);
+        }
+      tmp_forget ();
+      if (ret < 0)
+        goto out;
+    }
+  if (keep.links && st.st_nlink > 1)
+    link_add (st.st_dev, st.st_ino, tree_link_path (t, w, &lpath));
+  say_copied (srcdup, dst);
+  progress_add (0, true);
+out:
+  free (target);
+  free (srcdup);
+  free (lpath);
+}
+
+static int
+visit (struct walk *w, const struct walk_entry *e, void *arg)
+{
+  struct tree *t = arg;
+  switch (e->type)
+    {
+    case WALK_DIR:
+      return enter_dir (t, w, e);
+    case WALK_DIR_POST:
+      return leave_dir (t, w, e);
+    case WALK_REG:
+      {
+        size_t d = e->depth;
+        dev_t dev;
+        int parent = parent_of (t, d, &dev);
+        char *src = xstrdup (walk_path (w));
+        struct dest dd = {
+          .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
+          .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
+          .tree = t, .walk = w,
+        };
+        if (parent < 0)
+          fail_walk (-parent, "cannot create %s", dd.display);
+        else
+          copy_file (e->dirfd, e->name, src, e->ino, true, &dd);
+        free (src);
+        return WALK_CONTINUE;
+      }
+    case WALK_ERR:
+      if (!e->is_dir)
+        fail_walk (e->err, "cannot stat %s", walk_path (w));
+      else if (e->fd < 0)
+        fail_walk (e->err, "cannot open directory %s", walk_path (w));
+      else
+        fail_walk (e->err, "cannot read directory %s", walk_path (w));
+      return WALK_CONTINUE;
+    default:
+      copy_special (t, w, e);
+      return WALK_CONTINUE;
+    }
+}
+
+/* --- operands ------------------------------------------------------ */
+
+/* The last component of PATH, trailing slashes left out, in a new
+   string.  */
+static char *
+base_name_of (const char *path)
+{
+  size_t len = strlen (path);
+  while (len > 1 && path[len - 1] == '/')
+    len--;
+  size_t start = len;
+  while (start > 0 && path[start - 1] != '/')
+    start--;
+  return ximemdup0 (path + start, len - start);
+}
+
+/* Whether the directory SRC_ST is DIRFD or one of its ancestors: a copy
+   of it into DIRFD would never end.  */
+static bool
+inside (const struct stat *src_st, int dirfd)
+{
+  struct stat st, prev = { 0 };
+  int fd = sys_openat (dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+  bool found = false;
+  for (int depth = 0; fd >= 0 && depth < 4096; depth++)
+    {
+      if (sys_fstat (fd, &st) < 0)
+        break;
+      if (same_inode (&st, src_st))
+        {
+          found = true;
+          break;
+        }
+      if (depth > 0 && same_inode (&st, &prev))
+        break;                  /* "/" is its own parent */
+      prev = st;
+      int up = sys_openat (fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+      sys_close (fd);
+      fd = up;
+    }
+  if (fd >= 0)
+    sys_close (fd);
+  return found;
+}
+
+/* Copy operand SRC to NAME in DIRFD, displayed as DST.  */
+static void
+copy_operand (const char *src, int dirfd, const char *name, const char *dst)
+{
+  struct stat dir_st;
+  int ret = sys_fstat (dirfd, &dir_st);
+  if (ret < 0)
+    {
+      fail (-ret, "cannot create %s", dst);
+      return;
+    }
+  if (!recursive)
+    {
+      struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
+                        .display = dst };
+      copy_file (AT_FDCWD, src, src, 0, false, &d);
+      return;
+    }
+
+  struct stat st;
+  ret = sys_fstatat (AT_FDCWD, src, &st, AT_SYMLINK_NOFOLLOW);
+  if (ret < 0)
+    {
+      fail (-ret, "cannot stat %s", src);
+      return;
+    }
+  if (S_ISDIR (st.st_mode) && inside (&st, dirfd))
+    {
+      fail2 (0, "cannot copy a directory, %s, into itself, %s", src, dst);
+      return;
+    }
+  struct tree t = {
+    .src_display = src, .src_display_len = strlen (src),
+    .dst_parent = dirfd, .dst_parent_dev = dir_st.st_dev, .dst_name = name,
+    .dst_display = dst,
+  };
+  walk_at (AT_FDCWD, src, 0, src, visit, &t);
+  free (t.lv);
+  free (t.path);
+}
+
+/* Open directory DIR for copies into it.  */
+static int
+open_target_dir (const char *dir)
+{
+  int fd = sys_openat (AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      progress_clear ();
+      error (EXIT_FAILURE, -fd, "target %s", quote_file (dir));
+    }
+  return fd;
+}
+
+/* Copy SRC into directory DIRFD, DIR in messages.  */
+static void
+copy_into (const char *src, int dirfd, const char *dir)
+{
+  char *base = base_name_of (src);
+  size_t dlen = strlen (dir);
+  char *dst = xmalloc (dlen + strlen (base) + 2);
+  sprintf (dst, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/",
+           base);
+  copy_operand (src, dirfd, base, dst);
+  free (dst);
+  free (base);
+}
+
+/* Copy SRC to DST, a name.  */
+static void
+copy_to (const char *src, const char *dst)
+{
+  size_t len = strlen (dst);
+  /* "dst/" names a directory: only a directory can be copied there.  */
+  if (len > 1 && dst[len - 1] == '/')
+    {
+      struct stat st;
+      int ret = sys_fstatat (AT_FDCWD, src, &st,
+                             recursive ? AT_SYMLINK_NOFOLLOW : 0);
+      if (ret == 0 && !S_ISDIR (st.st_mode))
+        {
+          fail (ENOTDIR, "cannot create %s", dst);
+          return;
+        }
+    }
+  char *base = base_name_of (dst);
+  while (len > 1 && dst[len - 1] == '/')
+    len--;
+  size_t plen = len - strlen (base);
+  int dirfd = AT_FDCWD;
+  if (plen > 0)
+    {
+      char *parent = ximemdup0 (dst, plen);
+      dirfd = sys_openat (AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC,
+                          0);
+      free (parent);
+      if (dirfd < 0)
+        {
+          fail (-dirfd, "cannot create %s", dst);
+          free (base);
+          return;
+        }
+    }
+  else
+    dirfd = sys_openat (AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+  copy_operand (src, dirfd, base, dst);
+  if (dirfd >= 0)
+    sys_close (dirfd);
+  free (base);
+}
+
+static bool
+is_dir (const char *path)
+{
+  struct stat st;
+  return sys_fstatat (AT_FDCWD, path, &st, 0) == 0 && S_ISDIR (st.st_mode);
+}
+
+/* --- option values ------------------------------------------------- */
+
+static enum when
+parse_when (const char *option, const char *arg)
+{
+  if (strcmp (arg, "auto") == 0)
+    return WHEN_AUTO;
+  if (strcmp (arg, "always") == 0)
+    return WHEN_ALWAYS;
+  if (strcmp (arg, "never") == 0)
+    return WHEN_NEVER;
+  cli_usage_error ("invalid argument %s for --%s (auto, always, never)",
+                   quote_file (arg), option);
+}
+
+static enum copy_engine
+parse_engine (const char *arg)
+{
+  static const struct
+  {
+    const char *name;
+    enum copy_engine engine;
+  } engines[] = {
+    { "clone", COPY_ENGINE_CLONE },
+    { "copy_file_range", COPY_ENGINE_COPY_FILE_RANGE },
+    { "sendfile", COPY_ENGINE_SENDFILE },
+    { "splice", COPY_ENGINE_SPLICE },
+    { "rw", COPY_ENGINE_RW },
+  };
+  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+    if (strcmp (arg, engines[i].name) == 0)
+      return engines[i].engine;
+  cli_usage_error ("invalid argument %s for --engine (clone, "
+                   "copy_file_range, sendfile, splice, rw)",
+                   quote_file (arg));
+}
+
+static void
+parse_preserve (const char *arg)
+{
+  if (!arg)
+    arg = PRESERVE_DEFAULT;
+  char *list = xstrdup (arg);
+  char *save = NULL;
+  for (char *tok = strtok_r (list, ",", &save); tok;
+       tok = strtok_r (NULL, ",", &save))
+    {
+      if (strcmp (tok, "mode") == 0)
+        keep.mode = true;
+      else if (strcmp (tok, "ownership") == 0)
+        keep.owner = true;
+      else if (strcmp (tok, "timestamps") == 0)
+        keep.times = true;
+      else if (strcmp (tok, "links") == 0)
+        keep.links = true;
+      else if (strcmp (tok, "xattr") == 0)
+        keep.xattr = true;
+      else if (strcmp (tok, "all") == 0)
+        keep.mode = keep.owner = keep.times = keep.links = keep.xattr = true;
+      else
+        cli_usage_error ("invalid attribute %s for --preserve",
+                         quote_file (tok));
+    }
+  free (list);
+}
+
+/* A copy of ARGV where a bare --preserve is --preserve=LIST with the
+   default list: popt would take the next operand as the optional LIST,
+   where cp takes a list only after '='.  */
+/* Reachable to the end, for leak checkers, whichever way xcp exits.  */
+static char **argv_copy;
+static poptContext ctx;
+
+static char **
+bare_preserve (int argc, char **argv)
+{
+  char **v = xnmalloc (argc + 1, sizeof *v);
+  bool options_end = false;
+  for (int i = 0; i < argc; i++)
+    {
+      options_end |= strcmp (argv[i], "--") == 0;
+      v[i] = !options_end && i > 0 && strcmp (argv[i], "--preserve") == 0
+             ? (char *) "--preserve=" PRESERVE_DEFAULT : argv[i];
+    }
+  v[argc] = NULL;
+  argv_copy = v;
+  return v;
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  argv = bare_preserve (argc, argv);
+  ctx = cli_context (argc, argv, options,
+                     "[OPTION]... SRC DST\n"
+                     "  or:  xcp [OPTION]... SRC... DIR\n"
+                     "  or:  xcp [OPTION]... -t DIR SRC...");
+  int opt;
+  while ((opt = cli_next_option (ctx)) >= 0)
+    switch (opt)
+      {
+      /* The strings are parsed as they come and freed: popt would not
+         free one when storing the next of the same option.  */
+      case OPT_ENGINE:
+        forced = parse_engine (engine_arg);
+        free (engine_arg);
+        engine_arg = NULL;
+        break;
+      case OPT_REFLINK:
+        reflink = parse_when ("reflink", reflink_arg);
+        free (reflink_arg);
+        reflink_arg = NULL;
+        break;
+      case OPT_SPARSE:
+        sparse = parse_when ("sparse", sparse_arg);
+        free (sparse_arg);
+        sparse_arg = NULL;
+        break;
+      case OPT_PRESERVE:
+        /* Each --preserve adds to the list.  */
+        parse_preserve (preserve_arg);
+        free (preserve_arg);
+        preserve_arg = NULL;
+        break;
+      case OPT_FORCE:
+        clobber = CLOBBER_YES;
+        break;
+      case OPT_NO_CLOBBER:
+        clobber = CLOBBER_NO;
+        break;
+      case OPT_INTERACTIVE:
+        clobber = CLOBBER_ASK;
+        break;
+      case OPT_PROGRESS:
+        progress = 1;
+        break;
+      case OPT_NO_PROGRESS:
+        progress = 0;
+        break;
+      }
+  if (archive)
+    {
+      recursive = 1;
+      keep.mode = keep.owner = keep.times = keep.links = keep.xattr = true;
+    }
+  if (forced == COPY_ENGINE_CLONE && reflink == WHEN_NEVER)
+    cli_usage_error ("--engine=clone and --reflink=never contradict");
+
+  const char **args = poptGetArgs (ctx);
+  size_t n = 0;
+  while (args && args[n])
+    n++;
+  if (n == 0)
+    cli_usage_error ("missing file operand");
+  if (target_dir && no_target_dir)
+    cli_usage_error ("cannot combine --target-directory (-t) and "
+                     "--no-target-directory (-T)");
+  if (!target_dir && n == 1)
+    {
+      /* A source that is not there is the first thing to fix.  */
+      struct stat st;
+      int ret = sys_fstatat (AT_FDCWD, args[0], &st, AT_SYMLINK_NOFOLLOW);
+      if (ret < 0)
+        error (EXIT_FAILURE, -ret, "cannot stat %s", quote_file (args[0]));
+      cli_usage_error ("missing destination file operand after %s",
+                       quote_file (args[0]));
+    }
+  if (no_target_dir && n > 2)
+    cli_usage_error ("extra operand %s", quote_file (args[2]));
+
+  mode_t m = umask (0);
+  umask (m);
+  umask_bits = m;
+  euid = geteuid ();
+  egid = getegid ();
+  is_root = euid == 0;
+  progress_tty = isatty (STDERR_FILENO);
+  if (progress < 0 && !progress_tty)
+    progress = 0;
+  clock_gettime (CLOCK_MONOTONIC, &t_start);
+  t_next = t_start;
+  catch_signals ();
+
+  const char *dir = target_dir;
+  if (!dir && !no_target_dir && (n > 2 || is_dir (args[n - 1])))
+    {
+      dir = args[n - 1];
+      n--;
+      if (!is_dir (dir))
+        {
+          struct stat st;
+          int ret = sys_fstatat (AT_FDCWD, dir, &st, 0);
+          if (ret < 0 && ret != -ENOENT && ret != -ENOTDIR)
+            error (EXIT_FAILURE, -ret, "target %s", quote_file (dir));
+          error (EXIT_FAILURE, 0, "target %s is not a directory",
+                 quote_file (dir));
+        }
+    }
+
+  /* The total, for the time left: the sizes of the regular operands.  */
+  if (progress != 0)
+    for (size_t i = 0; i < n; i++)
+      {
+        struct stat st;
+        if (sys_fstatat (AT_FDCWD, args[i], &st, 0) == 0
+            && S_ISREG (st.st_mode))
+          total_bytes += st.st_size;
+      }
+
+  if (dir)
+    {
+      int dirfd = open_target_dir (dir);
+      for (size_t i = 0; i < n; i++)
+        copy_into (args[i], dirfd, dir);
+      sys_close (dirfd);
+    }
+  else
+    copy_to (args[0], args[1]);
+
+  if (progress > 0 || (progress < 0 && n_bytes >= PROGRESS_AUTO_BYTES))
+    {
+      progress_clear ();
+      progress_line (true);
+    }
+  poptFreeContext (ctx);
+  free (argv_copy);
+  return status;
+}

@@ -1,0 +1,1276 @@
+#!/usr/bin/env bats
+# xcp.bats -- xcp from the outside: byte-identical copies by every engine,
+# the fallbacks when the kernel refuses a call (tests/enosys-exec), holes,
+# -a on every kind of file, what strace shows, the refusals, and the
+# safety promise: after ENOSPC or a signal in the middle of a copy the
+# destination holds its old content or the whole new one, and no
+# temporary file is left in sight.
+#
+# Copies are made on a tmpfs mounted for the test when running as root
+# (creating and reading files is fast there whatever the disk is); the
+# reflink and cross-file-system tests mount loop images on it.
+
+load test_helper
+
+MIB=$((1024 * 1024))
+GIB=$((1024 * MIB))
+
+setup() {
+  nc_setup
+  local builddir="${NC_BUILDDIR:-$NC_BINDIR/..}"
+  ENOSYS_EXEC="$builddir/tests/enosys-exec"
+  TREE_HELPER="$builddir/tests/rmtree-race"
+  BG_PID=
+}
+
+teardown() {
+  local m p
+  # A background strace and xcp that a failed test left running.
+  if [[ -n $BG_PID ]]; then
+    for p in $(descendants "$BG_PID") "$BG_PID"; do
+      kill -KILL "$p" 2>/dev/null || true
+    done
+    wait "$BG_PID" 2>/dev/null || true
+  fi
+  cd "$BATS_TEST_TMPDIR" || return 1
+  # Mounts made by the tests, innermost first (the loop devices go with
+  # their mounts: mount -o loop sets autoclear).
+  for m in "$BATS_TEST_TMPDIR"/fs/ref "$BATS_TEST_TMPDIR"/fs/e4 \
+    "$BATS_TEST_TMPDIR"/fs "$BATS_TEST_TMPDIR"/mnt; do
+    if mountpoint -q "$m" 2>/dev/null; then
+      umount "$m" || umount -l "$m"
+    fi
+  done
+}
+
+# The 1 GiB source of the signal tests, made once for the file, on a
+# tmpfs of its own (as root): $BIG.
+BIG=$BATS_FILE_TMPDIR/big/big
+shared_big() {
+  [[ -e $BIG ]] && return
+  mkdir -p "${BIG%/*}"
+  mount -t tmpfs -o size=1100m xcp-big "${BIG%/*}" || fail "cannot mount a tmpfs"
+  make_big "$BIG" 1024
+}
+
+teardown_file() {
+  if mountpoint -q "${BIG%/*}" 2>/dev/null; then
+    umount "${BIG%/*}"
+  fi
+}
+
+require_enosys_exec() {
+  [[ -x $ENOSYS_EXEC ]] \
+    || fail "$ENOSYS_EXEC is not built: run 'make tests/enosys-exec' (make check does)"
+  # xcp itself as the probe: the filter kills a program of another
+  # architecture than the build's (a 64-bit true under an -m32 build).
+  "$ENOSYS_EXEC" splice "$NC_BINDIR/xcp" --version >/dev/null 2>&1 \
+    || skip "seccomp filters cannot be installed here"
+}
+
+require_tree_helper() {
+  [[ -x $TREE_HELPER ]] \
+    || fail "$TREE_HELPER is not built: run 'make tests/rmtree-race' (make check does)"
+}
+
+# enosys CALLS CMD...: CMD with the CALLS failing (see tests/enosys-exec.c).
+enosys() {
+  "$ENOSYS_EXEC" "$@"
+}
+
+# Work in a fresh tmpfs (as root), else where we are; cd there.
+use_tmpfs() {
+  mkdir fs
+  if [[ $(id -u) -eq 0 ]]; then
+    mount -t tmpfs -o size=4g xcp-test fs || fail "cannot mount a tmpfs"
+  fi
+  cd fs || return 1
+}
+
+# mount_ext4 DIR SIZE: an ext4 image on a loop device, mounted on DIR
+# (created), as root; skip where that cannot be had.
+mount_ext4() {
+  require_root
+  require_cmd mkfs.ext4 losetup
+  truncate -s "$2" "$1.img"
+  mkfs.ext4 -q -F "$1.img" || skip "mkfs.ext4 failed"
+  mkdir "$1"
+  mount -o loop "$1.img" "$1" || skip "cannot mount a loop device"
+}
+
+# mount_reflink DIR: a file system with reflinks (FICLONE), btrfs or XFS
+# on a loop device, mounted on DIR (created), as root; skip otherwise.
+# cp --reflink=always checks independently that cloning works there.
+mount_reflink() {
+  require_root
+  require_cmd losetup
+  truncate -s 512M "$1.img"
+  if command -v mkfs.btrfs >/dev/null 2>&1; then
+    mkfs.btrfs -q -f "$1.img" >/dev/null 2>&1 || skip "mkfs.btrfs failed"
+  elif command -v mkfs.xfs >/dev/null 2>&1; then
+    mkfs.xfs -q -f -m reflink=1 "$1.img" || skip "mkfs.xfs -m reflink=1 failed"
+  else
+    skip "no mkfs.btrfs or mkfs.xfs for a file system with reflinks" \
+      "(apt-get install btrfs-progs or xfsprogs)"
+  fi
+  mkdir "$1"
+  mount -o loop "$1.img" "$1" || skip "cannot mount a btrfs/XFS loop image"
+  echo probe >"$1/.probe"
+  cp --reflink=always "$1/.probe" "$1/.probe2" 2>/dev/null \
+    || skip "FICLONE does not work on the btrfs/XFS image"
+  rm -f "$1/.probe" "$1/.probe2"
+}
+
+# make_big FILE MIB: MIB mebibytes of random data, fast (a random 16 MiB
+# block repeated, each copy starting with its own number so that no two
+# blocks are equal).
+make_big() {
+  local i
+  head -c $((16 * MIB)) /dev/urandom >"$1.block"
+  for ((i = 0; i < $2 / 16; i++)); do
+    printf '%016d' "$i"
+    tail -c +17 "$1.block"
+  done >"$1"
+  head -c $(($2 % 16 * MIB)) "$1.block" >>"$1"
+  rm -f "$1.block"
+  assert_size "$1" $(($2 * MIB))
+}
+
+# make_sparse FILE: 1 GiB, with 1 MiB of random data in two pieces (at
+# 100 MiB and at 700 MiB); the rest is holes.
+make_sparse() {
+  truncate -s 1G "$1"
+  head -c $((512 * 1024)) /dev/urandom |
+    dd of="$1" bs=64K seek=1600 conv=notrunc iflag=fullblock status=none
+  head -c $((512 * 1024)) /dev/urandom |
+    dd of="$1" bs=64K seek=11200 conv=notrunc iflag=fullblock status=none
+  assert_size "$1" "$GIB"
+  [[ $(du_k "$1") -lt 2048 ]] || skip "no sparse files here"
+}
+
+# du_k FILE: the space FILE takes, in KiB.
+du_k() {
+  du -k -- "$1" | cut -f1
+}
+
+# The sources of the engine tests: 1 B, 64 KiB, 100 MiB, 0 B.
+SIZES=(1 65536 $((100 * MIB)) 0)
+make_sources() {
+  local size
+  for size in 1 65536 0; do
+    make_random "src$size" "$size"
+  done
+  make_big "src$((100 * MIB))" 100
+}
+
+# copy_ok ENGINE SRC DST [OPTION...]: xcp --debug OPTION... SRC DST must
+# succeed silently on stdout, print the --debug line with an engine
+# matching the regexp ENGINE, no holes, the byte count, and DST be
+# identical to SRC (EXPECTED, if set, stands for SRC's content).
+copy_ok() {
+  local engine=$1 src=$2 dst=$3
+  shift 3
+  rm -f "$dst"
+  run --separate-stderr xcp --debug "$@" "$src" "$dst"
+  assert_success
+  assert_output ""
+  assert_same "${EXPECTED:-$src}" "$dst"
+  assert_err --regexp "^xcp: '$src' -> '$dst': engine ($engine), holes none, $(file_size "$dst") bytes\$"
+}
+
+# xcp as the tests run it: through XCP_WRAP, a command prefix (env -i for
+# /proc/self/environ, enosys-exec for the fallbacks), empty by default.
+XCP_WRAP=()
+xcp() {
+  "${XCP_WRAP[@]}" "$NC_BINDIR/xcp" "$@"
+}
+
+# copy_all ENGINE PROC_ENGINE [OPTION...]: every source of make_sources,
+# and /proc/version (st_size 0, readable by splice) and
+# /proc/self/environ (st_size 0, more than a page, not readable by splice
+# or sendfile), copied by xcp --debug OPTION..., with ENGINE the engine
+# expected for the regular files and PROC_ENGINE for the /proc files.
+# The empty file comes last: the others tell more when it fails.
+copy_all() {
+  local engine=$1 proc_engine=$2 size
+  shift 2
+  for size in "${SIZES[@]}"; do
+    [[ $size -eq 0 ]] || copy_ok "$engine" "src$size" "dst$size" "$@"
+  done
+  [[ -r /proc/version ]] || skip "no /proc"
+  assert_size /proc/version 0
+  cat /proc/version >expected
+  EXPECTED=expected copy_ok "$proc_engine" /proc/version dst-version "$@"
+  [[ -s dst-version ]] || fail "/proc/version copied empty"
+  # /proc/self/environ of xcp itself: env -i makes it known.
+  local value
+  value=$(seq 1 3000 | tr '\n' ,)
+  printf 'V=%s\0' "$value" >expected
+  local -a saved=("${XCP_WRAP[@]}")
+  XCP_WRAP=(env -i "V=$value" "${saved[@]}")
+  EXPECTED=expected copy_ok "$proc_engine" /proc/self/environ dst-environ "$@"
+  XCP_WRAP=("${saved[@]}")
+  copy_ok "$engine" src0 dst0 "$@"
+}
+
+# --- byte-identical copies, engine by engine -----------------------------
+
+@test "xcp --engine=copy_file_range: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
+  use_tmpfs
+  make_sources
+  # copy_file_range refuses /proc (EXDEV): the copy must still be whole.
+  copy_all copy_file_range 'copy_file_range|splice|sendfile|rw' \
+    --engine=copy_file_range
+}
+
+@test "xcp --engine=sendfile: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
+  use_tmpfs
+  make_sources
+  copy_all sendfile 'sendfile|rw' --engine=sendfile
+}
+
+@test "xcp --engine=splice: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
+  use_tmpfs
+  make_sources
+  copy_all splice 'splice|rw' --engine=splice
+}
+
+@test "xcp --engine=rw: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
+  use_tmpfs
+  make_sources
+  copy_all rw rw --engine=rw
+}
+
+@test "xcp --engine=clone on btrfs/XFS: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
+  use_tmpfs
+  mount_reflink ref
+  cd ref || fail
+  make_sources
+  local used
+  used=$(df -k --output=used . | tail -1)
+  copy_all clone 'clone|copy_file_range|splice|sendfile|rw' --engine=clone
+  # The 100 MiB were shared, not written again.
+  [[ $(($(df -k --output=used . | tail -1) - used)) -lt 20480 ]] \
+    || fail "the clones took space: $(df -k --output=used . | tail -1) KiB used, $used before"
+}
+
+@test "xcp: the default engine is clone on btrfs/XFS, and --reflink=never avoids it" {
+  use_tmpfs
+  mount_reflink ref
+  cd ref || fail
+  make_sources
+  copy_all clone 'splice|rw'
+  copy_all 'copy_file_range|splice|sendfile|rw' 'splice|rw' --reflink=never
+  # --reflink=always is the default order where cloning works.
+  copy_ok clone src65536 dst65536 --reflink=always
+}
+
+@test "xcp: the default engine on tmpfs is copy_file_range (no reflinks)" {
+  use_tmpfs
+  make_sources
+  copy_all copy_file_range 'splice|rw'
+}
+
+@test "xcp --reflink=always fails where there are no reflinks, creating nothing" {
+  use_tmpfs
+  make_random src 100000
+  run --separate-stderr xcp --reflink=always src dst
+  assert_failure 1
+  assert_output ""
+  assert_err --regexp "^xcp: "
+  assert_not_exist dst
+  # And an existing destination is left as it was.
+  make_random dst 5000
+  cp dst old
+  run --separate-stderr xcp --reflink=always src dst
+  assert_failure 1
+  assert_same old dst
+}
+
+# --- the same copies when the kernel refuses the preferred calls ---------
+
+@test "enosys-exec: the named calls fail with ENOSYS, the others work" {
+  require_enosys_exec
+  require_cmd python3
+  run enosys splice python3 -c pass
+  [[ $status -ne $((128 + $(kill -l SYS))) ]] \
+    || skip "python3 is not of the build's architecture (an -m32 build?)"
+  make_random src 10000
+  local probe='import fcntl, os
+src = os.open("src", os.O_RDONLY)
+dst = os.open("dst", os.O_WRONLY | os.O_CREAT, 0o644)
+r, w = os.pipe()
+for name, call in (("copy_file_range", lambda: os.copy_file_range(src, dst, 10, 0, 0)),
+                   ("sendfile", lambda: os.sendfile(dst, src, 0, 10)),
+                   ("splice", lambda: os.splice(src, w, 10, 0)),
+                   ("ficlone", lambda: fcntl.ioctl(dst, 0x40049409, src)),
+                   ("fionread", lambda: fcntl.ioctl(r, 0x541B, b"1234"))):
+    try:
+        call()
+        print(name, "ok")
+    except OSError as e:
+        print(name, os.strerror(e.errno))'
+  run enosys copy_file_range,sendfile,splice,ficlone python3 -c "$probe"
+  assert_success
+  assert_line "copy_file_range Function not implemented"
+  assert_line "sendfile Function not implemented"
+  assert_line "splice Function not implemented"
+  assert_line "ficlone Function not implemented"
+  assert_line "fionread ok"
+  run enosys splice,copy_file_range:EXDEV python3 -c "$probe"
+  assert_line "copy_file_range Invalid cross-device link"
+  assert_line "sendfile ok"
+  assert_line "splice Function not implemented"
+  run enosys o_tmpfile:EOPNOTSUPP python3 -c \
+    'import os; os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o600)'
+  assert_failure
+  assert_output --partial "Operation not supported"
+  run enosys bogus true
+  assert_failure 125
+}
+
+@test "xcp without copy_file_range (ENOSYS): splice, same bytes" {
+  require_enosys_exec
+  use_tmpfs
+  make_sources
+  XCP_WRAP=("$ENOSYS_EXEC" copy_file_range)
+  copy_all splice 'splice|rw'
+}
+
+@test "xcp without copy_file_range and splice (ENOSYS): read/write, same bytes" {
+  require_enosys_exec
+  use_tmpfs
+  make_sources
+  XCP_WRAP=("$ENOSYS_EXEC" "copy_file_range,splice")
+  copy_all rw rw
+}
+
+@test "xcp without any copy call (ENOSYS): read/write, same bytes" {
+  require_enosys_exec
+  use_tmpfs
+  make_sources
+  XCP_WRAP=("$ENOSYS_EXEC" "ficlone,copy_file_range,splice,sendfile")
+  copy_all rw rw
+}
+
+# man/xcp.1: a forced engine is the only way tried; a file it cannot copy
+# is a failure, with the kernel's reason.  Nothing may be left half done.
+@test "xcp --engine=NAME whose call fails with ENOSYS: exit 1, nothing touched" {
+  require_enosys_exec
+  mkdir w && cd w
+  make_random src 300000
+  make_random dst 1000
+  cp dst ../old
+  local engine call
+  for engine in copy_file_range sendfile splice clone; do
+    call=$engine
+    [[ $engine != clone ]] || call=ficlone
+    XCP_WRAP=("$ENOSYS_EXEC" "$call")
+    run --separate-stderr xcp --engine="$engine" src dst
+    assert_failure 1
+    assert_output ""
+    assert_err --regexp "^xcp: .*'src'.*Function not implemented\$"
+    assert_same ../old dst
+    run --separate-stderr xcp --engine="$engine" src new
+    assert_failure 1
+    assert_not_exist new
+    assert_equal "$(ls -A)" "$(printf '%s\n' dst src)"
+  done
+}
+
+@test "xcp on btrfs/XFS without FICLONE (ENOSYS, EOPNOTSUPP): copy_file_range" {
+  require_enosys_exec
+  use_tmpfs
+  mount_reflink ref
+  cd ref || fail
+  make_sources
+  XCP_WRAP=("$ENOSYS_EXEC" ficlone)
+  copy_all copy_file_range 'splice|rw'
+  XCP_WRAP=("$ENOSYS_EXEC" ficlone:EOPNOTSUPP)
+  copy_all copy_file_range 'splice|rw'
+}
+
+@test "xcp cross-device (copy_file_range says EXDEV): splice, same bytes" {
+  require_enosys_exec
+  use_tmpfs
+  make_sources
+  XCP_WRAP=("$ENOSYS_EXEC" copy_file_range:EXDEV)
+  copy_all splice 'splice|rw'
+}
+
+# --- holes ---------------------------------------------------------------
+
+# sparse_ok DST [OPTION...]: xcp --debug OPTION... sparse DST keeps the
+# holes: the copy takes no more room than the source (plus 1 MiB of
+# slack), says "holes kept", and has the same bytes.
+sparse_ok() {
+  local dst=$1
+  shift
+  rm -f "$dst"
+  run --separate-stderr xcp --debug "$@" sparse "$dst"
+  assert_success
+  assert_err --regexp "^xcp: 'sparse' -> '$dst': engine (clone|copy_file_range|sendfile|splice|rw), holes kept, [0-9]+ bytes\$"
+  assert_size "$dst" "$(file_size sparse)"
+  [[ $(du_k "$dst") -le $(($(du_k sparse) + 1024)) ]] \
+    || fail "$dst takes $(du_k "$dst") KiB, sparse $(du_k sparse) KiB"
+  assert_same sparse "$dst"
+}
+
+@test "xcp: a sparse 1 GiB file with 1 MiB of data keeps its holes, by every engine" {
+  use_tmpfs
+  make_sparse sparse
+  sparse_ok dst
+  local engine
+  for engine in copy_file_range sendfile splice rw; do
+    sparse_ok "dst-$engine" --engine="$engine"
+  done
+  sparse_ok dst-always --sparse=always
+}
+
+@test "xcp: a sparse file ending in a hole keeps its size" {
+  use_tmpfs
+  head -c 100000 /dev/urandom >sparse
+  truncate -s 1G sparse
+  sparse_ok dst
+  sparse_ok dst-rw --engine=rw
+}
+
+@test "xcp --sparse=never fills the holes" {
+  use_tmpfs
+  make_sparse sparse
+  run --separate-stderr xcp --debug --sparse=never sparse dst
+  assert_success
+  assert_err --regexp "^xcp: 'sparse' -> 'dst': engine [a-z_]+, holes none, $GIB bytes\$"
+  [[ $(du_k dst) -ge $((GIB / 1024 - 1024)) ]] \
+    || fail "dst takes $(du_k dst) KiB: holes were kept"
+  assert_same sparse dst
+}
+
+@test "xcp --sparse=always makes holes of the zeros of a full file" {
+  use_tmpfs
+  { head -c $MIB /dev/urandom; head -c $((64 * MIB)) /dev/zero
+    head -c $MIB /dev/urandom; } >full
+  [[ $(du_k full) -ge $((66 * 1024)) ]] || fail "full is not full"
+  run --separate-stderr xcp --debug --sparse=always full dst
+  assert_success
+  assert_err --regexp "holes kept"
+  [[ $(du_k dst) -le $((3 * 1024)) ]] || fail "dst takes $(du_k dst) KiB"
+  assert_same full dst
+  # auto keeps a full file full.
+  run --separate-stderr xcp --debug full dst2
+  assert_success
+  assert_err --regexp "holes none"
+  assert_same full dst2
+}
+
+# --- -a, -r: every kind of file ------------------------------------------
+
+# make_tree DIR: files, an executable, directories, a hard link, symbolic
+# links (to a file, dangling, upward), a FIFO and (as root) a device
+# node and an owner other than root; modes of every sort; times set to
+# fixed instants with nanoseconds, the directories' last.
+TREE_PATHS=(. file exec sub sub/hard sub/deeper sub/deeper/f2 link dangling
+  sub/up fifo)
+make_tree() {
+  mkdir -p "$1/sub/deeper"
+  (
+    cd "$1" || exit 1
+    head -c 70000 /dev/urandom >file
+    printf '#!/bin/sh\n' >./exec
+    echo two >sub/deeper/f2
+    ln file sub/hard
+    ln -s file link
+    ln -s nowhere/at/all dangling
+    ln -s ../file sub/up
+    mkfifo fifo
+    chmod 0640 file
+    chmod 0711 exec
+    chmod 0662 fifo
+    chmod 0705 sub
+    chmod 0750 sub/deeper
+    chmod 0751 .
+    if [[ $(id -u) -eq 0 ]]; then
+      mknod null c 1 3
+      chmod 0604 null
+      chown 1234:5678 file sub/deeper
+      chown -h 4321:8765 link
+      chown 2222:3333 fifo null
+    fi
+    local p n=1
+    for p in file exec sub/deeper/f2 link dangling sub/up fifo null; do
+      [[ -e $p || -L $p ]] || continue
+      touch -h -d "2001-02-03 04:05:0$n.12345678$n" "$p"
+      touch -h -a -d "2002-03-04 05:06:0$n.98765432$n" "$p"
+      n=$((n + 1))
+    done
+    touch -d "2003-01-01 00:00:00.000000001" sub/deeper
+    touch -d "2004-01-01 00:00:00.999999999" sub
+    touch -d "2005-06-07 08:09:10.555555555" .
+  ) || fail "cannot build the tree"
+  if [[ $(id -u) -eq 0 ]]; then
+    TREE_PATHS+=(null)
+  fi
+}
+
+# tree_stat DIR: type, mode, owner, device number, times (ns) of every
+# path of TREE_PATHS, one a line; stat of a name reads no directory, so
+# the atimes are not changed by looking.
+tree_stat() {
+  (cd "$1" && stat -c '%n %F %a %u:%g %t:%T mtime %y atime %x' -- "${TREE_PATHS[@]}")
+}
+
+@test "xcp -a keeps modes, owners, ns times, links, FIFOs, device nodes" {
+  use_tmpfs
+  make_tree src
+  local before
+  before=$(tree_stat src)
+  run --separate-stderr timeout 60 xcp -a src dst
+  assert_success
+  assert_output ""
+  assert_err ""
+  assert_equal "$(tree_stat dst)" "$before"
+  assert_same src/file dst/file
+  assert_same src/sub/deeper/f2 dst/sub/deeper/f2
+  # Links are links, with their own targets.
+  [[ $(readlink dst/link) == file && $(readlink dst/dangling) == nowhere/at/all \
+    && $(readlink dst/sub/up) == ../file ]] || fail "symbolic links changed"
+  [[ -L dst/dangling && ! -e dst/dangling ]] || fail "dst/dangling is not a dangling link"
+  [[ -p dst/fifo ]] || fail "dst/fifo is not a FIFO"
+  # Hard links stay hard links, in the copy.
+  assert_equal "$(stat -c %i dst/sub/hard)" "$(stat -c %i dst/file)"
+  [[ $(stat -c %i dst/file) != "$(stat -c %i src/file)" ]] || fail "dst/file is src/file"
+  assert_equal "$(stat -c %h dst/file)" 2
+}
+
+@test "xcp -a: an xattr is kept (--preserve=xattr)" {
+  require_cmd python3
+  use_tmpfs
+  echo data >f
+  python3 -c 'import os; os.setxattr("f", "user.nc", b"v\0alue")' 2>/dev/null \
+    || skip "no user xattrs here"
+  run --separate-stderr xcp -a f a
+  assert_success
+  run --separate-stderr xcp --preserve=xattr f x
+  assert_success
+  run python3 -c 'import os, sys
+print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
+  assert_success
+  assert_output "b'v\\x00alue' b'v\\x00alue' b'v\\x00alue'"
+  # Without -a, none.
+  run --separate-stderr xcp f plain
+  run python3 -c 'import os; print(os.listxattr("plain"))'
+  assert_output "[]"
+}
+
+@test "xcp without -a: mode less the umask, new times, links followed" {
+  use_tmpfs
+  echo data >f
+  chmod 0777 f
+  touch -d "2001-02-03 04:05:06.123456789" f
+  ln -s f lnk
+  umask 027
+  run --separate-stderr xcp f g
+  assert_success
+  assert_file_permission 750 g
+  [[ $(stat -c %Y g) -gt 1000000000 && $(stat -c %Y g) != "$(stat -c %Y f)" ]] \
+    || fail "the mtime was copied without -a"
+  run --separate-stderr xcp lnk h
+  assert_success
+  [[ -f h && ! -L h ]] || fail "h is not a regular file"
+  assert_same f h
+  # -a copies the link itself.
+  run --separate-stderr xcp -a lnk k
+  assert_success
+  [[ -L k && $(readlink k) == f ]] || fail "k is not the link"
+  # --preserve=timestamps alone.
+  run --separate-stderr xcp --preserve=timestamps f t
+  assert_success
+  assert_equal "$(stat -c %y t)" "$(stat -c %y f)"
+}
+
+@test "xcp --preserve with no list keeps mode and times; -R is -r" {
+  echo x >f
+  chmod 0741 f
+  touch -d "2001-02-03 04:05:06.123456789" f
+  umask 077
+  run --separate-stderr xcp --preserve f g
+  assert_success
+  assert_err ""
+  assert_file_permission 741 g
+  assert_equal "$(stat -c %y g)" "$(stat -c %y f)"
+  mkdir -p d/e
+  echo y >d/e/y
+  run --separate-stderr xcp -R d d2
+  assert_success
+  assert_same d/e/y d2/e/y
+}
+
+@test "xcp -r copies links as links, FIFOs as FIFOs, never follows them" {
+  use_tmpfs
+  mkdir -p src outside/big
+  echo secret >outside/big/file
+  ln -s ../outside src/out
+  ln -s "$PWD/outside/big" src/abs
+  mkfifo src/fifo
+  echo x >src/f
+  run --separate-stderr timeout 30 xcp -r src dst
+  assert_success
+  assert_err ""
+  [[ -L dst/out && -L dst/abs && -p dst/fifo ]] || fail "links or FIFO not copied as such"
+  assert_equal "$(readlink dst/out)" ../outside
+  assert_same src/f dst/f
+}
+
+@test "xcp -a: strace shows the *at calls, nothing by full path" {
+  require_strace
+  use_tmpfs
+  make_tree src
+  # All calls: strace 6.1 does not know fchmodat2 (Linux 6.6) by name, nor
+  # puts it in %file; it shows it as syscall_0x1c4 (452 everywhere).
+  run strace -f -o trace.log "$NC_BINDIR/xcp" -a src dst
+  assert_success
+  assert_equal "$(tree_stat dst | sed 's/ atime .*//')" \
+    "$(tree_stat src | sed 's/ atime .*//')"
+  # None of the calls that take a path from the working directory, on a
+  # relative path (the tree's; a sanitizer's run-time library opens
+  # /proc/self/maps with open).
+  run grep -E '^[0-9]+ +(open|creat|mkdir|mknod|symlink|readlink|link|chown|lchown|chmod|rename|stat|lstat|stat64|lstat64|utime|utimes|futimesat)\("[^/]' trace.log
+  assert_failure
+  # Within the tree, entries are made by name in their parent directory
+  # (a descriptor), never by a path with a slash: only the operands
+  # themselves are relative to the working directory.
+  run awk '
+    { sub(/^[0-9]+ +/, "") }
+    /^(mkdirat|mknodat|symlinkat|linkat|fchownat|utimensat|fchmodat2?)\(/ {
+      if (!match($0, /"[^"]*"/)) next
+      split(substr($0, index($0, "(") + 1), a, /, /)
+      dirarg = a[1]
+      if ($0 ~ /^symlinkat\(/) dirarg = a[2]
+      if ($0 ~ /^linkat\(/) next
+      path = substr($0, RSTART + 1, RLENGTH - 2)
+      if ($0 ~ /^symlinkat\(/) {
+        # the second string is the name
+        rest = substr($0, RSTART + RLENGTH)
+        if (!match(rest, /"[^"]*"/)) next
+        path = substr(rest, RSTART + 1, RLENGTH - 2)
+      }
+      if (path == "" || path == "src" || path == "dst") next
+      if (index(path, "/") || dirarg == "AT_FDCWD") print "by path: " $0
+    }' trace.log
+  assert_output ""
+  # Each of these (or one of a group) succeeded at least once.
+  local calls call missing=
+  for calls in openat mkdirat mknodat symlinkat readlinkat linkat fchownat \
+    utimensat fchmodat,fchmodat2,syscall_0x1c4 renameat,renameat2,linkat \
+    newfstatat,statx,fstatat64; do
+    local n=0
+    for call in ${calls//,/ }; do
+      n=$((n + $(grep -cE "^[0-9]+ +$call\\(.*\\) += [0-9]+\$" trace.log || true)))
+    done
+    [[ $n -gt 0 ]] || missing+=" $calls"
+  done
+  [[ -z $missing ]] || fail "no successful call of:$missing"
+}
+
+@test "xcp -r: a tree deeper than PATH_MAX (2500 levels), under ulimit -n 1024" {
+  require_tree_helper
+  use_tmpfs
+  "$TREE_HELPER" deep src 2500 1
+  # The deepest file gets content (its path is too long to name: find
+  # -execdir runs the command in its directory).
+  find src -mindepth 2501 -name f0 -execdir sh -c 'echo deepest >f0' \;
+  run --separate-stderr bash -c 'ulimit -n 1024 && exec xcp -r src dst'
+  assert_success
+  assert_err ""
+  assert_equal "$(cd dst && find . | sort | md5sum)" "$(cd src && find . | sort | md5sum)"
+  run find dst -mindepth 2501 -name f0 -execdir cat f0 \;
+  assert_success
+  assert_output deepest
+}
+
+@test "xcp -r: an unreadable file is reported, the rest copied (as uid 65534)" {
+  require_nobody
+  as_nobody "$NC_BINDIR/xcp" --version >/dev/null 2>&1 || skip "uid 65534 cannot run xcp"
+  mkdir -m 0777 box
+  mkdir -p box/src/sub
+  echo a >box/src/a
+  echo b >box/src/sub/b
+  echo secret >box/src/sub/secret
+  echo z >box/src/z
+  chmod 0600 box/src/sub/secret
+  cd box
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" -r src dst
+  assert_failure 1
+  assert_output ""
+  assert_err "xcp: cannot open 'src/sub/secret': Permission denied"
+  assert_same src/a dst/a
+  assert_same src/sub/b dst/sub/b
+  assert_same src/z dst/z
+  assert_not_exist dst/sub/secret
+}
+
+@test "xcp -r: without -r a directory is omitted, the files copied" {
+  mkdir d out
+  echo f >f
+  run --separate-stderr xcp d f out
+  assert_failure 1
+  assert_err "xcp: -r not specified; omitting directory 'd'"
+  assert_not_exist out/d
+  assert_same f out/f
+}
+
+@test "xcp -a without fchmodat2 (Linux < 6.6): the modes are set by fchmodat" {
+  require_enosys_exec
+  require_strace
+  use_tmpfs
+  make_tree src
+  run strace -f -o trace.log "$ENOSYS_EXEC" fchmodat2 "$NC_BINDIR/xcp" -a src dst
+  assert_success
+  assert_equal "$(tree_stat dst | sed 's/ atime .*//')" \
+    "$(tree_stat src | sed 's/ atime .*//')"
+  run grep -cE '^[0-9]+ +fchmodat\(.*\) += 0$' trace.log
+  [[ $output -gt 0 ]] || fail "no fchmodat succeeded"
+}
+
+# --- refusals ------------------------------------------------------------
+
+@test "xcp f f is refused, also through a hard link and a symlink; f intact" {
+  # In a directory of its own: run --separate-stderr leaves files in ".".
+  mkdir w && cd w
+  make_random f 10000
+  cp f orig
+  ln f hard
+  ln -s f sym
+  mkdir d
+  ln -s ../f d/f
+  run --separate-stderr xcp f f
+  assert_failure 1
+  assert_err "xcp: 'f' and 'f' are the same file"
+  run --separate-stderr xcp f hard
+  assert_failure 1
+  assert_err "xcp: 'f' and 'hard' are the same file"
+  run --separate-stderr xcp f sym
+  assert_failure 1
+  assert_err "xcp: 'f' and 'sym' are the same file"
+  run --separate-stderr xcp sym f
+  assert_failure 1
+  assert_err "xcp: 'sym' and 'f' are the same file"
+  run --separate-stderr xcp f d
+  assert_failure 1
+  assert_err "xcp: 'f' and 'd/f' are the same file"
+  run --separate-stderr xcp -f f hard
+  assert_failure 1
+  assert_same orig f
+  assert_same orig hard
+  [[ -L sym && -L d/f ]] || fail "a link was replaced"
+  assert_equal "$(ls -A)" "$(printf '%s\n' d f hard orig sym)"
+}
+
+@test "xcp -r: a directory into itself is refused, nothing made" {
+  mkdir -p d/e
+  echo x >d/e/f
+  run --separate-stderr xcp -r d d/sub
+  assert_failure 1
+  assert_err "xcp: cannot copy a directory, 'd', into itself, 'd/sub'"
+  assert_not_exist d/sub
+  run --separate-stderr xcp -r d d
+  assert_failure 1
+  assert_err "xcp: cannot copy a directory, 'd', into itself, 'd/d'"
+  assert_not_exist d/d
+  run --separate-stderr xcp -r d d/e
+  assert_failure 1
+  assert_err "xcp: cannot copy a directory, 'd', into itself, 'd/e/d'"
+  assert_not_exist d/e/d
+}
+
+@test "xcp: a directory is not overwritten by a file" {
+  echo x >f
+  mkdir -p dir out/f
+  touch dir/keep out/f/keep
+  run --separate-stderr xcp -T f dir
+  assert_failure 1
+  assert_err "xcp: cannot overwrite directory 'dir' with non-directory"
+  assert_file_exist dir/keep
+  run --separate-stderr xcp f out
+  assert_failure 1
+  assert_err "xcp: cannot overwrite directory 'out/f' with non-directory"
+  assert_file_exist out/f/keep
+}
+
+# --- the destination is never half-written -------------------------------
+
+@test "xcp: ENOSPC on a 1 MiB tmpfs: old content kept, no stray file, exit 1" {
+  require_root
+  mkdir mnt
+  mount -t tmpfs -o size=1m xcp-enospc mnt || skip "cannot mount a tmpfs"
+  # The source on the same file system, so that every engine can run
+  # (copy_file_range does not cross file systems): 600 KB, 100 KB of old
+  # destination, and no room for a second 600 KB.
+  make_random mnt/src 600000
+  make_random mnt/dst 100000
+  cp mnt/dst old
+  local engine
+  local -a opt
+  for engine in auto copy_file_range sendfile splice rw; do
+    opt=()
+    [[ $engine == auto ]] || opt=(--engine="$engine")
+    run --separate-stderr xcp "${opt[@]}" mnt/src mnt/dst
+    assert_failure 1
+    assert_output ""
+    assert_err --regexp "^xcp: .*No space left on device\$"
+    assert_same old mnt/dst
+    assert_equal "$(ls -A mnt)" "$(printf '%s\n' dst src)"
+    run --separate-stderr xcp "${opt[@]}" mnt/src mnt/new
+    assert_failure 1
+    assert_err --regexp "^xcp: .*No space left on device\$"
+    assert_equal "$(ls -A mnt)" "$(printf '%s\n' dst src)"
+    # Nothing is held: the space is free again for a copy that fits.
+    run --separate-stderr xcp "${opt[@]}" mnt/dst mnt/fits
+    assert_success
+    assert_same old mnt/fits
+    rm mnt/fits
+  done
+}
+
+# descendants PID: the pids of PID's children, grandchildren...
+descendants() {
+  local child
+  # shellcheck disable=SC2013 # the file is a list of words
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
+# xcp_below PID: the pid of the xcp running below PID, if any yet.
+xcp_below() {
+  local p
+  for p in $(descendants "$1"); do
+    if [[ $(readlink "/proc/$p/exe" 2>/dev/null) == "$NC_BINDIR/xcp" ]]; then
+      echo "$p"
+      return
+    fi
+  done
+}
+
+# writing_to PID DIR: PID has a file of DIR open that has data in it (the
+# unnamed temporary file, or a named one).
+writing_to() {
+  local fd target
+  for fd in /proc/"$1"/fd/*; do
+    target=$(readlink "$fd" 2>/dev/null) || continue
+    [[ $target == "$2"/* ]] || continue
+    [[ $(stat -L -c %s "$fd" 2>/dev/null || echo 0) -gt 0 ]] && return 0
+  done
+  return 1
+}
+
+# interrupt SIGNAL DST [PREFIX...] -- [OPTION...]: start PREFIX... xcp
+# OPTION... $BIG DST under strace, which delays every data-moving call and
+# the calls that put DST in place by 50 ms, wait until data is in a file
+# of DST's directory, send SIGNAL to xcp, and wait for it.  The status is
+# in $status.  SIGINT and SIGTERM get their default action back (a
+# background job of a script ignores SIGINT).
+interrupt() {
+  local sig=$1 dst=$2
+  shift 2
+  local -a prefix=()
+  while [[ $1 != -- ]]; do
+    prefix+=("$1")
+    shift
+  done
+  shift
+  local calls=write,pwrite64,writev,pwritev,splice,sendfile,copy_file_range
+  calls+=,linkat,renameat,renameat2
+  strace -f -o /dev/null -e trace="$calls" \
+    -e inject="$calls":delay_enter=50000 \
+    env --default-signal=INT,TERM "${prefix[@]}" "$NC_BINDIR/xcp" "$@" \
+    "$BIG" "$dst" 2>strace.err &
+  BG_PID=$!
+  local pid='' dir i
+  dir=$(cd "$(dirname "$dst")" && pwd)
+  for ((i = 0; i < 1000; i++)); do
+    [[ -n $pid ]] || pid=$(xcp_below "$BG_PID")
+    [[ -n $pid ]] && writing_to "$pid" "$dir" && break
+    sleep 0.01
+  done
+  [[ $i -lt 1000 ]] || fail "xcp did not start writing into $dir in 10 s"
+  kill -"$sig" "$pid"
+  status=0
+  wait "$BG_PID" || status=$?
+  BG_PID=
+}
+
+# old_or_whole DST [OLD]: after an interrupted copy, DST is the whole copy
+# of $BIG, or else OLD (absent without OLD) and xcp failed; nothing but
+# DST's own name is in its directory.
+old_or_whole() {
+  local dir
+  dir=$(dirname "$1")
+  if [[ -e $1 ]] && cmp -s "$BIG" "$1"; then
+    : # the copy was complete before the signal came
+  elif [[ -n ${2:-} ]]; then
+    assert_same "$2" "$1"
+    [[ $status -ne 0 ]] || fail "xcp ended with 0, $1 not copied"
+  else
+    assert_not_exist "$1"
+    [[ $status -ne 0 ]] || fail "xcp ended with 0, $1 not copied"
+  fi
+  assert_equal "$(ls -A "$dir")" "$(cd "$dir" && ls -A -- "${KEEP[@]}")"
+}
+
+# kill_mid_copy SIGNAL [PREFIX...] -- [OPTION...]: the 1 GiB copy, over an
+# old destination and to a new one, interrupted by SIGNAL.
+kill_mid_copy() {
+  local sig=$1
+  shift
+  require_root
+  require_strace
+  use_tmpfs
+  shared_big
+  mkdir out
+  make_random out/dst $MIB
+  cp out/dst old
+  KEEP=(dst)
+  interrupt "$sig" out/dst "$@"
+  old_or_whole out/dst old
+  # Start again from the old content if the copy was whole.
+  cp old out/dst
+  interrupt "$sig" out/new "$@"
+  [[ -e out/new ]] && KEEP+=(new)
+  old_or_whole out/new
+}
+
+@test "xcp: SIGKILL in the middle of a 1 GiB copy: dst old or absent, no stray" {
+  kill_mid_copy KILL --
+}
+
+@test "xcp: SIGKILL in the middle of a 1 GiB read/write copy" {
+  kill_mid_copy KILL -- --engine=rw
+}
+
+@test "xcp: SIGINT in the middle of a 1 GiB copy: dst old or absent, no stray" {
+  kill_mid_copy INT --
+}
+
+@test "xcp: SIGTERM in the middle of a 1 GiB copy: dst old or absent, no stray" {
+  kill_mid_copy TERM -- --engine=splice
+}
+
+@test "xcp without O_TMPFILE: SIGINT and SIGTERM leave no temporary name" {
+  require_enosys_exec
+  kill_mid_copy INT "$ENOSYS_EXEC" o_tmpfile:EOPNOTSUPP --
+  rm -f out/new
+  cp old out/dst
+  KEEP=(dst)
+  interrupt TERM out/dst "$ENOSYS_EXEC" o_tmpfile:EOPNOTSUPP --
+  old_or_whole out/dst old
+}
+
+@test "xcp without O_TMPFILE (EOPNOTSUPP): copies by a temporary name" {
+  require_enosys_exec
+  mkdir w && cd w
+  make_random src 300000
+  make_random dst 1000
+  XCP_WRAP=("$ENOSYS_EXEC" o_tmpfile:EOPNOTSUPP)
+  run --separate-stderr xcp src dst
+  assert_success
+  assert_err ""
+  assert_same src dst
+  run --separate-stderr xcp src new
+  assert_success
+  assert_same src new
+  assert_equal "$(ls -A)" "$(printf '%s\n' dst new src)"
+}
+
+@test "xcp: strace: data goes to an O_TMPFILE, the destination is never truncated" {
+  require_strace
+  make_random src 300000
+  make_random dst 1000
+  run strace -f -o trace.log -e trace=openat,linkat,renameat,renameat2,unlinkat \
+    "$NC_BINDIR/xcp" src dst
+  assert_success
+  assert_same src dst
+  run grep -E 'openat\(.*O_TMPFILE' trace.log
+  assert_success
+  # dst itself is never opened for writing.
+  run grep -E 'openat\([^"]*"(\./)?dst", [^)]*(O_WRONLY|O_RDWR|O_TRUNC)' trace.log
+  assert_failure
+  # It is replaced in one step.
+  run grep -E '^[0-9]+ +(renameat2?|linkat)\(.*"dst".*\) += 0$' trace.log
+  assert_success
+  # A new destination likewise.
+  run strace -f -o trace2.log -e trace=openat,linkat,renameat,renameat2 \
+    "$NC_BINDIR/xcp" src new
+  assert_success
+  run grep -E 'openat\(.*O_TMPFILE' trace2.log
+  assert_success
+  run grep -E 'openat\([^"]*"(\./)?new", [^)]*O_CREAT' trace2.log
+  assert_failure
+}
+
+@test "xcp --fsync: the data is flushed before the rename" {
+  require_strace
+  make_random src 300000
+  run strace -f -o trace.log -e trace=fsync,fdatasync,linkat,renameat,renameat2 \
+    "$NC_BINDIR/xcp" --fsync src dst
+  assert_success
+  assert_same src dst
+  run grep -nE '^[0-9]+ +(fsync|fdatasync)\([0-9]+\) += 0$' trace.log
+  assert_success
+  local sync_line=${lines[0]%%:*}
+  run grep -nE '^[0-9]+ +(linkat|renameat2?)\(.*"dst".* += 0$' trace.log
+  assert_success
+  [[ $sync_line -lt ${lines[0]%%:*} ]] || fail "fsync after the rename"
+  # Not without --fsync.
+  run strace -f -o trace2.log -e trace=fsync,fdatasync "$NC_BINDIR/xcp" src dst2
+  assert_success
+  run grep -E '^[0-9]+ +(fsync|fdatasync)\(' trace2.log
+  assert_failure
+}
+
+# --- across file systems -------------------------------------------------
+
+@test "xcp: tmpfs to ext4 and back: files" {
+  use_tmpfs
+  mount_ext4 e4 1G
+  make_sources
+  local size
+  for size in "${SIZES[@]}"; do
+    copy_ok 'copy_file_range|splice|sendfile|rw' "src$size" "e4/dst$size"
+    copy_ok 'copy_file_range|splice|sendfile|rw' "e4/dst$size" "back$size"
+  done
+}
+
+@test "xcp: tmpfs to ext4 and back: a sparse file keeps its holes" {
+  use_tmpfs
+  mount_ext4 e4 1G
+  make_sparse sparse
+  sparse_ok e4/sparse
+  # And back, from e4/sparse.
+  cd e4 || fail
+  sparse_ok ../back
+}
+
+@test "xcp -a: tmpfs to ext4 and back: the tree and its attributes" {
+  use_tmpfs
+  mount_ext4 e4 1G
+  make_tree src
+  local before
+  before=$(tree_stat src)
+  run --separate-stderr timeout 60 xcp -a src e4/tree
+  assert_success
+  assert_err ""
+  assert_equal "$(tree_stat e4/tree)" "$before"
+  run --separate-stderr timeout 60 xcp -a e4/tree back
+  assert_success
+  assert_err ""
+  assert_equal "$(tree_stat back)" "$before"
+  assert_equal "$(stat -c %i back/sub/hard)" "$(stat -c %i back/file)"
+}
+
+# --- options -------------------------------------------------------------
+
+@test "xcp --help lists every option" {
+  run --separate-stderr xcp --help
+  assert_success
+  local opt
+  for opt in --engine --reflink --sparse --debug --fsync --no-clobber \
+    --interactive --force --update --verbose --recursive --archive \
+    --preserve --progress --no-progress --target-directory \
+    --no-target-directory; do
+    assert_output --partial -- "$opt"
+  done
+  assert_line --index 0 --partial "Usage: xcp [OPTION]... "
+}
+
+@test "xcp: usage errors exit 2" {
+  echo x >a
+  echo y >b
+  local -a args
+  local cmd
+  for cmd in "" "a" "--engine=bogus a c" "--reflink=bogus a c" \
+    "--sparse=bogus a c" "--preserve=bogus a c" "-t a -T b c" \
+    "-T a b c"; do
+    read -ra args <<<"$cmd"
+    run --separate-stderr xcp "${args[@]}"
+    [[ $status -eq 2 ]] || fail "xcp $cmd: status $status, not 2"
+    assert_err --regexp "^xcp: "
+    assert_err --partial "Try 'xcp --help' for more information."
+    assert_output ""
+  done
+  assert_not_exist c
+}
+
+@test "xcp: a missing source: exit 1, the others still copied" {
+  echo a >a
+  echo b >b
+  mkdir d
+  run --separate-stderr xcp missing dst
+  assert_failure 1
+  assert_output ""
+  assert_err "xcp: cannot open 'missing': No such file or directory"
+  assert_not_exist dst
+  run --separate-stderr xcp a missing b d
+  assert_failure 1
+  assert_err "xcp: cannot open 'missing': No such file or directory"
+  assert_same a d/a
+  assert_same b d/b
+}
+
+@test "xcp: a destination in a missing directory: cannot create" {
+  echo a >a
+  run --separate-stderr xcp a no/such/dst
+  assert_failure 1
+  assert_err "xcp: cannot create 'no/such/dst': No such file or directory"
+}
+
+@test "xcp SRC... DIR, -t DIR SRC..., -T" {
+  echo a >a
+  echo b >b
+  mkdir d t e
+  run --separate-stderr xcp a b d
+  assert_success
+  assert_same a d/a
+  assert_same b d/b
+  run --separate-stderr xcp -t t a b
+  assert_success
+  assert_same a t/a
+  assert_same b t/b
+  run --separate-stderr xcp --target-directory=e a
+  assert_success
+  assert_same a e/a
+  # -T: DST is the name even if it is a directory's (here: a new name).
+  mkdir -p src/in
+  echo c >src/in/c
+  run --separate-stderr xcp -r -T src d2
+  assert_success
+  assert_same src/in/c d2/in/c
+  run --separate-stderr xcp -r src d2
+  assert_success
+  assert_same src/in/c d2/src/in/c
+  # Several sources and a target that is not a directory.
+  run --separate-stderr xcp a b a
+  assert_failure
+  assert_err --partial "is not a directory"
+}
+
+@test "xcp -v: 'SRC' -> 'DST' per file on stdout" {
+  echo a >a
+  echo b >b
+  mkdir d
+  run --separate-stderr xcp -v a b d
+  assert_success
+  assert_err ""
+  assert_output - <<'EOF'
+'a' -> 'd/a'
+'b' -> 'd/b'
+EOF
+  mkdir -p t/s
+  echo c >t/s/c
+  run --separate-stderr xcp -rv t u
+  assert_success
+  assert_line "'t/s/c' -> 'u/s/c'"
+}
+
+@test "xcp -v: standard output full is an error" {
+  [[ -w /dev/full ]] || skip "no /dev/full"
+  echo a >a
+  run --separate-stderr stdout_to /dev/full xcp -v a b
+  assert_failure 1
+  assert_err --partial "xcp: write error"
+}
+
+@test "xcp -n keeps an existing destination, copies a new one" {
+  echo new >a
+  echo new >b
+  echo old >dst-a
+  mkdir d
+  echo old >d/a
+  run --separate-stderr xcp -n a dst-a
+  assert_equal "$(cat dst-a)" old
+  run --separate-stderr xcp --no-clobber a b d
+  assert_equal "$(cat d/a)" old
+  assert_same b d/b
+}
+
+@test "xcp -u replaces only an older destination" {
+  echo new >src
+  touch -d "2010-01-01" src
+  echo newer >dst-newer
+  touch -d "2020-01-01" dst-newer
+  echo older >dst-older
+  touch -d "2000-01-01" dst-older
+  run --separate-stderr xcp -u src dst-newer
+  assert_success
+  assert_equal "$(cat dst-newer)" newer
+  run --separate-stderr xcp --update src dst-older
+  assert_success
+  assert_same src dst-older
+  run --separate-stderr xcp -u src dst-missing
+  assert_success
+  assert_same src dst-missing
+}
+
+@test "xcp -i asks before overwriting; the answers come from stdin" {
+  echo new >a
+  echo new >b
+  mkdir d
+  echo old >d/a
+  echo old >d/b
+  run --separate-stderr xcp -i a b d <<<$'n\ny'
+  assert_output ""
+  assert_err --partial "overwrite 'd/a'?"
+  assert_err --partial "overwrite 'd/b'?"
+  assert_equal "$(cat d/a)" old
+  assert_same b d/b
+  # No question for a new file.
+  run --separate-stderr xcp -i a new </dev/null
+  assert_success
+  assert_err ""
+  assert_same a new
+  # -f after -i: no question.
+  run --separate-stderr xcp -i -f a d/a </dev/null
+  assert_success
+  assert_err ""
+  assert_same a d/a
+}
+
+@test "xcp -f replaces a read-only destination" {
+  require_nobody
+  mkdir -m 0777 box
+  cd box
+  echo new >src
+  echo old >dst
+  chmod 0444 dst
+  chown 65534:65534 src dst
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" -f src dst
+  assert_success
+  assert_same src dst
+}
+
+@test "xcp --progress: a line on stderr; none on a pipe by default" {
+  make_random src $((8 * MIB))
+  run --separate-stderr xcp --progress src dst
+  assert_success
+  assert_output ""
+  [[ -n $stderr ]] || fail "no progress line"
+  assert_err --partial "xcp"
+  assert_same src dst
+  run --separate-stderr xcp src dst2
+  assert_success
+  assert_err ""
+}
+
+@test "xcp: the progress line is the default on a terminal, --no-progress hides it" {
+  require_cmd script
+  use_tmpfs
+  make_big src 64
+  run script -qec "xcp src dst" /dev/null
+  assert_success
+  [[ -n $output ]] || fail "no progress line on a terminal"
+  assert_same src dst
+  run script -qec "xcp --no-progress src dst2" /dev/null
+  assert_success
+  assert_output ""
+}
