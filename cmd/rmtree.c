@@ -19,6 +19,7 @@
 #include "error.h"
 #include "human.h"
 #include "progname.h"
+#include "progress.h"
 #include "sys.h"
 #include "walk.h"
 #include "xalloc.h"
@@ -72,78 +73,28 @@ static bool root_st_ok;
 /* --- progress ------------------------------------------------------ */
 
 static uintmax_t n_removed;
-static struct timespec t_start, t_next;
-static bool progress_shown;
-static bool progress_tty;
-
-static double
-seconds_since (const struct timespec *t)
-{
-  struct timespec now;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  return (double) (now.tv_sec - t->tv_sec)
-         + (double) (now.tv_nsec - t->tv_nsec) / 1e9;
-}
+static struct progress bar;
 
 static void
 progress_line (bool last)
 {
-  double secs = seconds_since (&t_start);
+  double secs = progress_seconds (&bar);
   char buf[LONGEST_HUMAN_READABLE + 1];
   uintmax_t per_sec = secs > 0 ? (uintmax_t) ((double) n_removed / secs) : 0;
   const char *rate = human_readable (per_sec, buf, human_autoscale | human_SI
                                      | human_suppress_point_zero
                                      | human_round_to_nearest, 1, 1);
-  /* On a terminal, the line is rewritten in place, and erased to its end
-     in case the last one was longer.  */
-  fprintf (stderr, "%s%s: %" PRIuMAX " removed, %.1f s, %s/s%s%s",
-           progress_tty ? "\r" : "", program_name, n_removed, secs, rate,
-           progress_tty ? "\33[K" : "", !progress_tty || last ? "\n" : "");
-  fflush (stderr);
-  progress_shown = progress_tty && !last;
-}
-
-/* Erase the progress line before another message.  */
-static void
-progress_clear (void)
-{
-  if (progress_shown)
-    {
-      fputs ("\r\33[K", stderr);
-      progress_shown = false;
-    }
-}
-
-/* The next progress line is due at NOW plus four times a second on a
-   terminal, once a second elsewhere.  */
-static void
-progress_next (const struct timespec *now)
-{
-  t_next = *now;
-  t_next.tv_nsec += progress_tty ? 250000000 : 0;
-  t_next.tv_sec += progress_tty ? 0 : 1;
-  if (t_next.tv_nsec >= 1000000000)
-    {
-      t_next.tv_sec++;
-      t_next.tv_nsec -= 1000000000;
-    }
+  progress_draw (&bar, last, "%" PRIuMAX " removed, %.1f s, %s/s",
+                 n_removed, secs, rate);
 }
 
 static void
 count_removed (void)
 {
   n_removed++;
-  if (progress > 0 && (n_removed & 63) == 0)
-    {
-      struct timespec now;
-      clock_gettime (CLOCK_MONOTONIC, &now);
-      if (now.tv_sec > t_next.tv_sec
-          || (now.tv_sec == t_next.tv_sec && now.tv_nsec >= t_next.tv_nsec))
-        {
-          progress_line (false);
-          progress_next (&now);
-        }
-    }
+  /* The clock is read every 64 entries only.  */
+  if (progress > 0 && (n_removed & 63) == 0 && progress_due (&bar))
+    progress_line (false);
 }
 
 /* --- messages ------------------------------------------------------ */
@@ -151,7 +102,7 @@ count_removed (void)
 static void
 report (struct walk *w, int err)
 {
-  progress_clear ();
+  progress_clear (&bar);
   error (0, 0, "cannot remove %s: %s", quote_file (walk_path (w)),
          walk_strerror (err));
   status = EXIT_FAILURE;
@@ -163,7 +114,7 @@ say (struct walk *w, bool dir)
 {
   if (!verbose && !dry_run)
     return;
-  progress_clear ();
+  progress_clear (&bar);
   printf ("%s%s %s\n", dry_run ? "would remove" : "removed",
           dir ? " directory" : "", quote_file (walk_path (w)));
 }
@@ -263,7 +214,7 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
       if (e->depth == 0 && preserve_root && is_root (e->st))
         {
           const char *path = walk_path (w);
-          progress_clear ();
+          progress_clear (&bar);
           if (strcmp (path, "/") == 0)
             error (0, 0, "it is dangerous to operate recursively on %s",
                    quote_file (path));
@@ -278,7 +229,7 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
     case WALK_DIR_POST:
       return remove_dir (w, e);
     case WALK_MOUNT:
-      progress_clear ();
+      progress_clear (&bar);
       error (0, 0, "skipping %s: on another file system",
              quote_file (walk_path (w)));
       status = EXIT_FAILURE;
@@ -310,7 +261,7 @@ remove_operand (const char *arg)
   const char *base = slash && slash[1] ? slash + 1 : path;
   if (dot_or_dotdot (base))
     {
-      progress_clear ();
+      progress_clear (&bar);
       error (0, 0, "refusing to remove '.' or '..' directory: skipping %s",
              quote_file (arg));
       status = EXIT_FAILURE;
@@ -330,7 +281,7 @@ remove_operand (const char *arg)
         {
           if (!(force && (dirfd == -ENOENT || dirfd == -ENOTDIR)))
             {
-              progress_clear ();
+              progress_clear (&bar);
               error (0, 0, "cannot remove %s: %s", quote_file (path),
                      strerror (-dirfd));
               status = EXIT_FAILURE;
@@ -375,11 +326,9 @@ main (int argc, char **argv)
 
   if (preserve_root)
     root_st_ok = sys_fstatat (AT_FDCWD, "/", &root_st, 0) == 0;
-  progress_tty = isatty (STDERR_FILENO);
+  progress_start (&bar);
   if (progress < 0)
-    progress = progress_tty && !verbose && !dry_run;
-  clock_gettime (CLOCK_MONOTONIC, &t_start);
-  progress_next (&t_start);
+    progress = bar.tty && !verbose && !dry_run;
 
   for (; args && *args; args++)
     remove_operand (*args);

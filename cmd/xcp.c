@@ -24,6 +24,7 @@
 #include "error.h"
 #include "human.h"
 #include "progname.h"
+#include "progress.h"
 #include "sys.h"
 #include "walk.h"
 #include "xalloc.h"
@@ -136,18 +137,7 @@ static bool is_root;
 #define PROGRESS_AUTO_BYTES (8 * 1024 * 1024)
 
 static uintmax_t n_bytes, n_files, total_bytes;
-static struct timespec t_start, t_next;
-static bool progress_shown;
-static bool progress_tty;
-
-static double
-seconds_since (const struct timespec *t)
-{
-  struct timespec now;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  return (double) (now.tv_sec - t->tv_sec)
-         + (double) (now.tv_nsec - t->tv_nsec) / 1e9;
-}
+static struct progress bar;
 
 static const char *
 human (uintmax_t n, char *buf)
@@ -159,33 +149,19 @@ human (uintmax_t n, char *buf)
 static void
 progress_line (bool last)
 {
-  double secs = seconds_since (&t_start);
+  double secs = progress_seconds (&bar);
   char b1[LONGEST_HUMAN_READABLE + 1], b2[LONGEST_HUMAN_READABLE + 1];
   uintmax_t rate = secs > 0 ? (uintmax_t) ((double) n_bytes / secs) : 0;
   char eta[32] = "";
   if (!last && rate > 0 && total_bytes > n_bytes)
     snprintf (eta, sizeof eta, ", ETA %.0f s",
               (double) (total_bytes - n_bytes) / (double) rate);
-  fprintf (stderr, "%s%s: %s, %" PRIuMAX " file%s, %s/s%s%s%s",
-           progress_tty ? "\r" : "", program_name, human (n_bytes, b1),
-           n_files, n_files == 1 ? "" : "s", human (rate, b2), eta,
-           progress_tty ? "\33[K" : "", !progress_tty || last ? "\n" : "");
-  fflush (stderr);
-  progress_shown = progress_tty && !last;
+  progress_draw (&bar, last, "%s, %" PRIuMAX " file%s, %s/s%s",
+                 human (n_bytes, b1), n_files, n_files == 1 ? "" : "s",
+                 human (rate, b2), eta);
 }
 
-static void
-progress_clear (void)
-{
-  if (progress_shown)
-    {
-      fputs ("\r\33[K", stderr);
-      progress_shown = false;
-    }
-}
-
-/* Count N bytes (and a file if FILE); draw the line four times a second
-   on a terminal, once a second elsewhere.  */
+/* Count N bytes (and a file if FILE); draw the line when it is due.  */
 static void
 progress_add (uintmax_t n, bool file)
 {
@@ -193,20 +169,8 @@ progress_add (uintmax_t n, bool file)
   n_files += file;
   if (progress == 0 || (progress < 0 && n_bytes < PROGRESS_AUTO_BYTES))
     return;
-  struct timespec now;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  if (now.tv_sec < t_next.tv_sec
-      || (now.tv_sec == t_next.tv_sec && now.tv_nsec < t_next.tv_nsec))
-    return;
-  progress_line (false);
-  t_next = now;
-  t_next.tv_nsec += progress_tty ? 250000000 : 0;
-  t_next.tv_sec += progress_tty ? 0 : 1;
-  if (t_next.tv_nsec >= 1000000000)
-    {
-      t_next.tv_sec++;
-      t_next.tv_nsec -= 1000000000;
-    }
+  if (progress_due (&bar))
+    progress_line (false);
 }
 
 /* Whether the progress line is drawn at all: then files are copied in
@@ -214,7 +178,7 @@ progress_add (uintmax_t n, bool file)
 static bool
 progress_on (void)
 {
-  return progress > 0 || (progress < 0 && progress_tty);
+  return progress > 0 || (progress < 0 && bar.tty);
 }
 
 /* --- messages ------------------------------------------------------ */
@@ -226,15 +190,15 @@ progress_on (void)
 /* Report a failure about NAME (and B), and remember it for the exit
    status.  */
 #define fail(err, format, name) \
-  (progress_clear (), error (0, (err), format, quote_file (name)), \
+  (progress_clear (&bar), error (0, (err), format, quote_file (name)), \
    status = EXIT_FAILURE)
 /* The same for errors of the walk's kind (WALK_EMOVED as well).  */
 #define fail_walk(err, format, name) \
-  (progress_clear (), \
+  (progress_clear (&bar), \
    error (0, 0, format ": %s", quote_file (name), walk_strerror (err)), \
    status = EXIT_FAILURE)
 #define fail2(err, format, a, b) \
-  (progress_clear (), \
+  (progress_clear (&bar), \
    error (0, (err), format, quote_file (a), quote_file2 (b)), \
    status = EXIT_FAILURE)
 
@@ -244,7 +208,7 @@ say_copied (const char *src, const char *dst)
 {
   if (!verbose)
     return;
-  progress_clear ();
+  progress_clear (&bar);
   printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
 }
 
@@ -252,7 +216,7 @@ say_copied (const char *src, const char *dst)
 static bool
 ask_overwrite (const char *dst)
 {
-  progress_clear ();
+  progress_clear (&bar);
   fprintf (stderr, "%s: overwrite %s? ", program_name, quote_file (dst));
   fflush (stderr);
   char line[64];
@@ -488,7 +452,7 @@ copy_data (int in_fd, const struct stat *st, int out_fd, dev_t dst_dev,
           && (ret == -EINVAL || ret == -ENOSYS || ret == -EXDEV
               || ret == -EOPNOTSUPP))
         {
-          progress_clear ();
+          progress_clear (&bar);
           error (0, -ret, "cannot copy %s to %s with engine %s",
                  quote_file (src), quote_file2 (dst), engine_label (forced));
           status = EXIT_FAILURE;
@@ -518,7 +482,7 @@ done:
     used = res.engine;
   if (debug)
     {
-      progress_clear ();
+      progress_clear (&bar);
       fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
                " bytes\n", program_name, quote_file (src), quote_file2 (dst),
                engine_label (used), holes ? "kept" : "none",
@@ -1516,7 +1480,7 @@ open_target_dir (const char *dir)
   int fd = sys_openat (AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0)
     {
-      progress_clear ();
+      progress_clear (&bar);
       error (EXIT_FAILURE, -fd, "target %s", quote_file (dir));
     }
   return fd;
@@ -1763,11 +1727,9 @@ main (int argc, char **argv)
   euid = geteuid ();
   egid = getegid ();
   is_root = euid == 0;
-  progress_tty = isatty (STDERR_FILENO);
-  if (progress < 0 && !progress_tty)
+  progress_start (&bar);
+  if (progress < 0 && !bar.tty)
     progress = 0;
-  clock_gettime (CLOCK_MONOTONIC, &t_start);
-  t_next = t_start;
   catch_signals ();
 
   const char *dir = target_dir;
@@ -1808,7 +1770,7 @@ main (int argc, char **argv)
 
   if (progress > 0 || (progress < 0 && n_bytes >= PROGRESS_AUTO_BYTES))
     {
-      progress_clear ();
+      progress_clear (&bar);
       progress_line (true);
     }
   poptFreeContext (ctx);
