@@ -438,7 +438,13 @@ sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags)
   if (flags == 0)
     return nc_syscall3 (NC_SYS_fchmodat, dirfd, path, mode);
   long ret = nc_syscall4 (NC_SYS_fchmodat2, dirfd, path, mode, flags);
-  if (ret != -ENOSYS || flags != AT_SYMLINK_NOFOLLOW)
+  if (ret != -ENOSYS)
+    return ret;
+  /* Before 6.6 a flag fchmodat2 does not know is still the caller's
+     mistake (EINVAL, as 6.6 says), not a missing call.  */
+  if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+    return -EINVAL;
+  if (flags != AT_SYMLINK_NOFOLLOW)
     return ret;
 
   /* Before 6.6: hold the file itself with O_PATH, refuse a symlink (whose

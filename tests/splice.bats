@@ -484,7 +484,7 @@ proc_copy() {
 # and still copy the right bytes to the right place.
 
 require_inject() {
-  require_strace
+  require_strace_inject
   strace -f -o /dev/null -e trace=getpid -e inject=getpid:error=ENOSYS \
     true >/dev/null 2>&1 || skip "this strace cannot inject errors"
 }

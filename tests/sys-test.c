@@ -1366,6 +1366,17 @@ test_utimensat (void)
                      "sys_utimensat: mtime is 4102444800 (2100-01-01)");
           check_int (x.st_mtim.tv_nsec, 500,
                      "sys_utimensat: mtime ns is 500");
+          /* And read back through the wrappers: statx's 64-bit seconds
+             on every architecture, and struct stat from them.  */
+          struct statx sx;
+          SYS (s, se, sys_statx (dfd, "ut-sys", 0, STATX_MTIME, &sx));
+          check (s == 0 && sx.stx_mtime.tv_sec == 4102444800LL
+                 && sx.stx_mtime.tv_nsec == 500, "not 4102444800.000000500",
+                 "sys_statx reads the 2100 mtime back");
+          struct stat z;
+          SYS (s, se, sys_fstatat (dfd, "ut-sys", &z, 0));
+          check (s == 0 && (long long) z.st_mtim.tv_sec == 4102444800LL,
+                 "not 4102444800", "sys_fstatat reads the 2100 mtime back");
         }
       check_int (x.st_atim.tv_sec, 1000000000,
                  "sys_utimensat: UTIME_OMIT left atime alone");
@@ -1876,7 +1887,15 @@ test_preadv (void)
   CMP (sys_pwritev (p[1], w, 3, 0), pwritev (p[1], w, 3, 0),
        "sys_pwritev into a pipe: ESPIPE");
 
-  /* preadv2 / pwritev2 with flags 0 and offset -1 (the file position).  */
+  /* preadv2 / pwritev2 with flags 0 and offset -1 (the file position).
+     A kernel before 4.6 has neither (nor has qemu-user 7): libc then
+     falls back to preadv, the raw wrappers must not.  */
+  SYS (s, se, sys_preadv2 (fs, rs, 1, 0, 0));
+  if (s == -ENOSYS)
+    {
+      skip ("sys_preadv2, sys_pwritev2: the kernel has none (ENOSYS)");
+      goto v2_done;
+    }
   struct iovec w2[2] = { { (void *) "v2-", 3 }, { (void *) "write", 5 } };
   SYS (s, se, sys_pwritev2 (fs, w2, 2, 6 * GiB - 8, 0));
   LIBC (l, le, pwritev2 (fl, w2, 2, 6 * GiB - 8, 0));
@@ -1945,6 +1964,7 @@ test_preadv (void)
        preadv2 (p[0], rl, 3, -1, RWF_NOWAIT),
        "sys_preadv2 RWF_NOWAIT of an empty pipe: EAGAIN");
 
+v2_done:
   close (p[0]);
   close (p[1]);
   close (fs);
@@ -2064,13 +2084,19 @@ test_sigprocmask (void)
   cur = current_mask ();
   check_mask (&cur, &usr1, "SIGKILL and SIGSTOP stay unblocked");
 
-  /* A real-time signal: the kernel's 64 bits are all passed.  */
+  /* A real-time signal: the kernel's 64 bits are all passed.  qemu-user
+     (arch/check-arches sets NC_QEMU) keeps the host's last signals
+     for itself and cannot give the guest its SIGRTMAX.  */
   sigset_t rt = set_of (SIGRTMAX);
   SYS (s, se, sys_rt_sigprocmask (SIG_BLOCK, &rt, NULL));
   check_int (s, 0, "sys_rt_sigprocmask SIG_BLOCK SIGRTMAX");
   cur = current_mask ();
-  check (sigismember (&cur, SIGRTMAX) == 1, "not blocked",
-         "sys_rt_sigprocmask: libc sees SIGRTMAX (%d) blocked", SIGRTMAX);
+  if (getenv ("NC_QEMU"))
+    skip ("sys_rt_sigprocmask SIGRTMAX (%d): under %s, which cannot map "
+          "it to a host signal", SIGRTMAX, getenv ("NC_QEMU"));
+  else
+    check (sigismember (&cur, SIGRTMAX) == 1, "not blocked",
+           "sys_rt_sigprocmask: libc sees SIGRTMAX (%d) blocked", SIGRTMAX);
   sigprocmask (SIG_SETMASK, &usr1, NULL);
 
   /* Errors.  */
@@ -2725,8 +2751,11 @@ test_fcntl_ioctl (void)
          "sys_ioctl FIONBIO set O_NONBLOCK");
   CMP (sys_ioctl (-1, FIONREAD, (unsigned long) (uintptr_t) &ns),
        ioctl (-1, FIONREAD, &nl), "sys_ioctl of fd -1: EBADF");
-  CMP (sys_ioctl (ps[0], TCGETS, (unsigned long) (uintptr_t) tbuf),
-       ioctl (pl[0], TCGETS, tbuf), "sys_ioctl TCGETS of a pipe: ENOTTY");
+  /* Not TCGETS: glibc's ioctl on powerpc turns that one into another
+     request (its struct termios is not the kernel's).  */
+  CMP (sys_ioctl (ps[0], TIOCGWINSZ, (unsigned long) (uintptr_t) tbuf),
+       ioctl (pl[0], TIOCGWINSZ, tbuf),
+       "sys_ioctl TIOCGWINSZ of a pipe: ENOTTY");
   close (ps[0]);
   close (ps[1]);
   close (pl[0]);

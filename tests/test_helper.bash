@@ -65,12 +65,34 @@ strace() {
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" command strace "$@"
 }
 
+# The tools may be foreign binaries run by qemu-user (arch/check-arches
+# sets NC_QEMU to the emulator's name): the kernel then sees qemu, not the
+# tool, so strace, /proc and some kernel features show or refuse qemu.
+# A test that cannot hold there says so: skip_under_qemu REASON.
+skip_under_qemu() {
+  [[ -z ${NC_QEMU:-} ]] || skip "under $NC_QEMU: $*"
+}
+
 # strace must be installed and allowed to trace (ptrace can be denied in
 # containers).
 require_strace() {
+  skip_under_qemu "strace would trace qemu, not the tool"
+  require_strace_inject
+}
+
+# Only to make calls fail (strace -e inject), reading no trace: that works
+# under qemu too, which makes the tool's calls as the same host calls.
+require_strace_inject() {
   require_cmd strace
   strace -f -o /dev/null true >/dev/null 2>&1 \
     || skip "strace cannot trace here (ptrace denied?)"
+}
+
+# For a test whose strace part is an extra: whether strace can trace the
+# tools here.
+can_strace() {
+  [[ -z ${NC_QEMU:-} ]] && command -v strace >/dev/null \
+    && strace -o /dev/null true 2>/dev/null
 }
 
 # Run a command as the unprivileged uid/gid 65534, without groups.
