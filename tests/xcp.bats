@@ -18,7 +18,9 @@ GIB=$((1024 * MIB))
 setup() {
   nc_setup
   local builddir="${NC_BUILDDIR:-$NC_BINDIR/..}"
-  ENOSYS_EXEC="$builddir/tests/enosys-exec"
+  # Under qemu-user, a build of it for the machine that runs qemu (see
+  # arch/check-arches).
+  ENOSYS_EXEC="${NC_ENOSYS_EXEC:-$builddir/tests/enosys-exec}"
   TREE_HELPER="$builddir/tests/rmtree-race"
   BG_PID=
 }
