@@ -448,7 +448,13 @@ skip_without() {
   fi
   assert_failure 1
   assert_err --partial "preadv-dump: 'f': range '0:100' is not in the page cache"
-  assert_size out 0
+  # The other range is dumped if it is cached: the kernel may read ahead
+  # for the failed one, or another process touch the file, meanwhile.
+  if [[ -s out ]]; then
+    dd if=f iflag=skip_bytes,count_bytes skip=$((2 * MIB)) count=100 \
+      status=none >second
+    assert_same second out
+  fi
   # Once read, the same ranges are in the cache.
   cat f >/dev/null
   head -c 100 f >expected
