@@ -590,6 +590,21 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
   assert_equal "$(stat -c %y t)" "$(stat -c %y f)"
 }
 
+@test "xcp -a keeps times past 2038 (time64 calls on 32-bit builds)" {
+  use_tmpfs
+  mkdir d
+  echo data >d/f
+  ln -s f d/lnk
+  touch -d "2100-01-01 00:00:00.123456789 UTC" d/f d
+  touch -h -d "2106-02-07 06:28:16.5 UTC" d/lnk
+  run --separate-stderr xcp -a d e
+  assert_success
+  assert_equal "$(stat -c '%Y %y' e/f)" "$(stat -c '%Y %y' d/f)"
+  assert_equal "$(stat -c %Y e/f)" 4102444800
+  assert_equal "$(stat -c '%Y %y' e/lnk)" "$(stat -c '%Y %y' d/lnk)"
+  assert_equal "$(stat -c '%Y %y' e)" "$(stat -c '%Y %y' d)"
+}
+
 @test "xcp --preserve with no list keeps mode and times; -R is -r" {
   echo x >f
   chmod 0741 f
