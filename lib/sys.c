@@ -510,3 +510,9 @@ sys_fsetxattr (int fd, const char *name, const void *value, size_t size,
 {
   return nc_syscall5 (NC_SYS_fsetxattr, fd, name, value, size, flags);
 }
+
+int
+sys_fremovexattr (int fd, const char *name)
+{
+  return nc_syscall2 (NC_SYS_fremovexattr, fd, name);
+}

@@ -128,6 +128,7 @@ ssize_t sys_fgetxattr (int fd, const char *name, void *value, size_t size);
 ssize_t sys_flistxattr (int fd, char *list, size_t size);
 int sys_fsetxattr (int fd, const char *name, const void *value, size_t size,
                    int flags);
+int sys_fremovexattr (int fd, const char *name);
 
 /* Descriptor control.  */
 int sys_fcntl (int fd, int cmd, long arg);

@@ -1298,6 +1298,13 @@ test_fd_attrs (void)
              "sys_flistxattr: the list as libc's");
       CMP (sys_flistxattr (fs, b1, 2), flistxattr (fl, b2, 2),
            "sys_flistxattr into too small a buffer: ERANGE");
+      CMP (sys_fremovexattr (fs, "user.nc"), fremovexattr (fl, "user.nc"),
+           "sys_fremovexattr");
+      CMP (sys_fgetxattr (fs, "user.nc", NULL, 0),
+           fgetxattr (fl, "user.nc", NULL, 0),
+           "sys_fremovexattr: the attribute is gone (ENODATA)");
+      CMP (sys_fremovexattr (fs, "user.nc"), fremovexattr (fl, "user.nc"),
+           "sys_fremovexattr of a missing one: ENODATA");
     }
   CMP (sys_fgetxattr (-1, "user.nc", NULL, 0),
        fgetxattr (-1, "user.nc", NULL, 0), "sys_fgetxattr on fd -1: EBADF");
@@ -1305,6 +1312,8 @@ test_fd_attrs (void)
        "sys_flistxattr on fd -1: EBADF");
   CMP (sys_fsetxattr (-1, "user.nc", val, 1, 0),
        fsetxattr (-1, "user.nc", val, 1, 0), "sys_fsetxattr on fd -1: EBADF");
+  CMP (sys_fremovexattr (-1, "user.nc"), fremovexattr (-1, "user.nc"),
+       "sys_fremovexattr on fd -1: EBADF");
   close (fs);
   close (fl);
 }

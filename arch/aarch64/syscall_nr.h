@@ -59,6 +59,7 @@
 #define NC_SYS_fgetxattr 10
 #define NC_SYS_flistxattr 13
 #define NC_SYS_fsetxattr 7
+#define NC_SYS_fremovexattr 16
 
 #define NC_SYS_sendfile 71
 #define NC_SYS_fcntl 25

@@ -59,6 +59,7 @@
 #define NC_SYS_fgetxattr 231
 #define NC_SYS_flistxattr 234
 #define NC_SYS_fsetxattr 228
+#define NC_SYS_fremovexattr 237
 
 #define NC_SYS_sendfile 239 /* sendfile64 */
 #define NC_SYS_fcntl 221 /* fcntl64 */

@@ -59,6 +59,7 @@
 #define NC_SYS_fgetxattr 214
 #define NC_SYS_flistxattr 217
 #define NC_SYS_fsetxattr 211
+#define NC_SYS_fremovexattr 220
 
 #define NC_SYS_sendfile 226 /* sendfile64 */
 #define NC_SYS_fcntl 204 /* fcntl64 */

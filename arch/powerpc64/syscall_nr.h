@@ -61,6 +61,7 @@
 #define NC_SYS_fgetxattr 214
 #define NC_SYS_flistxattr 217
 #define NC_SYS_fsetxattr 211
+#define NC_SYS_fremovexattr 220
 
 #define NC_SYS_sendfile 186
 #define NC_SYS_fcntl 55

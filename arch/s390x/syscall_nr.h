@@ -59,6 +59,7 @@
 #define NC_SYS_fgetxattr 229
 #define NC_SYS_flistxattr 232
 #define NC_SYS_fsetxattr 226
+#define NC_SYS_fremovexattr 235
 
 #define NC_SYS_sendfile 187
 #define NC_SYS_fcntl 55

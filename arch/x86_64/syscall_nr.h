@@ -59,6 +59,7 @@
 #define NC_SYS_fgetxattr 193
 #define NC_SYS_flistxattr 196
 #define NC_SYS_fsetxattr 190
+#define NC_SYS_fremovexattr 199
 
 #define NC_SYS_sendfile 40
 #define NC_SYS_fcntl 72
