@@ -30,7 +30,8 @@
 #include "xalloc.h"
 
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
-       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PROGRESS, OPT_NO_PROGRESS };
+       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PROGRESS, OPT_NO_PROGRESS,
+       OPT_PRESERVE_DEFAULT };
 
 static char *target_dir;
 static char *engine_arg;
@@ -43,6 +44,7 @@ static int archive;
 static int debug;
 static int do_fsync;
 static int update;
+static int inplace;
 static int verbose;
 static int progress = -1;  /* -1: if standard error is a terminal */
 
@@ -51,9 +53,11 @@ static struct poptOption tool_options[] = {
     "move file data with this call only: clone, copy_file_range, "
     "sendfile, splice or rw (default: the first that works of clone, "
     "copy_file_range, splice, rw)", "ENGINE" },
-  { "reflink", '\0', POPT_ARG_STRING, &reflink_arg, OPT_REFLINK,
+  { "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &reflink_arg,
+    OPT_REFLINK,
     "share the source's blocks (FICLONE): auto (if the file system can), "
-    "always (fail if it cannot), never", "WHEN" },
+    "always (fail if it cannot; a bare --reflink), never (not even through "
+    "copy_file_range, which may share them too)", "WHEN" },
   { "sparse", '\0', POPT_ARG_STRING, &sparse_arg, OPT_SPARSE,
     "keep holes: auto (if the source has some), always (look for them in "
     "every file), never (write them out as zeros)", "WHEN" },
@@ -70,6 +74,10 @@ static struct poptOption tool_options[] = {
   { "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE,
     "replace existing files without asking (the default; cancels an "
     "earlier -i or -n)", NULL },
+  { "inplace", '\0', POPT_ARG_NONE, &inplace, 0,
+    "write over an existing regular file in place, as cp does, instead "
+    "of replacing it whole (it is then half-written while the copy runs)",
+    NULL },
   { "update", 'u', POPT_ARG_NONE, &update, 0,
     "replace a file only if the source is newer", NULL },
   { "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
@@ -80,6 +88,8 @@ static struct poptOption tool_options[] = {
   { NULL, 'R', POPT_ARG_NONE, &recursive, 0, "same as -r", NULL },
   { "archive", 'a', POPT_ARG_NONE, &archive, 0,
     "same as -r --preserve=all", NULL },
+  { NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT,
+    "same as --preserve=mode,ownership,timestamps", NULL },
   { "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &preserve_arg,
     OPT_PRESERVE,
     "keep these attributes: mode, ownership, timestamps, links, xattr, "
@@ -103,7 +113,12 @@ static struct poptOption options[] = {
     "kept.  Each copy is written to an unnamed temporary file in the "
     "destination directory and linked or renamed into place only when "
     "complete: an existing DST holds its old content or the new one, "
-    "never a part.\n\n"
+    "never a part, and keeps its owner, mode and ACL unless -a or "
+    "--preserve asks for the source's.  A DST that is a symbolic link is "
+    "written through; a device, FIFO or socket is written into.  Where a "
+    "replacement could not keep what DST is (other hard links, an owner "
+    "this user cannot give, a directory this user cannot write), DST is "
+    "written in place, as cp does.\n\n"
     "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
@@ -312,13 +327,18 @@ clone_unsupported (int err)
          || err == -EBADF;
 }
 
-/* Copy the data of IN_FD (described by ST) to the new, empty OUT_FD on
-   device DST_DEV.  Report a failure and return false.  */
+/* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
+   an empty regular file if OUT_REGULAR, else a device, FIFO or socket
+   opened for writing, which takes the bytes in order (holes become
+   zeros).  Report a failure and return false.  */
 static bool
-copy_data (int in_fd, const struct stat *st, int out_fd, dev_t dst_dev,
-           const char *src, const char *dst)
+copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
+           dev_t dst_dev, const char *src, const char *dst)
 {
   bool regular = S_ISREG (st->st_mode);
+  /* What needs a regular file on both sides: FICLONE, copy_file_range,
+     holes, and the refusals remembered for the pair of file systems.  */
+  bool both = regular && out_regular;
   struct copy_result res = { .engine = COPY_ENGINE_NONE };
   enum copy_engine first_range = COPY_ENGINE_NONE, used;
   unsigned int engines = 0;
@@ -334,7 +354,7 @@ copy_data (int in_fd, const struct stat *st, int out_fd, dev_t dst_dev,
   /* A size of 0 may mean "unknown" (/proc): such a file is read to its
      end, whatever engine was asked for, rather than copied as empty.  */
   bool size_unknown = regular && st->st_size == 0;
-  if (regular
+  if (both
       && (forced == COPY_ENGINE_CLONE
           || (forced == COPY_ENGINE_NONE && reflink != WHEN_NEVER
               && (!fs_pair.no_clone || reflink == WHEN_ALWAYS))))
@@ -363,13 +383,17 @@ copy_data (int in_fd, const struct stat *st, int out_fd, dev_t dst_dev,
             ? COPY_ENGINE_BIT (forced)
             : (COPY_ENGINES_ALL & ~COPY_ENGINE_BIT (COPY_ENGINE_SENDFILE)
                & ~fs_pair.declined);
+  /* copy_file_range may share the blocks as FICLONE does (btrfs, XFS,
+     NFS): never is never.  */
+  if (forced == COPY_ENGINE_NONE && reflink == WHEN_NEVER)
+    engines &= ~COPY_ENGINE_BIT (COPY_ENGINE_COPY_FILE_RANGE);
   if (engines == 0)
     engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
   first_range = COPY_ENGINE_NONE;
   for (enum copy_engine e = COPY_ENGINE_COPY_FILE_RANGE;
        e <= COPY_ENGINE_RW; e++)
     if (engines & COPY_ENGINE_BIT (e)
-        && (regular || e != COPY_ENGINE_COPY_FILE_RANGE))
+        && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
       {
         first_range = e;
         break;
@@ -377,9 +401,9 @@ copy_data (int in_fd, const struct stat *st, int out_fd, dev_t dst_dev,
 
   struct copy_request req = {
     .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
-    .flags = regular ? COPY_REGULAR_FILES : 0,
+    .flags = both ? COPY_REGULAR_FILES : 0,
   };
-  if (regular && sparse != WHEN_NEVER && (has_holes || sparse == WHEN_ALWAYS))
+  if (both && sparse != WHEN_NEVER && (has_holes || sparse == WHEN_ALWAYS))
     {
       /* --sparse=always: zeros in the data become holes too, as the
          data is read.  */
@@ -423,7 +447,7 @@ copy_data (int in_fd, const struct stat *st, int out_fd, dev_t dst_dev,
     }
   /* A refusal for a file of unknown size (/proc) is about that file,
      not about the file systems.  */
-  if (forced == COPY_ENGINE_NONE && regular && !size_unknown)
+  if (forced == COPY_ENGINE_NONE && both && !size_unknown)
     fs_pair.declined |= res.declined
                         & ~COPY_ENGINE_BIT (COPY_ENGINE_RW);
 
@@ -472,7 +496,7 @@ done:
       used = first_range;
       for (enum copy_engine e = first_range; e <= COPY_ENGINE_RW; e++)
         if (engines & COPY_ENGINE_BIT (e) & ~res.declined
-            && (regular || e != COPY_ENGINE_COPY_FILE_RANGE))
+            && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
           {
             used = e;
             break;
@@ -495,14 +519,54 @@ done:
 
 /* --- attributes ---------------------------------------------------- */
 
-/* Copy the extended attributes of IN_FD to OUT_FD.  Attributes the
-   destination refuses (EPERM for trusted.* as a user, EOPNOTSUPP on a
-   file system without them) are left out quietly, as cp -a does.  */
-static void
-copy_xattrs (int in_fd, int out_fd, const char *dst)
+#define ACL_ACCESS "system.posix_acl_access"
+#define ACL_DEFAULT "system.posix_acl_default"
+enum { ACL_ACCESS_BIT = 1, ACL_DEFAULT_BIT = 2 };
+
+/* Which extended attributes copy_xattrs copies.  The POSIX ACLs go with
+   the mode, as for cp: --preserve=xattr alone leaves them out.  */
+enum xattr_set
+{
+  XATTRS_ALL,
+  XATTRS_NO_ACL,
+  XATTRS_ACL,
+  XATTRS_ACL_SECURITY,          /* what a replaced file keeps of itself */
+};
+
+static unsigned int
+acl_bit (const char *name)
+{
+  return strcmp (name, ACL_ACCESS) == 0 ? ACL_ACCESS_BIT
+         : strcmp (name, ACL_DEFAULT) == 0 ? ACL_DEFAULT_BIT : 0;
+}
+
+static bool
+xattr_wanted (const char *name, enum xattr_set set)
+{
+  switch (set)
+    {
+    case XATTRS_ALL:
+      return true;
+    case XATTRS_NO_ACL:
+      return !acl_bit (name);
+    case XATTRS_ACL:
+      return acl_bit (name);
+    case XATTRS_ACL_SECURITY:
+      return acl_bit (name) || strncmp (name, "security.", 9) == 0;
+    }
+  return false;
+}
+
+/* Copy the extended attributes of SET from IN_FD to OUT_FD; return the
+   ACL_*_BIT of the ACLs copied.  Attributes the destination refuses
+   (EPERM for trusted.* as a user, EOPNOTSUPP on a file system without
+   them) are left out quietly, as cp -a does.  */
+static unsigned int
+copy_xattrs (int in_fd, int out_fd, enum xattr_set set, const char *dst)
 {
   char small[1024];
   char *list = small;
+  unsigned int acls = 0;
   ssize_t len = sys_flistxattr (in_fd, list, sizeof small);
   if (len == -ERANGE)
     {
@@ -519,6 +583,8 @@ copy_xattrs (int in_fd, int out_fd, const char *dst)
   size_t value_size = 0;
   for (char *name = list; name < list + len; name += strlen (name) + 1)
     {
+      if (!xattr_wanted (name, set))
+        continue;
       ssize_t n = sys_fgetxattr (in_fd, name, NULL, 0);
       if (n < 0)
         continue;
@@ -532,7 +598,9 @@ copy_xattrs (int in_fd, int out_fd, const char *dst)
       if (n < 0)
         continue;
       int ret = sys_fsetxattr (out_fd, name, value, n, 0);
-      if (ret < 0 && ret != -EPERM && ret != -EOPNOTSUPP && ret != -EACCES)
+      if (ret == 0)
+        acls |= acl_bit (name);
+      else if (ret != -EPERM && ret != -EOPNOTSUPP && ret != -EACCES)
         fail2 (-ret, "cannot preserve extended attribute %s of %s", name,
                dst);
     }
@@ -540,6 +608,46 @@ copy_xattrs (int in_fd, int out_fd, const char *dst)
 out:
   if (list != small)
     free (list);
+  return acls;
+}
+
+/* Remove from FD (a directory if DIR) the ACLs that are not in KEEP: a
+   copy made in a directory with a default ACL inherits one, where the
+   source it must match has none.  */
+static void
+drop_acls (int fd, bool dir, unsigned int keep_acls, const char *dst)
+{
+  for (unsigned int bit = ACL_ACCESS_BIT; bit <= ACL_DEFAULT_BIT; bit <<= 1)
+    {
+      if ((keep_acls & bit) || (bit == ACL_DEFAULT_BIT && !dir))
+        continue;
+      int ret = sys_fremovexattr (fd, bit == ACL_ACCESS_BIT ? ACL_ACCESS
+                                                            : ACL_DEFAULT);
+      if (ret < 0 && ret != -ENODATA && ret != -EOPNOTSUPP)
+        fail (-ret, "cannot remove the inherited ACL of %s", dst);
+    }
+}
+
+/* Whether directory FD has a default ACL, which files made in it
+   inherit.  Where it cannot be told, yes: that costs a removexattr per
+   file, never a wrong ACL.  */
+static bool
+has_default_acl (int fd)
+{
+  ssize_t n = sys_fgetxattr (fd, ACL_DEFAULT, NULL, 0);
+  return n != -ENODATA && n != -EOPNOTSUPP;
+}
+
+/* The same for directory DIRFD, which may be an O_PATH descriptor.  */
+static bool
+dir_has_default_acl (int dirfd)
+{
+  int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return true;
+  bool yes = has_default_acl (fd);
+  sys_close (fd);
+  return yes;
 }
 
 /* The timestamps of ST, for utimensat.  */
@@ -550,43 +658,134 @@ times_of (const struct stat *st, struct timespec ts[2])
   ts[1] = st->st_mtim;
 }
 
-/* The mode a copy gets without --preserve=mode: the source's, less the
-   umask, as cp does for a new file.  */
+/* The mode a copy gets without --preserve=mode, as cp gives a new one:
+   the source's permissions less the umask, and a directory's sticky
+   bit.  */
 static mode_t
 plain_mode (mode_t mode)
 {
-  return mode & 0777 & ~umask_bits;
+  return mode & (S_ISDIR (mode) ? 0777 | S_ISVTX : 0777) & ~umask_bits;
 }
 
-/* Give the new regular file OUT_FD the attributes to keep of ST.  */
-static void
-set_file_attrs (int in_fd, int out_fd, const struct stat *st,
-                const char *dst)
+/* The mode to give a copy of SRC_MODE with --preserve=mode, now owned by
+   UID and GID: set-user-ID and set-group-ID only where the owner is the
+   source's, as cp does (they would grant another user's rights).  */
+static mode_t
+kept_mode (const struct stat *src, uid_t uid, gid_t gid)
 {
+  mode_t want = src->st_mode & 07777;
+  if (uid != src->st_uid || gid != src->st_gid)
+    want &= ~(mode_t) (S_ISUID | S_ISGID);
+  return want;
+}
+
+/* What the copy of a regular file is given besides its data.  */
+struct file_attrs
+{
+  int in_fd;
+  const struct stat *st;        /* the source */
+  int old_fd;                   /* the file replaced, or -1 */
+  const struct stat *old;       /* its status (replaced), or NULL */
+  mode_t made_mode;             /* created with; (mode_t) -1: in place */
+  bool inherits_acl;            /* made in a directory with a default ACL */
+};
+
+/* Give the copy OUT_FD the attributes --preserve asks to keep of the
+   source and, when it replaces a file, the rest of that file's: owner,
+   mode, ACL and security labels, as cp's write in place leaves them.
+   Return false, after reporting it, if the copy cannot be given the
+   owner of the file it replaces: the caller then leaves that file as it
+   is.  */
+static bool
+set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
+{
+  const struct stat *st = a->st;
   int ret;
-  bool chowned = false;
-  if (keep.owner && (st->st_uid != euid || st->st_gid != egid))
+  uid_t uid = euid;
+  gid_t gid = egid;
+  if (a->made_mode == (mode_t) -1)
+    {
+      struct stat now;
+      if (sys_fstat (out_fd, &now) == 0)
+        {
+          uid = now.st_uid;
+          gid = now.st_gid;
+        }
+    }
+  if (keep.owner && (st->st_uid != uid || st->st_gid != gid))
     {
       ret = sys_fchownat (out_fd, "", st->st_uid, st->st_gid, AT_EMPTY_PATH);
+      if (ret == 0)
+        {
+          uid = st->st_uid;
+          gid = st->st_gid;
+        }
       /* Not root: keep the group at least, if we are in it.  */
-      if (ret == -EPERM && !is_root)
-        ret = sys_fchownat (out_fd, "", (uid_t) -1, st->st_gid,
-                            AT_EMPTY_PATH);
-      if (ret < 0 && !(ret == -EPERM && !is_root))
+      else if (ret == -EPERM && !is_root)
+        {
+          if (sys_fchownat (out_fd, "", (uid_t) -1, st->st_gid,
+                            AT_EMPTY_PATH) == 0)
+            gid = st->st_gid;
+        }
+      else
         fail (-ret, "cannot preserve ownership of %s", dst);
-      chowned = ret == 0;
     }
-  /* The file was made with the permission bits less the umask; the rest,
-     and what a chown cleared (set-user-ID), are set here.  */
-  mode_t want = st->st_mode & 07777;
-  if (keep.mode && (want != plain_mode (want) || (chowned && (want & 06000))))
+  else if (!keep.owner && a->old
+           && (a->old->st_uid != uid || a->old->st_gid != gid))
+    {
+      ret = sys_fchownat (out_fd, "", a->old->st_uid, a->old->st_gid,
+                          AT_EMPTY_PATH);
+      if (ret < 0)
+        {
+          fail (-ret, "cannot give the copy the owner of %s; it is left "
+                "as it was", dst);
+          return false;
+        }
+      uid = a->old->st_uid;
+      gid = a->old->st_gid;
+    }
+
+  /* The ACLs before the mode: setting one sets the permission bits,
+     which the chmod below then makes exact.  */
+  unsigned int acls = 0;
+  bool acls_exact = false;
+  if (keep.xattr)
+    acls = copy_xattrs (a->in_fd, out_fd,
+                        keep.mode ? XATTRS_ALL : XATTRS_NO_ACL, dst);
+  else if (keep.mode)
+    acls = copy_xattrs (a->in_fd, out_fd, XATTRS_ACL, dst);
+  if (keep.mode)
+    acls_exact = true;
+  else if (a->old_fd >= 0)
+    {
+      acls = copy_xattrs (a->old_fd, out_fd,
+                          keep.xattr ? XATTRS_ACL : XATTRS_ACL_SECURITY, dst);
+      acls_exact = true;
+    }
+  if (acls_exact && (a->inherits_acl || a->made_mode == (mode_t) -1))
+    drop_acls (out_fd, false, acls, dst);
+
+  /* A new file was made with the source's permissions less the umask:
+     cp's mode without --preserve=mode, unless it replaces one.  */
+  mode_t want = 0;
+  bool set_mode = false;
+  if (keep.mode)
+    {
+      want = kept_mode (st, uid, gid);
+      set_mode = want != a->made_mode || (want & 07000) || acls
+                 || a->inherits_acl;
+    }
+  else if (a->old && a->made_mode != (mode_t) -1)
+    {
+      want = a->old->st_mode & 07777;
+      set_mode = true;
+    }
+  if (set_mode)
     {
       ret = sys_fchmod (out_fd, want);
       if (ret < 0)
         fail (-ret, "cannot preserve permissions of %s", dst);
     }
-  if (keep.xattr)
-    copy_xattrs (in_fd, out_fd, dst);
   if (keep.times)
     {
       struct timespec ts[2];
@@ -595,24 +794,40 @@ set_file_attrs (int in_fd, int out_fd, const struct stat *st,
       if (ret < 0)
         fail (-ret, "cannot preserve times of %s", dst);
     }
+  return true;
 }
 
-/* Give the entry NAME of DIRFD, just made (not a regular file), the
-   attributes to keep of ST.  */
+/* Give the entry NAME of DIRFD (not a regular file), made with
+   MADE_MODE, the attributes to keep of ST.  INHERITED: the mode bits it
+   got from its parent (a directory's set-group-ID), which a copy without
+   --preserve=mode keeps, as mkdir gave them.  */
 static void
 set_entry_attrs (int dirfd, const char *name, const struct stat *st,
-                 const char *dst, mode_t made_mode)
+                 const char *dst, mode_t made_mode, mode_t inherited)
 {
   int ret;
   bool chowned = false;
+  uid_t uid = euid;
+  gid_t gid = egid;
   if (keep.owner && (st->st_uid != euid || st->st_gid != egid))
     {
       ret = sys_fchownat (dirfd, name, st->st_uid, st->st_gid,
                           AT_SYMLINK_NOFOLLOW);
-      if (ret == -EPERM && !is_root)
-        ret = sys_fchownat (dirfd, name, (uid_t) -1, st->st_gid,
-                            AT_SYMLINK_NOFOLLOW);
-      if (ret < 0 && !(ret == -EPERM && !is_root))
+      if (ret == 0)
+        {
+          uid = st->st_uid;
+          gid = st->st_gid;
+        }
+      else if (ret == -EPERM && !is_root)
+        {
+          ret = sys_fchownat (dirfd, name, (uid_t) -1, st->st_gid,
+                              AT_SYMLINK_NOFOLLOW);
+          if (ret == 0)
+            gid = st->st_gid;
+          else if (ret == -EPERM)
+            ret = 0;
+        }
+      if (ret < 0)
         fail (-ret, "cannot preserve ownership of %s", dst);
       chowned = ret == 0;
     }
@@ -621,8 +836,8 @@ set_entry_attrs (int dirfd, const char *name, const struct stat *st,
      may have inherited set-group-ID from its parent.  */
   if (!S_ISLNK (st->st_mode) && (keep.mode || made_mode != (mode_t) -1))
     {
-      mode_t want = keep.mode ? st->st_mode & 07777
-                              : plain_mode (st->st_mode);
+      mode_t want = keep.mode ? kept_mode (st, uid, gid)
+                              : plain_mode (st->st_mode) | inherited;
       if (want != made_mode || (chowned && (want & 06000))
           || (keep.mode && S_ISDIR (st->st_mode)))
         {
@@ -765,54 +980,91 @@ fsync_dir (int dirfd, const char *dst)
 
 /* --- hard links ---------------------------------------------------- */
 
-/* Files with more than one link copied so far: device and inode, and
-   the copy's path relative to the destination's parent directory.  */
-struct link_rec
+/* Inodes seen, each with a string: an open-addressing table.  */
+struct ino_rec
 {
   dev_t dev;
   ino_t ino;
   char *path;
 };
 
-static struct link_rec *links;
-static size_t links_used, links_cap;
+struct ino_map
+{
+  struct ino_rec *v;
+  size_t used, cap;
+};
 
 static size_t
-link_slot (dev_t dev, ino_t ino)
+ino_slot (const struct ino_map *m, dev_t dev, ino_t ino)
 {
   uint64_t h = ((uint64_t) ino * 0x9e3779b97f4a7c15u) ^ (uint64_t) dev;
-  size_t mask = links_cap - 1, i = (h ^ (h >> 29)) & mask;
-  while (links[i].path && !(links[i].dev == dev && links[i].ino == ino))
+  size_t mask = m->cap - 1, i = (h ^ (h >> 29)) & mask;
+  while (m->v[i].path && !(m->v[i].dev == dev && m->v[i].ino == ino))
     i = (i + 1) & mask;
   return i;
 }
 
 static const char *
+ino_find (const struct ino_map *m, dev_t dev, ino_t ino)
+{
+  return m->cap ? m->v[ino_slot (m, dev, ino)].path : NULL;
+}
+
+static void
+ino_add (struct ino_map *m, dev_t dev, ino_t ino, const char *path)
+{
+  if (2 * (m->used + 1) > m->cap)
+    {
+      struct ino_rec *old = m->v;
+      size_t old_cap = m->cap;
+      m->cap = m->cap ? 2 * m->cap : 256;
+      m->v = xcalloc (m->cap, sizeof *m->v);
+      for (size_t i = 0; i < old_cap; i++)
+        if (old[i].path)
+          m->v[ino_slot (m, old[i].dev, old[i].ino)] = old[i];
+      free (old);
+    }
+  size_t i = ino_slot (m, dev, ino);
+  if (!m->v[i].path)
+    {
+      m->v[i] = (struct ino_rec) { dev, ino, xstrdup (path) };
+      m->used++;
+    }
+}
+
+/* Files with more than one link copied so far, with the copy's path
+   relative to the destination's parent directory.  */
+static struct ino_map links;
+
+static const char *
 link_find (dev_t dev, ino_t ino)
 {
-  return links_cap ? links[link_slot (dev, ino)].path : NULL;
+  return ino_find (&links, dev, ino);
 }
 
 static void
 link_add (dev_t dev, ino_t ino, const char *path)
 {
-  if (2 * (links_used + 1) > links_cap)
-    {
-      struct link_rec *old = links;
-      size_t old_cap = links_cap;
-      links_cap = links_cap ? 2 * links_cap : 256;
-      links = xcalloc (links_cap, sizeof *links);
-      for (size_t i = 0; i < old_cap; i++)
-        if (old[i].path)
-          links[link_slot (old[i].dev, old[i].ino)] = old[i];
-      free (old);
-    }
-  size_t i = link_slot (dev, ino);
-  if (!links[i].path)
-    {
-      links[i] = (struct link_rec) { dev, ino, xstrdup (path) };
-      links_used++;
-    }
+  ino_add (&links, dev, ino, path);
+}
+
+/* With more than one operand, what this run made (not directories, which
+   several operands may fill): a second operand of the same name must not
+   replace, or write through, the copy of the first, as cp refuses.  */
+static bool record_made;
+static struct ino_map made;
+
+static void
+made_add (dev_t dev, ino_t ino)
+{
+  if (record_made)
+    ino_add (&made, dev, ino, "");
+}
+
+static bool
+made_here (const struct stat *st)
+{
+  return record_made && ino_find (&made, st->st_dev, st->st_ino);
 }
 
 /* --- one file ------------------------------------------------------ */
@@ -829,6 +1081,7 @@ struct dest
   const char *name;
   const char *display;
   bool fresh;
+  bool inherits_acl;    /* DIRFD has a default ACL */
   /* In a tree: for hard links, where the copy's path comes from.  */
   struct tree *tree;
   struct walk *walk;
@@ -836,6 +1089,7 @@ struct dest
 
 static const char *tree_link_path (struct tree *t, struct walk *w,
                                    char **buf);
+static char *base_name_of (const char *path);
 static int tree_link_base (const struct tree *t);
 
 static bool
@@ -844,22 +1098,17 @@ same_inode (const struct stat *a, const struct stat *b)
   return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* What to do about DST, which exists as DST_ST (followed through a
-   symbolic link), before copying SRC (SRC_ST) over it: 1 to go on, 0 to
-   leave it, -1 after a reported error.  */
+/* What to do about the existing DST (DST_ST, followed through a
+   symbolic link) before copying SRC (SRC_ST) over it: 1 to go on, 0 to
+   leave it, -1 after a reported error.  The same file is refused before
+   anything is asked, a directory only after -i asked, as cp does.  */
 static int
 may_replace (const struct stat *src_st, const struct stat *dst_st,
-             const char *src, const struct dest *d)
+             const char *src, const char *dst)
 {
   if (same_inode (src_st, dst_st))
     {
-      fail2 (0, "%s and %s are the same file", src, d->display);
-      return -1;
-    }
-  if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
-    {
-      fail (0, "cannot overwrite directory %s with non-directory",
-            d->display);
+      fail2 (0, "%s and %s are the same file", src, dst);
       return -1;
     }
   if (clobber == CLOBBER_NO)
@@ -869,39 +1118,273 @@ may_replace (const struct stat *src_st, const struct stat *dst_st,
           || (dst_st->st_mtim.tv_sec == src_st->st_mtim.tv_sec
               && dst_st->st_mtim.tv_nsec >= src_st->st_mtim.tv_nsec)))
     return 0;
-  if (clobber == CLOBBER_ASK && !ask_overwrite (d->display))
+  if (clobber == CLOBBER_ASK && !ask_overwrite (dst))
     return 0;
+  if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
+    {
+      fail (0, "cannot overwrite directory %s with non-directory", dst);
+      return -1;
+    }
   return 1;
 }
 
-/* Look at the destination before copying: return 1 to copy (*EXISTS
-   set if it is there), 0 to skip it, -1 after a reported error.  */
-static int
-check_dest (const struct stat *src_st, const char *src, const struct dest *d,
-            bool *exists)
+/* How a copy takes the place of what is at its destination.  */
+enum put_how
 {
-  struct stat dst_st;
-  *exists = false;
+  PUT_NEW,              /* nothing there: a new name */
+  PUT_REPLACE,          /* a regular file, replaced whole once complete */
+  PUT_INPLACE,          /* a regular file, truncated and written over */
+  PUT_INTO,             /* a device, FIFO or socket, written into */
+};
+
+/* Where a copy goes once a symbolic link at the destination is followed:
+   NAME in DIRFD, on device DEV; ST is what is there (not PUT_NEW).  */
+struct put
+{
+  enum put_how how;
+  int dirfd;
+  const char *name;
+  dev_t dev;
+  struct stat st;
+  const char *why;      /* PUT_INPLACE: the reason, for --debug */
+  bool follow;          /* NAME is a link to open through (see below) */
+  int own_dirfd;        /* a directory a link led to, or -1 */
+  char *own_name;
+};
+
+static void
+put_release (struct put *p)
+{
+  if (p->own_dirfd >= 0)
+    sys_close (p->own_dirfd);
+  free (p->own_name);
+}
+
+/* Whether the symbolic link ST is one of /proc's (/proc/self/fd/1, which
+   /dev/stdout names): such a link leads to an open file, not to the
+   path its text shows.  */
+static bool
+proc_link (const struct stat *st)
+{
+  static int have = -1;
+  static dev_t proc_dev;
+  if (have < 0)
+    {
+      struct stat proc;
+      have = sys_fstatat (AT_FDCWD, "/proc/self", &proc,
+                          AT_SYMLINK_NOFOLLOW) == 0;
+      proc_dev = proc.st_dev;
+    }
+  return have && st->st_dev == proc_dev;
+}
+
+/* Follow the symbolic link NAME of DIRFD, and the links it leads to, to
+   the entry named at last, as open would: P's dirfd becomes the
+   directory that holds it, P's name its name there, P's st its status.
+   Return 0; 1 if a link of /proc is met on the way (see proc_link);
+   -ENOENT if that entry does not exist (a dangling link; P is set for
+   creating it, unless P's name is NULL: the link ends in "/", ".", or
+   ".."); or another -errno.  */
+static int
+follow_dest_link (int dirfd, const char *name, struct put *p)
+{
+  char *target = NULL;
+  size_t size = 256;
+  int ret = -ELOOP;
+  for (int hops = 0; hops < 40; hops++)
+    {
+      ssize_t n;
+      for (;;)
+        {
+          target = xrealloc (target, size);
+          n = sys_readlinkat (dirfd, name, target, size);
+          if (n < 0 || (size_t) n < size)
+            break;
+          size *= 2;
+        }
+      if (n < 0)
+        {
+          ret = n;
+          break;
+        }
+      target[n] = '\0';
+      char *slash = strrchr (target, '/');
+      const char *base = slash ? slash + 1 : target;
+      if (!*base || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
+        {
+          /* It names a directory, if anything: no file to make.  */
+          ret = sys_fstatat (dirfd, name, &p->st, 0);
+          p->name = NULL;
+          break;
+        }
+      int up;
+      if (!slash)
+        up = sys_openat (dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+      else
+        {
+          *slash = '\0';
+          up = sys_openat (dirfd, slash == target ? "/" : target,
+                           O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+        }
+      if (up < 0)
+        {
+          ret = up;
+          break;
+        }
+      char *next = xstrdup (base);
+      if (p->own_dirfd >= 0)
+        sys_close (p->own_dirfd);
+      free (p->own_name);
+      p->own_dirfd = up;
+      p->own_name = next;
+      p->dirfd = dirfd = up;
+      p->name = name = next;
+      ret = sys_fstatat (dirfd, name, &p->st, AT_SYMLINK_NOFOLLOW);
+      if (ret < 0 || !S_ISLNK (p->st.st_mode))
+        break;
+      if (proc_link (&p->st))
+        {
+          ret = 1;
+          break;
+        }
+      ret = -ELOOP;
+    }
+  free (target);
+  return ret;
+}
+
+/* Look at the destination D before copying SRC (ST) there: return 1 to
+   copy (P says how and where), 0 to leave it, -1 after a reported
+   error.  A symbolic link there is followed, as open(2) in cp would:
+   the file it names is written, the link kept.  P is released by the
+   caller in every case.  */
+static int
+check_dest (const struct stat *st, const char *src, const struct dest *d,
+            struct put *p)
+{
+  *p = (struct put) { .how = PUT_NEW, .dirfd = d->dirfd, .name = d->name,
+                      .dev = d->dev, .own_dirfd = -1 };
   if (d->fresh)
     return 1;
-  int ret = sys_fstatat (d->dirfd, d->name, &dst_st, AT_SYMLINK_NOFOLLOW);
+  int ret = sys_fstatat (d->dirfd, d->name, &p->st, AT_SYMLINK_NOFOLLOW);
   if (ret == -ENOENT)
     return 1;
-  if (ret == 0 && S_ISLNK (dst_st.st_mode))
-    {
-      /* The link is what gets replaced, but not by the file it leads
-         to; a dangling one is replaced like a file.  */
-      struct stat target;
-      if (sys_fstatat (d->dirfd, d->name, &target, 0) == 0)
-        dst_st = target;
-    }
   if (ret < 0)
     {
       fail (-ret, "cannot stat %s", d->display);
       return -1;
     }
-  *exists = true;
-  return may_replace (src_st, &dst_st, src, d);
+  if (made_here (&p->st))
+    {
+      if (S_ISLNK (p->st.st_mode))
+        fail2 (0, "will not copy %s through just-created symlink %s", src,
+               d->display);
+      else
+        fail2 (0, "will not overwrite just-created %s with %s", d->display,
+               src);
+      return -1;
+    }
+  if (S_ISLNK (p->st.st_mode) && !proc_link (&p->st))
+    {
+      ret = follow_dest_link (d->dirfd, d->name, p);
+      if (ret == -ENOENT && p->name && getenv ("POSIXLY_CORRECT"))
+        {
+          /* POSIX: a new file where the link points.  */
+          struct stat dir;
+          p->dev = sys_fstat (p->dirfd, &dir) == 0 ? dir.st_dev : d->dev;
+          return 1;
+        }
+      if (ret == -ENOENT)
+        {
+          fail (0, "not writing through dangling symlink %s", d->display);
+          return -1;
+        }
+      if (ret < 0)
+        {
+          fail (-ret, "cannot create regular file %s", d->display);
+          return -1;
+        }
+      if (ret == 1)
+        {
+          put_release (p);
+          *p = (struct put) { .dirfd = d->dirfd, .name = d->name,
+                              .own_dirfd = -1, .st = p->st };
+        }
+    }
+  if (S_ISLNK (p->st.st_mode))
+    {
+      /* /dev/stdout and the like: a link of /proc names an open file,
+         which may have no name (a pipe, a deleted file) or be held open
+         by whoever gave it: written through the link, in place.  */
+      ret = sys_fstatat (d->dirfd, d->name, &p->st, 0);
+      if (ret < 0)
+        {
+          fail (-ret, "cannot open %s for writing", d->display);
+          return -1;
+        }
+      p->follow = true;
+    }
+  int go = may_replace (st, &p->st, src, d->display);
+  if (go <= 0)
+    return go;
+  p->dev = p->st.st_dev;
+  /* Replaced whole, a file keeps its owner, mode and ACL (set_file_attrs)
+     but would lose the names that are not this one, and an owner this
+     user cannot give: those are written in place, as cp writes.  */
+  if (!S_ISREG (p->st.st_mode))
+    p->how = PUT_INTO;
+  else if (p->follow)
+    p->how = PUT_INPLACE, p->why = "it is reached through /proc";
+  else if (inplace)
+    p->how = PUT_INPLACE, p->why = "--inplace";
+  else if (p->st.st_nlink > 1)
+    p->how = PUT_INPLACE, p->why = "it has other hard links";
+  else if (!is_root && p->st.st_uid != euid)
+    p->how = PUT_INPLACE, p->why = "it belongs to another user";
+  else if (!is_root && p->st.st_gid != egid && !group_member (p->st.st_gid))
+    p->how = PUT_INPLACE, p->why = "its group is not one of this user's";
+  else
+    p->how = PUT_REPLACE;
+  return 1;
+}
+
+/* Make P's name a hard link to FIRST (relative to BASE): a new name, or
+   in place of what is there through a temporary name renamed over it, so
+   that the name never goes missing.  */
+static int
+link_over (int base, const char *first, const struct put *p)
+{
+  int ret;
+  if (p->how == PUT_NEW)
+    {
+      ret = sys_linkat (base, first, p->dirfd, p->name, 0);
+      if (ret != -EEXIST)
+        return ret;
+    }
+  else
+    {
+      /* Already a link of it: renaming one name of an inode over another
+         would do nothing and leave the temporary name.  */
+      struct stat fst;
+      if (sys_fstatat (base, first, &fst, AT_SYMLINK_NOFOLLOW) == 0
+          && same_inode (&fst, &p->st))
+        return 0;
+    }
+  for (int tries = 0; tries < 100; tries++)
+    {
+      const char *tmp = tmp_register (p->dirfd);
+      ret = sys_linkat (base, first, p->dirfd, tmp, 0);
+      if (ret == -EEXIST)
+        continue;
+      if (ret < 0)
+        break;
+      ret = sys_renameat2 (p->dirfd, tmp, p->dirfd, p->name, 0);
+      if (ret < 0)
+        sys_unlinkat (p->dirfd, tmp, 0);
+      break;
+    }
+  tmp_forget ();
+  return ret;
 }
 
 /* Copy the regular file (or, at the top without -r, anything readable)
@@ -912,6 +1395,9 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
            bool in_tree, const struct dest *d)
 {
   char *lpath = NULL;
+  struct put p = { .own_dirfd = -1 };
+  int out_fd = -1, old_fd = -1;
+  bool named = false;
   /* In a tree, what was listed as a regular file is not followed if it
      became a link, nor waited for if it became a FIFO.  */
   int in_fd = sys_openat (src_dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY
@@ -926,80 +1412,138 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
   if (ret < 0)
     {
       fail (-ret, "cannot stat %s", src);
-      goto out_in;
+      goto out;
     }
   if (in_tree && (!S_ISREG (st.st_mode)
                   || (listed_ino && (uint64_t) st.st_ino != listed_ino)))
     {
       fail (0, "%s changed while being copied; skipped", src);
-      goto out_in;
+      goto out;
     }
   if (S_ISDIR (st.st_mode))
     {
       fail (0, "-r not specified; omitting directory %s", src);
-      goto out_in;
+      goto out;
     }
 
-  bool exists;
-  int check = check_dest (&st, src, d, &exists);
-  if (check <= 0)
-    goto out_in;
-
-  /* A second link to a file already copied: link to the copy.  */
+  int check = check_dest (&st, src, d, &p);
+  /* A second link to a file already copied: link to the copy.  -u keeps
+     an up-to-date destination's links too, as cp -u does.  */
   bool track = keep.links && st.st_nlink > 1 && d->tree;
-  if (track)
+  if (track && check == 0 && update && S_ISREG (p.st.st_mode))
     {
       const char *first = link_find (st.st_dev, st.st_ino);
-      if (first)
+      if (!first)
+        link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
+                                                        &lpath));
+      else if ((ret = link_over (tree_link_base (d->tree), first, &p)) < 0)
+        fail (-ret, "cannot create hard link %s", d->display);
+    }
+  if (check <= 0)
+    goto out;
+  if (track && p.how != PUT_INTO)
+    {
+      const char *first = link_find (st.st_dev, st.st_ino);
+      if (first && link_over (tree_link_base (d->tree), first, &p) == 0)
         {
-          if (exists)
-            sys_unlinkat (d->dirfd, d->name, 0);
-          ret = sys_linkat (tree_link_base (d->tree), first, d->dirfd,
-                            d->name, 0);
-          if (ret == 0)
-            {
-              say_copied (src, d->display);
-              progress_add (0, true);
-              goto out_in;
-            }
-          /* Too long a path, another file system...: copy it.  */
+          say_copied (src, d->display);
+          progress_add (0, true);
+          goto out;
         }
+      /* Too long a path, another file system...: copy it.  */
     }
 
-  bool named;
-  mode_t mode = S_ISREG (st.st_mode) ? st.st_mode & 0777 : 0666;
-  int out_fd = create_tmp (d->dirfd, mode, &named);
-  if (out_fd < 0)
+  mode_t made_mode = S_ISREG (st.st_mode) ? st.st_mode & 0777 : 0666;
+  if (p.how == PUT_REPLACE)
     {
-      fail (-out_fd, "cannot create %s", d->display);
-      goto out_in;
+      /* The ACL and security labels it keeps are read from it.  */
+      old_fd = sys_openat (p.dirfd, p.name, O_RDONLY | O_NOFOLLOW
+                           | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+      if (old_fd < 0)
+        p.how = PUT_INPLACE, p.why = "it cannot be read for its ACL";
     }
-  if (!copy_data (in_fd, &st, out_fd, d->dev, src, d->display))
+  if (p.how == PUT_NEW || p.how == PUT_REPLACE)
+    {
+      out_fd = create_tmp (p.dirfd, made_mode, &named);
+      if (out_fd == -EACCES && p.how == PUT_REPLACE)
+        p.how = PUT_INPLACE, p.why = "its directory is not writable";
+      else if (out_fd < 0)
+        {
+          fail (-out_fd, "cannot create %s", d->display);
+          goto out;
+        }
+    }
+  if (p.how == PUT_INPLACE || p.how == PUT_INTO)
+    {
+      out_fd = sys_openat (p.dirfd, p.name, O_WRONLY | O_TRUNC | O_NOCTTY
+                           | O_CLOEXEC | (p.follow ? 0 : O_NOFOLLOW), 0);
+      if (out_fd < 0)
+        {
+          fail (-out_fd, "cannot open %s for writing", d->display);
+          goto out;
+        }
+      if (debug && p.how == PUT_INPLACE)
+        {
+          progress_clear (&bar);
+          fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
+                   quote_file (d->display), p.why);
+        }
+    }
+  if (!copy_data (in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
+                  d->display))
     goto discard;
-  if (S_ISREG (st.st_mode))
-    set_file_attrs (in_fd, out_fd, &st, d->display);
-  if (do_fsync && (ret = sys_fsync (out_fd)) < 0)
+  if ((S_ISREG (st.st_mode) && p.how != PUT_INTO) || p.how == PUT_REPLACE)
+    {
+      struct file_attrs a = {
+        .in_fd = in_fd, .st = &st, .old_fd = old_fd,
+        .old = p.how == PUT_REPLACE ? &p.st : NULL,
+        .made_mode = p.how == PUT_INPLACE ? (mode_t) -1
+                                          : made_mode & ~umask_bits,
+        /* Through a link into another directory: not known.  */
+        .inherits_acl = p.how != PUT_INPLACE
+                        && (p.dirfd != d->dirfd || d->inherits_acl),
+      };
+      if (!set_file_attrs (out_fd, &a, d->display))
+        goto discard;
+    }
+  if (do_fsync && (ret = sys_fsync (out_fd)) < 0
+      && !(p.how == PUT_INTO && ret == -EINVAL))
     {
       fail (-ret, "cannot flush %s", d->display);
       goto discard;
     }
-  ret = install (out_fd, named, d->dirfd, d->name, exists);
-  named = false;
-  if (ret < 0)
+  if (p.how == PUT_NEW || p.how == PUT_REPLACE)
     {
-      fail (-ret, "cannot create %s", d->display);
-      goto discard;
+      ret = install (out_fd, named, p.dirfd, p.name, p.how == PUT_REPLACE);
+      named = false;
+      if (ret < 0)
+        {
+          fail (-ret, "cannot create %s", d->display);
+          goto discard;
+        }
+      if (do_fsync)
+        fsync_dir (p.dirfd, d->display);
     }
-  if (do_fsync)
-    fsync_dir (d->dirfd, d->display);
+  if (record_made && p.how != PUT_INTO)
+    {
+      struct stat now;
+      if (sys_fstat (out_fd, &now) == 0)
+        made_add (now.st_dev, now.st_ino);
+    }
   if (track)
     link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
                                                     &lpath));
   say_copied (src, d->display);
   progress_add (0, true);
 discard:
-  discard_tmp (out_fd, d->dirfd, named);
-out_in:
+  if (p.how == PUT_NEW || p.how == PUT_REPLACE)
+    discard_tmp (out_fd, p.dirfd, named);
+  else
+    sys_close (out_fd);
+out:
+  if (old_fd >= 0)
+    sys_close (old_fd);
+  put_release (&p);
   sys_close (in_fd);
   free (lpath);
 }
@@ -1017,6 +1561,7 @@ struct dlevel
   struct stat src_st;   /* the source directory */
   mode_t made_mode;     /* the mode it was made with */
   bool fresh;           /* made by this run: empty to begin with */
+  bool default_acl;     /* files made in it inherit an ACL */
 };
 
 enum { DST_MAX_FDS = 16 };
@@ -1027,6 +1572,7 @@ struct tree
   size_t src_display_len;
   int dst_parent;       /* the directory of the top copy */
   dev_t dst_parent_dev;
+  bool dst_parent_acl;  /* it has a default ACL */
   const char *dst_name;
   const char *dst_display;
   struct dlevel *lv;
@@ -1184,9 +1730,20 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
       return WALK_SKIP;
     }
   l->fd = fd;
+  /* A directory's ACLs, the default one too, go with its mode; one it
+     inherited is dropped where the source has none, as cp -a leaves.  */
+  unsigned int acls = 0;
   if (keep.xattr)
-    copy_xattrs (e->fd, fd, dst);
-  if (verbose)
+    acls = copy_xattrs (e->fd, fd, keep.mode ? XATTRS_ALL : XATTRS_NO_ACL,
+                        dst);
+  else if (keep.mode)
+    acls = copy_xattrs (e->fd, fd, XATTRS_ACL, dst);
+  if (keep.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
+                                    : t->dst_parent_acl)))
+    drop_acls (fd, true, acls, dst);
+  l->default_acl = has_default_acl (fd);
+  /* cp -v names the directories it makes, not those it fills.  */
+  if (verbose && l->fresh)
     say_copied (walk_path (w), dst);
   return WALK_CONTINUE;
 }
@@ -1203,7 +1760,8 @@ leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
     fail_walk (-parent, "cannot set the attributes of %s", dst_path (t, w));
   else
     set_entry_attrs (parent, name, &l->src_st, dst_path (t, w),
-                     l->fresh ? l->made_mode : (mode_t) -1);
+                     l->fresh ? l->made_mode : (mode_t) -1,
+                     l->dst_st.st_mode & S_ISGID);
   if (l->fd >= 0)
     sys_close (l->fd);
   l->fd = -1;
@@ -1212,6 +1770,50 @@ leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   /* The level above is read next; the walker holds it open, and so do
      we, unless it was closed.  */
   return WALK_CONTINUE;
+}
+
+/* Before the special file E (ST, SRC) is copied as what it is over the
+   existing NAME of PARENT (DST_ST, DST): 1 to go on, 0 when there is
+   nothing to do, -1 after a reported error.  A symbolic link copied onto
+   the file it leads to would leave a link to itself in place of the
+   data; onto another name of itself (a hard link of a link) there is
+   nothing to do, as cp finds.  */
+static int
+same_special (const struct walk_entry *e, const struct stat *st, int parent,
+              const char *name, const struct stat *dst_st, const char *src,
+              const char *dst)
+{
+  if (!S_ISLNK (st->st_mode))
+    return 1;
+  if (S_ISLNK (dst_st->st_mode))
+    {
+      if (!same_inode (st, dst_st))
+        return 1;
+      /* One name, or two in one directory?  (At the top of the walk,
+         E's name is the operand, a path.)  */
+      char *base = base_name_of (e->name);
+      size_t dir_len = strlen (e->name) - strlen (base);
+      char *dir = dir_len ? ximemdup0 (e->name, dir_len) : xstrdup ("");
+      struct stat a, b;
+      bool one_name = st->st_nlink == 1
+                      || (strcmp (base, name) == 0
+                          && sys_fstatat (e->dirfd, dir, &a, AT_EMPTY_PATH) == 0
+                          && sys_fstatat (parent, "", &b, AT_EMPTY_PATH) == 0
+                          && same_inode (&a, &b));
+      free (dir);
+      free (base);
+      if (!one_name)
+        return 0;
+    }
+  else
+    {
+      struct stat to;
+      if (sys_fstatat (e->dirfd, e->name, &to, 0) < 0
+          || !same_inode (&to, dst_st))
+        return 1;
+    }
+  fail2 (0, "%s and %s are the same file", src, dst);
+  return -1;
 }
 
 /* Copy a symbolic link, FIFO, socket or device E as what it is.  */
@@ -1269,31 +1871,33 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
 
   bool fresh = d > 0 && t->lv[d - 1].fresh;
   bool exists = false;
-  if (!fresh)
+  struct stat dst_st;
+  if (!fresh
+      && sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
     {
-      struct stat dst_st;
-      ret = sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW);
-      if (ret == 0)
+      exists = true;
+      int go = same_special (e, &st, parent, name, &dst_st, srcdup, dst);
+      if (go > 0 && made_here (&dst_st))
         {
-          exists = true;
-          struct dest dd = { .display = dst };
-          if (may_replace (&st, &dst_st, srcdup, &dd) <= 0)
-            goto out;
+          fail2 (0, "will not overwrite just-created %s with %s", dst,
+                 srcdup);
+          go = -1;
         }
+      if (go > 0)
+        go = may_replace (&st, &dst_st, srcdup, dst);
+      if (go <= 0)
+        goto out;
     }
 
   if (keep.links && st.st_nlink > 1)
     {
       const char *first = link_find (st.st_dev, st.st_ino);
-      if (first)
+      struct put p = { .how = exists ? PUT_REPLACE : PUT_NEW,
+                       .dirfd = parent, .name = name, .st = dst_st };
+      if (first && link_over (t->dst_parent, first, &p) == 0)
         {
-          if (exists)
-            sys_unlinkat (parent, name, 0);
-          if (sys_linkat (t->dst_parent, first, parent, name, 0) == 0)
-            {
-              say_copied (srcdup, dst);
-              goto out;
-            }
+          say_copied (srcdup, dst);
+          goto out;
         }
     }
 
@@ -1322,7 +1926,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
       fail (-ret, "cannot create %s", dst);
       goto out;
     }
-  set_entry_attrs (parent, make, &st, dst, made_mode);
+  set_entry_attrs (parent, make, &st, dst, made_mode, 0);
   if (exists)
     {
       ret = sys_renameat2 (parent, make, parent, name, 0);
@@ -1335,6 +1939,10 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
       if (ret < 0)
         goto out;
     }
+  struct stat made_st;
+  if (record_made
+      && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
+    made_add (made_st.st_dev, made_st.st_ino);
   if (keep.links && st.st_nlink > 1)
     link_add (st.st_dev, st.st_ino, tree_link_path (t, w, &lpath));
   say_copied (srcdup, dst);
@@ -1364,6 +1972,7 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         struct dest dd = {
           .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
           .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
+          .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
           .tree = t, .walk = w,
         };
         if (parent < 0)
@@ -1443,10 +2052,11 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
       fail (-ret, "cannot create %s", dst);
       return;
     }
+  bool parent_acl = dir_has_default_acl (dirfd);
   if (!recursive)
     {
       struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
-                        .display = dst };
+                        .display = dst, .inherits_acl = parent_acl };
       copy_file (AT_FDCWD, src, src, 0, false, &d);
       return;
     }
@@ -1466,7 +2076,7 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
   struct tree t = {
     .src_display = src, .src_display_len = strlen (src),
     .dst_parent = dirfd, .dst_parent_dev = dir_st.st_dev, .dst_name = name,
-    .dst_display = dst,
+    .dst_display = dst, .dst_parent_acl = parent_acl,
   };
   walk_at (AT_FDCWD, src, 0, src, visit, &t);
   free (t.lv);
@@ -1617,22 +2227,28 @@ parse_preserve (const char *arg)
 }
 
 /* A copy of ARGV where a bare --preserve is --preserve=LIST with the
-   default list: popt would take the next operand as the optional LIST,
-   where cp takes a list only after '='.  */
+   default list, and a bare --reflink --reflink=always: popt would take
+   the next operand as the optional argument, where cp takes one only
+   after '='.  */
 /* Reachable to the end, for leak checkers, whichever way xcp exits.  */
 static char **argv_copy;
 static poptContext ctx;
 
 static char **
-bare_preserve (int argc, char **argv)
+bare_optional_args (int argc, char **argv)
 {
   char **v = xnmalloc (argc + 1, sizeof *v);
   bool options_end = false;
   for (int i = 0; i < argc; i++)
     {
       options_end |= strcmp (argv[i], "--") == 0;
-      v[i] = !options_end && i > 0 && strcmp (argv[i], "--preserve") == 0
-             ? (char *) "--preserve=" PRESERVE_DEFAULT : argv[i];
+      v[i] = argv[i];
+      if (options_end || i == 0)
+        continue;
+      if (strcmp (argv[i], "--preserve") == 0)
+        v[i] = (char *) "--preserve=" PRESERVE_DEFAULT;
+      else if (strcmp (argv[i], "--reflink") == 0)
+        v[i] = (char *) "--reflink=always";
     }
   v[argc] = NULL;
   argv_copy = v;
@@ -1643,7 +2259,7 @@ int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
-  argv = bare_preserve (argc, argv);
+  argv = bare_optional_args (argc, argv);
   ctx = cli_context (argc, argv, options,
                      "[OPTION]... SRC DST\n"
                      "  or:  xcp [OPTION]... SRC... DIR\n"
@@ -1675,6 +2291,9 @@ main (int argc, char **argv)
         free (preserve_arg);
         preserve_arg = NULL;
         break;
+      case OPT_PRESERVE_DEFAULT:
+        parse_preserve (NULL);
+        break;
       case OPT_FORCE:
         clobber = CLOBBER_YES;
         break;
@@ -1698,6 +2317,9 @@ main (int argc, char **argv)
     }
   if (forced == COPY_ENGINE_CLONE && reflink == WHEN_NEVER)
     cli_usage_error ("--engine=clone and --reflink=never contradict");
+  /* Shared blocks cannot be written out as zeros.  */
+  if (reflink == WHEN_ALWAYS && sparse == WHEN_NEVER)
+    cli_usage_error ("--reflink=always and --sparse=never contradict");
 
   const char **args = poptGetArgs (ctx);
   size_t n = 0;
@@ -1758,6 +2380,7 @@ main (int argc, char **argv)
           total_bytes += st.st_size;
       }
 
+  record_made = n > 1;
   if (dir)
     {
       int dirfd = open_target_dir (dir);

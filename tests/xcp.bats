@@ -1292,3 +1292,438 @@ EOF
   assert_success
   assert_output ""
 }
+
+# --- what is at the destination stays what the user had ------------------
+
+@test "xcp -a/-r of a symlink onto the file it names is refused; the data stays" {
+  mkdir w && cd w
+  echo XYZ >foo
+  ln -s foo symlink
+  local opt
+  for opt in -a -r -R; do
+    run --separate-stderr xcp "$opt" symlink foo
+    assert_failure 1
+    assert_err "xcp: 'symlink' and 'foo' are the same file"
+    [[ -f foo && ! -L foo ]] || fail "xcp $opt replaced foo"
+    assert_equal "$(cat foo)" XYZ
+  done
+  # Through -t, and with the file as the second of two operands.
+  mkdir d
+  echo DATA >d/f
+  ln -s d/f f
+  run --separate-stderr xcp -a -t d f
+  assert_failure 1
+  assert_err "xcp: 'f' and 'd/f' are the same file"
+  assert_equal "$(cat d/f)" DATA
+  # A link of another file is copied as a link over it, as cp does.
+  echo other >g
+  ln -s g lg
+  cp g g.orig
+  run --separate-stderr xcp -a lg foo
+  assert_success
+  assert_equal "$(readlink foo)" g
+  assert_same g.orig g
+}
+
+@test "xcp -r: a hard link of a symlink onto that symlink is fine; onto itself not" {
+  mkdir w && cd w
+  ln -s t sl2
+  ln sl2 hlsl
+  run --separate-stderr xcp -r hlsl sl2
+  assert_success
+  assert_err ""
+  assert_equal "$(readlink sl2)" t
+  run --separate-stderr xcp -r sl2 sl2
+  assert_failure 1
+  assert_err "xcp: 'sl2' and 'sl2' are the same file"
+  assert_equal "$(readlink sl2)" t
+}
+
+@test "xcp -a onto the same file by a bind mount is refused" {
+  require_root
+  mkdir a b
+  echo keep >a/f
+  mount --bind a b || skip "cannot bind-mount"
+  run --separate-stderr xcp -a a/f b/f
+  local st=$status
+  umount b
+  [[ $st -eq 1 ]] || fail "exit $st: $stderr"
+  assert_err "xcp: 'a/f' and 'b/f' are the same file"
+  assert_equal "$(cat a/f)" keep
+}
+
+@test "xcp FILE FIFO: written into, the FIFO kept; a socket is refused" {
+  echo payload >f
+  mkfifo fifo
+  timeout 10 cat fifo >got &
+  local reader=$!
+  run --separate-stderr timeout 10 xcp f fifo
+  wait "$reader"
+  assert_success
+  [[ -p fifo ]] || fail "the FIFO was replaced"
+  assert_same f got
+  python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind("sock")'
+  run --separate-stderr xcp f sock
+  assert_failure 1
+  assert_err "xcp: cannot open 'sock' for writing: No such device or address"
+  [[ -S sock ]] || fail "the socket was replaced"
+}
+
+# in_private_dev SCRIPT: SCRIPT run by bash in a mount namespace of its
+# own with a tmpfs on /dev holding null, full, zero and stdout: never the
+# machine's real /dev.
+in_private_dev() {
+  require_root
+  require_cmd unshare
+  unshare -m true 2>/dev/null || skip "cannot make a mount namespace"
+  unshare -m bash -c '
+    set -e
+    mount --make-rprivate /
+    mount -t tmpfs nc-dev /dev
+    mknod -m 666 /dev/null c 1 3
+    mknod -m 666 /dev/full c 1 7
+    mknod -m 666 /dev/zero c 1 5
+    ln -s /proc/self/fd/1 /dev/stdout
+    set +e
+    '"$1"
+}
+
+@test "xcp into devices (a private /dev): null and full stay devices, stdout is written" {
+  skip_under_qemu "qemu-user's /proc/self/fd is qemu's view"
+  echo payload >f
+  run --separate-stderr in_private_dev '
+    xcp f /dev/null; echo "null $?"
+    xcp -a f /dev/null; echo "null-a $?"
+    stat -c "%F %a %U" /dev/null
+    xcp f /dev/full 2>err; echo "full $?"; cat err
+    stat -c "%F" /dev/full
+    xcp f /dev/stdout | cat
+    xcp f /dev/stdout >out; echo "file $?"; cat out
+    echo old >out2; xcp f /dev/stdout >>out2; cat out2
+    stat -c "%F" /dev/stdout'
+  assert_success
+  assert_output "null 0
+null-a 0
+character special file 666 root
+full 1
+xcp: error writing '/dev/full': No space left on device
+character special file
+payload
+file 0
+payload
+payload
+symbolic link"
+}
+
+@test "xcp FILE /dev/null as a user (a private /dev): written into, not refused" {
+  require_nobody
+  skip_under_qemu "binfmt_misc and a private /dev: not needed to show this"
+  mkdir -m 0755 box
+  echo payload >box/f
+  run --separate-stderr in_private_dev "
+    setpriv --reuid=65534 --regid=65534 --clear-groups $NC_BINDIR/xcp box/f /dev/null
+    echo \$?; stat -c '%F' /dev/null"
+  assert_success
+  assert_output "0
+character special file"
+}
+
+@test "xcp f LINK writes the file LINK names and keeps the link" {
+  mkdir w && cd w
+  echo new >f
+  mkdir sub
+  echo old >sub/target
+  chmod 0640 sub/target
+  ln -s sub/target slink
+  ln -s slink slink2
+  run --separate-stderr xcp f slink2
+  assert_success
+  [[ -L slink && -L slink2 ]] || fail "a link was replaced"
+  assert_same f sub/target
+  assert_equal "$(stat -c %a sub/target)" 640
+  # The replacement happens in the target's directory: no stray file.
+  assert_equal "$(ls -A sub)" target
+  assert_equal "$(ls -A)" "$(printf '%s\n' f slink slink2 sub)"
+  # -r and -a write through a destination link too, as cp does.
+  echo newer >f
+  run --separate-stderr xcp -a f slink
+  assert_success
+  [[ -L slink ]] || fail "-a replaced the link"
+  assert_same f sub/target
+}
+
+@test "xcp: a dangling destination link is refused; POSIXLY_CORRECT writes through" {
+  mkdir w && cd w
+  echo new >f
+  ln -s nowhere dang
+  run --separate-stderr xcp f dang
+  assert_failure 1
+  assert_err "xcp: not writing through dangling symlink 'dang'"
+  assert_not_exist nowhere
+  [[ -L dang ]] || fail "the link was replaced"
+  POSIXLY_CORRECT=1 run --separate-stderr xcp f dang
+  assert_success
+  [[ -L dang ]] || fail "the link was replaced"
+  assert_same f nowhere
+}
+
+@test "xcp -R a/1 b/1 c: the just-created c/1 is neither written through nor replaced" {
+  mkdir a b c a2 b2 c2
+  ln -s x a/1
+  echo b >b/1
+  run --separate-stderr xcp -R a/1 b/1 c
+  assert_failure 1
+  assert_err "xcp: will not copy 'b/1' through just-created symlink 'c/1'"
+  assert_equal "$(readlink c/1)" x
+  assert_not_exist c/x
+  echo a >a2/1
+  echo b >b2/1
+  run --separate-stderr xcp a2/1 b2/1 c2
+  assert_failure 1
+  assert_err "xcp: will not overwrite just-created 'c2/1' with 'b2/1'"
+  assert_equal "$(cat c2/1)" a
+}
+
+@test "xcp: a destination link into an unsearchable directory says EACCES" {
+  require_nobody
+  mkdir -m 0777 box
+  cd box
+  mkdir -m 0700 locked
+  echo new >f
+  ln -s locked/t slink
+  chown 65534:65534 f
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" f slink
+  assert_failure 1
+  assert_err "xcp: cannot create regular file 'slink': Permission denied"
+}
+
+@test "xcp onto an existing file keeps its owner, group and mode (as root)" {
+  require_root
+  echo new >f
+  echo old >d
+  chown 65534:65534 d
+  chmod 0640 d
+  run --separate-stderr xcp f d
+  assert_success
+  assert_same f d
+  assert_equal "$(stat -c '%u:%g %a' d)" "65534:65534 640"
+  # -a asks for the source's.
+  run --separate-stderr xcp -a f d
+  assert_success
+  assert_equal "$(stat -c '%u:%g %a' d)" "$(stat -c '%u:%g %a' f)"
+}
+
+@test "xcp: the modes of coreutils' perm test, existing and new destinations" {
+  local u cmd force exist g o want got
+  for u in 31 37 2; do
+    umask "$u"
+    for cmd in xcp 'xcp -p'; do
+      for force in '' -f; do
+        for exist in yes no; do
+          for g in r w x rw wx xr rwx; do
+            for o in r w x rw wx xr rwx; do
+              touch src
+              chmod u=r,g=rx,o= src
+              want=$(stat -c %A src)
+              rm -f dest
+              if [[ $exist == yes ]]; then
+                touch dest
+                chmod "u=rw,g=$g,o=$o" dest
+              fi
+              # shellcheck disable=SC2086 # $cmd and $force are words
+              $cmd $force src dest || fail "$cmd $force failed"
+              got=$(stat -c %A dest)
+              if [[ $cmd == xcp && $exist == yes ]]; then
+                want=-rw-$(echo rwx | sed "s/[^$g]/-/g")$(echo rwx | sed "s/[^$o]/-/g")
+              elif [[ $cmd == xcp ]]; then
+                # The umask takes group and other bits off a new file.
+                [[ $u == 37 ]] && want=${want:0:5}-----
+                [[ $u == 31 ]] && want=${want:0:5}--${want:7:2}-
+              fi
+              [[ $got == "$want" ]] \
+                || fail "umask $u, $cmd $force, existing $exist, g=$g o=$o: $got, want $want"
+              [[ $exist == no ]] && break 2
+            done
+          done
+        done
+      done
+    done
+  done
+}
+
+@test "xcp onto a file with other hard links writes it in place: every name sees it" {
+  echo new >f
+  echo old >d
+  ln d d2
+  run --separate-stderr xcp --debug f d
+  assert_success
+  assert_err --partial "xcp: 'd': written in place: it has other hard links"
+  assert_same f d
+  assert_same f d2
+  assert_equal "$(stat -c %h d)" 2
+  # --inplace asks for it on any file; the inode stays.
+  echo x >e
+  local ino
+  ino=$(stat -c %i e)
+  run --separate-stderr xcp --inplace --debug f e
+  assert_success
+  assert_err --partial "xcp: 'e': written in place: --inplace"
+  assert_equal "$(stat -c %i e)" "$ino"
+  assert_same f e
+}
+
+@test "xcp as a user onto another user's writable file in a writable directory: in place" {
+  require_nobody
+  mkdir -m 0777 box
+  cd box
+  echo new >f
+  chown 65534:65534 f
+  echo old >d
+  chmod 0666 d
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" --debug f d
+  assert_success
+  assert_err --partial "written in place: it belongs to another user"
+  assert_equal "$(stat -c '%u %a' d)" "0 666"
+  assert_same f d
+  # A writable file in a directory the user cannot write: in place too.
+  mkdir -m 0755 ro
+  echo old >ro/d
+  chown 65534:65534 ro/d
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" --debug f ro/d
+  assert_success
+  assert_err --partial "written in place: its directory is not writable"
+  assert_same f ro/d
+}
+
+@test "xcp -au onto an existing tree keeps the hard-link groups (coreutils preserve-link)" {
+  mkdir s
+  touch s/f
+  ln s/f s/linkm
+  ln s/f s/linke
+  ln s/f s/fileo
+  ln s/f s/fileu
+  local first
+  for first in f linkm; do
+    rm -rf t
+    mkdir -p t/s
+    touch "t/s/$first"
+    ln "t/s/$first" t/s/linke
+    touch -d '-1 hour' t/s/fileo
+    touch -d '+1 hour' t/s/fileu
+    run --separate-stderr xcp -au s t
+    assert_success
+    local n
+    for n in linkm linke fileo fileu; do
+      [[ $(stat -c %i t/s/f) == "$(stat -c %i "t/s/$n")" ]] \
+        || fail "created $first first: t/s/$n is not a link of t/s/f"
+    done
+  done
+}
+
+@test "xcp -a as a user of another user's set-user-ID file drops set-user/group-ID" {
+  require_nobody
+  mkdir -m 0777 box
+  echo x >su
+  chmod 6755 su
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" -a su box/a
+  assert_success
+  assert_equal "$(stat -c '%u %a' box/a)" "65534 755"
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" --preserve=mode su box/b
+  assert_success
+  assert_equal "$(stat -c '%a' box/b)" 755
+  # Root keeps the owner, so the bits too.
+  run --separate-stderr xcp -a su box/c
+  assert_equal "$(stat -c '%u %a' box/c)" "0 6755"
+}
+
+# require_acl: setfacl, and ACLs on this directory's file system.
+require_acl() {
+  require_cmd setfacl getfacl
+  touch .acl-probe
+  setfacl -m u:65534:r .acl-probe 2>/dev/null || skip "no POSIX ACLs here"
+  rm -f .acl-probe
+}
+
+@test "xcp: ACLs go with the mode; an inherited one is dropped by -a; a replaced file keeps its own" {
+  require_acl
+  echo data >f
+  setfacl -m u:65534:rw f
+  # --preserve=mode and -p carry the ACL, as cp -p.
+  xcp --preserve=mode f pm
+  getfacl -cn pm | grep -qx 'user:65534:rw-' || fail "--preserve=mode lost the ACL"
+  xcp f plain
+  ! getfacl -cn plain | grep -q 'user:65534' || fail "xcp without -p copied the ACL"
+  # A directory with a default ACL: -a leaves no ACL, as cp -a.
+  mkdir inh
+  setfacl -d -m u:65534:rwx inh
+  echo x >noacl
+  chmod 0640 noacl
+  xcp -a noacl inh/a
+  assert_equal "$(getfacl -cn inh/a | grep -c '^user:65534')" 0
+  assert_equal "$(stat -c %a inh/a)" 640
+  mkdir srcdir
+  xcp -a srcdir inh/d
+  assert_equal "$(getfacl -cn inh/d | grep -c 'user:65534')" 0
+  # An existing destination keeps its ACL when replaced.
+  echo old >d
+  setfacl -m u:65534:rwx d
+  xcp noacl d
+  getfacl -cn d | grep -qx 'user:65534:rwx' || fail "the destination lost its ACL"
+  assert_same noacl d
+}
+
+@test "xcp -r keeps a directory's sticky bit less the umask, as cp -r" {
+  mkdir -m 1777 sd
+  xcp -r sd sd2
+  assert_equal "$(stat -c %a sd2)" 1755
+  (umask 077 && xcp -r sd sd3)
+  assert_equal "$(stat -c %a sd3)" 1700
+}
+
+@test "xcp --reflink=never on btrfs shares no extents; bare --reflink is always" {
+  use_tmpfs
+  mount_reflink ref
+  cd ref || fail
+  require_cmd btrfs
+  btrfs filesystem du ref >/dev/null 2>&1 || btrfs filesystem du . >/dev/null 2>&1 \
+    || skip "btrfs filesystem du does not work here"
+  make_random src 4194304
+  sync
+  run --separate-stderr xcp --reflink=never --debug src never
+  assert_success
+  refute_err --partial "engine copy_file_range"
+  refute_err --partial "engine clone"
+  sync
+  # Exclusive: the whole file; Set shared: nothing.
+  run btrfs filesystem du --raw never
+  assert_success
+  assert_line --regexp '^ *4194304 +4194304 +'
+  run --separate-stderr xcp --reflink --debug src always
+  assert_success
+  assert_err --partial "engine clone"
+}
+
+@test "xcp: --reflink=always --sparse=never is a usage error" {
+  echo x >f
+  run --separate-stderr xcp --reflink=always --sparse=never f g
+  assert_failure 2
+  assert_err --partial "xcp: --reflink=always and --sparse=never contradict"
+  assert_not_exist g
+}
+
+@test "xcp -i asks before a file over a directory too; -v names only made directories" {
+  echo a >a
+  mkdir dd
+  run --separate-stderr xcp -iT a dd <<<n
+  assert_success
+  assert_err --regexp "^xcp: overwrite 'dd'\? ?$"
+  run --separate-stderr xcp -iT a dd <<<y
+  assert_failure 1
+  assert_err --regexp "^xcp: overwrite 'dd'\? ?xcp: cannot overwrite directory 'dd' with non-directory$"
+  mkdir -p x y
+  echo 1 >x/f
+  cd y
+  run --separate-stderr xcp -va ../x/. .
+  assert_success
+  assert_output "'../x/./f' -> '././f'"
+}
