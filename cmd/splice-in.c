@@ -15,6 +15,7 @@
 #include "copy.h"
 #include "error.h"
 #include "progname.h"
+#include "samefile.h"
 #include "sys.h"
 
 static char *offset_arg;
@@ -37,7 +38,9 @@ static struct poptOption tool_options[] = {
 static struct poptOption options[] = {
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
     "Copy FILE to standard output; when standard output is a pipe, the pages "
-    "move by splice(2) without being copied.\n\n"
+    "move by splice(2) without being copied.  Standard output that is FILE "
+    "itself (FILE >> FILE) is refused, unless nothing is left to read or the "
+    "reads and the writes cannot meet.\n\n"
     "N takes a K, M, G, T suffix (KiB...; KB for 1000) or 0x for hex.\n"
     "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
@@ -73,6 +76,12 @@ main (int argc, char **argv)
     ret = -EISDIR;
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
+  ret = samefile_check (req.in_fd, req.in_off, STDOUT_FILENO, NULL,
+                        SAMEFILE_NO_TRUNCATE, req.length);
+  if (ret > 0)
+    error (EXIT_FAILURE, 0, "%s: input file is output file", quote_file (file));
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "write error");
 
   /* A pipe on the other end gets the pipe size asked for, or is grown
      (never shrunk) to the default.  */

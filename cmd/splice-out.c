@@ -8,12 +8,14 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "copy.h"
 #include "error.h"
 #include "progname.h"
+#include "samefile.h"
 #include "sys.h"
 
 static int append;
@@ -40,7 +42,10 @@ static struct poptOption tool_options[] = {
 static struct poptOption options[] = {
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
     "Copy standard input into FILE, created if missing (mode 0666 less the "
-    "umask); when standard input is a pipe, the pages move by splice(2).\n\n"
+    "umask); when standard input is a pipe, the pages move by splice(2).  "
+    "Standard input that is FILE itself is refused before FILE is touched, "
+    "unless nothing is left to read or --length keeps the reads clear of "
+    "the writes.\n\n"
     "N takes a K, M, G, T suffix (KiB...; KB for 1000) or 0x for hex.\n"
     "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
@@ -69,20 +74,39 @@ main (int argc, char **argv)
     .pipe_size = pipe_size_arg ? cli_parse_size ("pipe-size", pipe_size_arg) : 0,
   };
 
-  int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
-  flags |= append ? O_APPEND : offset_arg ? 0 : O_TRUNC;
+  /* No O_TRUNC: standard input may be FILE itself, and must be looked at
+     before FILE is cut.  */
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : 0);
   req.out_fd = sys_openat (AT_FDCWD, file, flags, 0666);
   if (req.out_fd < 0)
     error (EXIT_FAILURE, -req.out_fd, "cannot open %s", quote_file (file));
-  if (offset_arg && ftruncate (req.out_fd, offset) < 0)
-    error (EXIT_FAILURE, errno, "cannot truncate %s", quote_file (file));
+  int ret = samefile_check (STDIN_FILENO, NULL, req.out_fd, req.out_off,
+                            append ? SAMEFILE_NO_TRUNCATE : offset,
+                            req.length);
+  if (ret > 0)
+    error (EXIT_FAILURE, 0, "%s: input file is output file", quote_file (file));
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "error reading standard input");
+
+  /* Truncate as O_TRUNC would have: regular files only (a FIFO, a device
+     or a terminal ignore O_TRUNC); --offset insists.  */
+  struct stat st;
+  ret = sys_fstat (req.out_fd, &st);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot open %s", quote_file (file));
+  if (!append && (offset_arg || S_ISREG (st.st_mode)))
+    {
+      ret = sys_ftruncate (req.out_fd, offset);
+      if (ret < 0)
+        error (EXIT_FAILURE, -ret, "cannot truncate %s", quote_file (file));
+    }
 
   /* A pipe on the other end gets the pipe size asked for, or is grown
      (never shrunk) to the default.  */
   copy_size_pipe (STDIN_FILENO, req.pipe_size);
 
   struct copy_result res;
-  int ret = copy_range (&req, &res);
+  ret = copy_range (&req, &res);
   if (debug)
     copy_print_debug (program_name, &res);
   if (ret < 0)

@@ -919,6 +919,222 @@ assert_prefix() {
   assert_same before src
 }
 
+# --- a file copied onto itself -----------------------------------------
+
+# bounded CMD...: CMD (a function too) with files limited to 1 MiB
+# (ulimit -f counts KiB) and 20 s of processor time each, so that a tool
+# copying a file onto itself is killed (SIGXFSZ, SIGXCPU) instead of
+# filling the disk or spinning.
+bounded() {
+  (
+    ulimit -f 1024 -t 20
+    "$@"
+  )
+}
+
+# make_same FILE: FILE of 100000 random bytes, a copy in FILE.orig, and an
+# old time stamp on FILE, which a truncation or a write would change.
+make_same() {
+  make_random "$1" 100000
+  cp "$1" "$1.orig"
+  touch -d @1000000000 "$1"
+}
+
+# assert_untouched FILE: FILE is as make_same left it.
+assert_untouched() {
+  assert_same "$1.orig" "$1"
+  assert_equal "$(stat -c %Y -- "$1")" 1000000000
+}
+
+# refused TOOL NAME CMD...: CMD failed with status 1 and TOOL's message
+# that NAME is its own input, and the file was not touched.
+refused() {
+  local tool=$1 name=$2
+  shift 2
+  run --separate-stderr "$@"
+  assert_failure 1
+  assert_output ""
+  assert_err "$tool: '$name': input file is output file"
+  assert_untouched same
+}
+
+# shellcheck disable=SC2094 # reading and writing one file is the point.
+@test "splice-out FILE < FILE is refused before truncating" {
+  make_same same
+  refused splice-out same bounded splice-out same <same
+  refused splice-out same bounded splice-out -d -p 64K same <same
+}
+
+# shellcheck disable=SC2094 # reading and writing one file is the point.
+@test "splice-out --append FILE < FILE is refused, nothing appended" {
+  make_same same
+  refused splice-out same bounded splice-out --append same <same
+  refused splice-out same bounded splice-out -a -l 2M same <same
+}
+
+# shellcheck disable=SC2094 # reading and writing one file is the point.
+@test "splice-out --offset FILE < FILE is refused, before or after the end" {
+  make_same same
+  local off
+  for off in 0 4 50000 100000 200000; do
+    refused splice-out same bounded splice-out -o "$off" same <same
+  done
+}
+
+# shellcheck disable=SC2094 # reading and writing one file is the point.
+@test "splice-out: FILE < FILE by a hard link, a symlink, /dev/stdin" {
+  make_same same
+  ln same hard
+  ln -s same sym
+  refused splice-out hard bounded splice-out hard <same
+  refused splice-out sym bounded splice-out -a sym <same
+  refused splice-out sym bounded splice-out -o 4 sym <hard
+  [[ -e /dev/stdin ]] || skip "no /dev/stdin"
+  refused splice-out /dev/stdin bounded splice-out /dev/stdin <same
+}
+
+@test "splice-in FILE >> FILE is refused, nothing appended" {
+  make_same same
+  refused splice-in same bounded stdout_appended same splice-in same
+  refused splice-in same bounded stdout_appended same splice-in -o 99999 same
+  ln same hard
+  ln -s same sym
+  refused splice-in sym bounded stdout_appended hard splice-in sym
+}
+
+@test "splice-in FILE 1<> FILE is refused: it would write what it reads" {
+  make_same same
+  # In place from the start, as cat 9.1 refuses it too.
+  refused splice-in same bounded stdout_rw same splice-in same
+  # Ahead of what is read: a loop without end.
+  refused splice-in same bounded stdout_rw_at same 10 splice-in same
+  # Behind what is read, the reads go past where the writes start.
+  refused splice-in same bounded stdout_rw same splice-in -o 40000 same
+  refused splice-in same bounded stdout_rw same splice-in -o 4 -l 5 same
+}
+
+# stdout_appended FILE CMD...: CMD with standard output appending to FILE;
+# stdout_rw FILE CMD...: opened read-write at its start, not truncated;
+# stdout_rw_at FILE N CMD...: the same at byte N.
+stdout_appended() {
+  local file=$1
+  shift
+  "$@" >>"$file"
+}
+stdout_rw() {
+  local file=$1
+  shift
+  "$@" 1<>"$file"
+}
+stdout_rw_at() {
+  local file=$1 off=$2
+  shift 2
+  exec 1<>"$file"
+  # dd without of= seeks descriptor 1 itself: the offset CMD inherits.
+  dd bs="$off" seek=1 count=0 status=none conv=notrunc
+  "$@"
+}
+
+# shellcheck disable=SC2094 # reading and writing one file is the point.
+@test "splice-out --offset FILE < FILE at its end is refused: it would read the zeros" {
+  # Nothing to read, but the truncation extends the file past standard
+  # input's position: it would read the zeros, then what it wrote.
+  touch empty
+  run --separate-stderr bounded splice-out -o 100 empty <empty
+  assert_failure 1
+  assert_err "splice-out: 'empty': input file is output file"
+  assert_size empty 0
+  make_same same
+  refused splice-out same bounded \
+    sh -c 'dd bs=100000 count=1 of=/dev/null status=none; exec "$@"' sh \
+    splice-out -o 100001 same <same
+}
+
+# shellcheck disable=SC2094 # reading and writing one file is the point.
+@test "splice-out FILE < FILE at its end copies nothing and truncates, as cat" {
+  # As `splice-out f </dev/null`: there is nothing left to read.
+  touch empty
+  run --separate-stderr bounded splice-out empty <empty
+  assert_success
+  assert_err ""
+  assert_size empty 0
+  make_same same
+  { cat >/dev/null; bounded splice-out -a same; } <same
+  assert_same same.orig same
+  { cat >/dev/null; bounded splice-out -o 50000 same; } <same
+  assert_size same 50000
+  { cat >/dev/null; bounded splice-out same; } <same
+  assert_size same 0
+}
+
+@test "splice-in FILE > FILE copies nothing, as cat (the shell emptied it)" {
+  make_same same
+  run --separate-stderr bounded stdout_to same splice-in same
+  assert_success
+  assert_err ""
+  assert_size same 0
+}
+
+# shellcheck disable=SC2094 # reading and writing one file is the point.
+@test "splice-out --length: FILE onto itself where reads and writes cannot meet" {
+  make_same same
+  # The whole file appended once: 100000 bytes read from 0, written from
+  # 100000.
+  bounded splice-out -a -l 100000 same <same
+  cat same.orig same.orig >expected
+  assert_same expected same
+  # One byte more would read the first byte written.
+  make_same same
+  refused splice-out same bounded splice-out -a -l 100001 same <same
+  # From the middle of standard input to an --offset past what it reads:
+  # bytes [1000, 31000) to 31000, the file cut after them.
+  { dd bs=1000 count=1 of=/dev/null status=none;
+    bounded splice-out -o 31000 -l 30000 same; } <same
+  { head -c 31000 same.orig; tail -c +1001 same.orig | head -c 30000; } \
+    >expected
+  assert_same expected same
+  # Past the end, the hole between reads as zeros in the file only.
+  make_same same
+  bounded splice-out -o 150000 -l 100000 same <same
+  { cat same.orig; head -c 50000 /dev/zero; cat same.orig; } >expected
+  assert_same expected same
+  # An --offset one byte short of the end of the reads is refused.
+  make_same same
+  refused splice-out same bounded \
+    sh -c 'dd bs=1000 count=1 of=/dev/null status=none; exec "$@"' sh \
+    splice-out -o 30999 -l 30000 same <same
+}
+
+@test "splice-in: FILE onto itself where reads and writes cannot meet" {
+  make_same same
+  # The last 40000 bytes to the start of the file: the writes stay before
+  # the reads, which end at the end of the file, where it always was.
+  bounded stdout_rw same splice-in -o 60000 same
+  { tail -c 40000 same.orig; tail -c +40001 same.orig; } >expected
+  assert_same expected same
+  # --length bytes from the start appended.
+  make_same same
+  bounded stdout_appended same splice-in -l 100000 same
+  cat same.orig same.orig >expected
+  assert_same expected same
+  # 10 bytes from the start written ahead of them at 20.
+  make_same same
+  bounded stdout_rw_at same 20 splice-in -l 10 same
+  { head -c 20 same.orig; head -c 10 same.orig; tail -c +31 same.orig; } \
+    >expected
+  assert_same expected same
+}
+
+@test "the same device as input and output is not refused, as with cat" {
+  [[ -c /dev/null ]] || skip "no /dev/null"
+  run --separate-stderr bounded splice-out /dev/null </dev/null
+  assert_success
+  assert_err ""
+  run --separate-stderr bounded stdout_to /dev/null splice-in /dev/null
+  assert_success
+  assert_err ""
+}
+
 # --- usage errors -----------------------------------------------------
 
 @test "bad option: exit 2" {
