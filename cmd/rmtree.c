@@ -76,12 +76,14 @@ static bool root_st_ok;
 /* The operand being removed: its last component without the trailing
    slashes, in the directory DIRFD; whether it was written with a trailing
    slash (then the walk starts from BASE "/", which resolves a symbolic
-   link, as POSIX says).  */
+   link, as POSIX says); and the device of the directory the walk
+   starts in.  */
 static struct
 {
   int dirfd;
   const char *base;
   bool slash;
+  dev_t dev;
 } top;
 
 /* --- progress ------------------------------------------------------ */
@@ -269,13 +271,18 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
           status = EXIT_FAILURE;
           return WALK_SKIP;
         }
+      if (e->depth == 0)
+        top.dev = e->st->st_dev;
       return WALK_CONTINUE;
     case WALK_DIR_POST:
       return remove_dir (w, e);
     case WALK_MOUNT:
+      /* GNU rm's words for another device; rmtree also skips a mount
+         point of the same device (a bind mount), and says so.  */
       progress_clear (&bar);
-      error (0, 0, "skipping %s: on another file system",
-             quote_file (walk_path (w)));
+      error (0, 0, "skipping %s, since it's %s", quote_file (walk_path (w)),
+             e->st->st_dev != top.dev ? "on a different device"
+                                      : "a mount point");
       status = EXIT_FAILURE;
       return WALK_CONTINUE;
     case WALK_ERR:
@@ -353,6 +360,7 @@ remove_operand (const char *arg)
   top.slash = len < shown && strcmp (path, "/") != 0;
   top.dirfd = dirfd;
   top.base = base;
+  top.dev = 0;
   size_t blen = strlen (base);
   char *name = xmalloc (blen + 2);
   memcpy (name, base, blen);

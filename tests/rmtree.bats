@@ -580,11 +580,27 @@ EOF
   run --separate-stderr rmtree -x t
   assert_failure 1
   assert_output ""
-  assert_err "rmtree: skipping 't/mnt': on another file system"
+  assert_err "rmtree: skipping 't/mnt', since it's on a different device"
   assert_file_exist t/mnt/inside/file
   assert_not_exist t/a
   assert_not_exist t/g
   mountpoint -q t/mnt || fail "the mount is gone"
+}
+
+# rm -x compares devices only; rmtree skips a bind mount too, in words
+# of its own.
+@test "rmtree -x: a bind mount of the same file system is skipped, and said so" {
+  require_root
+  use_tmpfs
+  mkdir -p src t/mnt t/a
+  touch src/keep t/a/f
+  mount --bind src t/mnt || skip "cannot bind-mount"
+  run --separate-stderr rmtree -x t
+  assert_failure 1
+  assert_output ""
+  assert_err "rmtree: skipping 't/mnt', since it's a mount point"
+  assert_file_exist src/keep
+  assert_not_exist t/a
 }
 
 @test "rmtree without -x: a mount point is emptied, and busy" {
