@@ -36,7 +36,8 @@ static int progress = -1;  /* -1: if standard error is a terminal */
 
 static struct poptOption tool_options[] = {
   { "force", 'f', POPT_ARG_NONE, &force, 0,
-    "ignore missing operands, never fail for them", NULL },
+    "ignore missing operands (and LINK/ left in place), never fail for "
+    "them", NULL },
   { "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
     "list each file and directory as it is removed", NULL },
   { "one-file-system", 'x', POPT_ARG_NONE, &one_fs, 0,
@@ -61,7 +62,9 @@ static struct poptOption options[] = {
     "Remove each PATH and, if it is a directory, everything below it.  "
     "Symbolic links are removed, never followed; every step is taken "
     "relative to a directory already open, so a tree changed during the "
-    "removal cannot lead outside itself.\n\n"
+    "removal cannot lead outside itself.  A PATH written with a trailing "
+    "slash is resolved, as by rm: LINK/ empties the directory LINK points "
+    "to, and keeps LINK.\n\n"
     "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
@@ -69,6 +72,19 @@ static struct poptOption options[] = {
 static int status = EXIT_SUCCESS;
 static struct stat root_st;
 static bool root_st_ok;
+
+/* The operand being removed: its last component without the trailing
+   slashes, in the directory DIRFD; whether it was written with a trailing
+   slash (then the walk starts from BASE "/", which resolves a symbolic
+   link, as POSIX says); and the device of the directory the walk
+   starts in.  */
+static struct
+{
+  int dirfd;
+  const char *base;
+  bool slash;
+  dev_t dev;
+} top;
 
 /* --- progress ------------------------------------------------------ */
 
@@ -128,11 +144,29 @@ is_root (const struct stat *st)
          && st->st_ino == root_st.st_ino;
 }
 
+/* Whether the operand, written with a trailing slash, is not a directory
+   itself (a symbolic link, or a file).  */
+static bool
+top_not_dir (void)
+{
+  struct stat st;
+  return sys_fstatat (top.dirfd, top.base, &st, AT_SYMLINK_NOFOLLOW) == 0
+         && !S_ISDIR (st.st_mode);
+}
+
 static int
 remove_dir (struct walk *w, const struct walk_entry *e)
 {
   if (dry_run)
     {
+      /* LINK/: the real run empties the directory, then fails to remove
+         LINK/ (ENOTDIR): say that.  */
+      if (e->depth == 0 && top.slash && top_not_dir ())
+        {
+          if (!force)
+            report (w, ENOTDIR);
+          return WALK_CONTINUE;
+        }
       say (w, true);
       return WALK_CONTINUE;
     }
@@ -155,6 +189,10 @@ remove_dir (struct walk *w, const struct walk_entry *e)
      again.  */
   if ((ret == -ENOTEMPTY || ret == -EEXIST) && !e->complete)
     return WALK_RESCAN;
+  /* LINK/ was emptied, and the link is not a directory: the link stays.
+     -f takes ENOTDIR for a missing operand, as rm -f does.  */
+  if (e->depth == 0 && force && ret == -ENOTDIR)
+    return WALK_CONTINUE;
   report (w, -ret);
   return WALK_CONTINUE;
 }
@@ -184,8 +222,16 @@ remove_file (struct walk *w, const struct walk_entry *e)
 static int
 failed (struct walk *w, const struct walk_entry *e)
 {
+  int err = e->err;
+  /* NAME/ could not be resolved, and NAME is there but is no directory:
+     a dangling link, a link to a file or a loop, a file.  That is
+     ENOTDIR, whatever the resolution said (ENOENT, ELOOP...), as the
+     kernel says for unlinkat of NAME/ and rm reports.  */
+  if (e->depth == 0 && top.slash && !e->is_dir && err != ENOTDIR
+      && top_not_dir ())
+    err = ENOTDIR;
   /* -f: a missing operand is fine.  */
-  if (e->depth == 0 && force && (e->err == ENOENT || e->err == ENOTDIR))
+  if (e->depth == 0 && force && (err == ENOENT || err == ENOTDIR))
     return WALK_CONTINUE;
   /* A directory that cannot be opened may still be empty, and
      removable.  (dirfd is -1 when the parent is not known.)  */
@@ -200,7 +246,7 @@ failed (struct walk *w, const struct walk_entry *e)
           return WALK_REMOVED;
         }
     }
-  report (w, e->err);
+  report (w, err);
   return WALK_CONTINUE;
 }
 
@@ -225,13 +271,18 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
           status = EXIT_FAILURE;
           return WALK_SKIP;
         }
+      if (e->depth == 0)
+        top.dev = e->st->st_dev;
       return WALK_CONTINUE;
     case WALK_DIR_POST:
       return remove_dir (w, e);
     case WALK_MOUNT:
+      /* GNU rm's words for another device; rmtree also skips a mount
+         point of the same device (a bind mount), and says so.  */
       progress_clear (&bar);
-      error (0, 0, "skipping %s: on another file system",
-             quote_file (walk_path (w)));
+      error (0, 0, "skipping %s, since it's %s", quote_file (walk_path (w)),
+             e->st->st_dev != top.dev ? "on a different device"
+                                      : "a mount point");
       status = EXIT_FAILURE;
       return WALK_CONTINUE;
     case WALK_ERR:
@@ -249,11 +300,27 @@ dot_or_dotdot (const char *name)
 
 /* Remove ARG and everything below it.  The walk starts from ARG's parent
    directory, opened once: from there on, every name is one component
-   relative to a descriptor.  */
+   relative to a descriptor.
+
+   A trailing slash is kept on the last component (NAME/): the walk's
+   stat and openat then resolve it, following a symbolic link to a
+   directory, for this one component only (O_NOFOLLOW does not apply to
+   a name ending in a slash), and the final unlinkat of NAME/ fails with
+   ENOTDIR for the link: the directory is emptied, the link kept, as
+   POSIX and rm have it.  Everything below is walked as usual, never
+   following a link.  */
 static void
 remove_operand (const char *arg)
 {
-  size_t len = strlen (arg);
+  /* ARG in messages, as rm shows it: two or more trailing slashes made
+     one.  */
+  size_t shown = strlen (arg);
+  if (shown > 2 && arg[shown - 1] == '/')
+    while (shown > 1 && arg[shown - 2] == '/')
+      shown--;
+  char *display = ximemdup0 (arg, shown);
+
+  size_t len = shown;
   while (len > 1 && arg[len - 1] == '/')
     len--;
   char *path = ximemdup0 (arg, len);
@@ -263,10 +330,9 @@ remove_operand (const char *arg)
     {
       progress_clear (&bar);
       error (0, 0, "refusing to remove '.' or '..' directory: skipping %s",
-             quote_file (arg));
+             quote_file (display));
       status = EXIT_FAILURE;
-      free (path);
-      return;
+      goto out;
     }
 
   int dirfd = AT_FDCWD;
@@ -282,20 +348,32 @@ remove_operand (const char *arg)
           if (!(force && (dirfd == -ENOENT || dirfd == -ENOTDIR)))
             {
               progress_clear (&bar);
-              error (0, 0, "cannot remove %s: %s", quote_file (path),
+              error (0, 0, "cannot remove %s: %s", quote_file (display),
                      strerror (-dirfd));
               status = EXIT_FAILURE;
             }
-          free (path);
-          return;
+          goto out;
         }
     }
 
+  /* "/" itself has no trailing slash to keep.  */
+  top.slash = len < shown && strcmp (path, "/") != 0;
+  top.dirfd = dirfd;
+  top.base = base;
+  top.dev = 0;
+  size_t blen = strlen (base);
+  char *name = xmalloc (blen + 2);
+  memcpy (name, base, blen);
+  name[blen] = '/';
+  name[blen + top.slash] = '\0';
   int flags = (dry_run ? 0 : WALK_REMOVING) | (one_fs ? WALK_ONE_FS : 0);
-  walk_at (dirfd, base, flags, path, visit, NULL);
+  walk_at (dirfd, name, flags, display, visit, NULL);
+  free (name);
   if (dirfd >= 0)
     sys_close (dirfd);
+out:
   free (path);
+  free (display);
 }
 
 int

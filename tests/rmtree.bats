@@ -78,19 +78,85 @@ count_entries() {
   mkdir target
   echo keep >target/file
   ln -s target link
-  ln -s target link2
   run --separate-stderr rmtree link
   assert_success
   assert_err ""
   assert_not_exist link
   assert_file_exist target/file
-  # With a trailing slash too: the operand is the link itself.
-  run --separate-stderr rmtree link2/
-  assert_success
-  assert_not_exist link2
-  assert_file_exist target/file
 }
 
+# POSIX resolves a trailing slash: LINK/ is the directory. rm -r empties
+# it, then fails to remove LINK/ (ENOTDIR), and rm -rf says nothing.
+@test "rmtree: LINK/ empties the directory and keeps the link, as rm -r" {
+  mkdir -p target/sub outside
+  touch target/f target/sub/g
+  echo keep >outside/file
+  # Below the operand, links are still not followed.
+  ln -s ../outside target/out
+  ln -s target link
+  ln -s link link2
+  # -n says what the real run says, and removes nothing.
+  run --separate-stderr rmtree -n link/
+  assert_failure 1
+  assert_err "rmtree: cannot remove 'link/': Not a directory"
+  assert_line "would remove 'link/sub/g'"
+  assert_line "would remove directory 'link/sub'"
+  refute_line --partial "would remove directory 'link/'"
+  [[ ${#lines[@]} -eq 4 ]] || fail "${#lines[@]} lines"
+  assert_file_exist target/sub/g
+  run --separate-stderr rmtree -v link//
+  assert_failure 1
+  assert_err "rmtree: cannot remove 'link/': Not a directory"
+  assert_line "removed 'link/f'"
+  assert_line "removed 'link/out'"
+  assert_line "removed 'link/sub/g'"
+  assert_line "removed directory 'link/sub'"
+  [[ ${#lines[@]} -eq 4 ]] || fail "${#lines[@]} lines"
+  assert_link_exist link
+  assert_dir_exist target
+  [[ -z $(ls -A target) ]] || fail "target is not empty: $(ls -A target)"
+  assert_file_exist outside/file
+  # -f: the link stays, silently; a link to a link works the same.
+  touch target/h
+  run --separate-stderr rmtree -f link2/
+  assert_success
+  assert_output ""
+  assert_err ""
+  assert_link_exist link2
+  assert_link_exist link
+  assert_not_exist target/h
+  assert_dir_exist target
+}
+
+# NAME/ where NAME is no directory: ENOTDIR (the kernel's word for
+# unlinkat of NAME/), even for a dangling link or a loop; nothing goes.
+@test "rmtree: NAME/ that is not a directory is refused, not removed" {
+  touch f
+  ln -s f flink
+  ln -s nowhere dangling
+  ln -s loop loop
+  run --separate-stderr rmtree f/ flink/ dangling// loop/
+  assert_failure 1
+  assert_output ""
+  assert_err - <<'EOF'
+rmtree: cannot remove 'f/': Not a directory
+rmtree: cannot remove 'flink/': Not a directory
+rmtree: cannot remove 'dangling/': Not a directory
+rmtree: cannot remove 'loop/': Not a directory
+EOF
+  run --separate-stderr rmtree -f f/ flink/ dangling// loop/ nope/
+  assert_success
+  assert_err ""
+  assert_file_exist f
+  assert_link_exist flink
+  assert_link_exist dangling
+  assert_link_exist loop
+  run --separate-stderr rmtree nope/
+  assert_failure 1
+  assert_err "rmtree: cannot remove 'nope/': No such file or directory"
+}
+
+# Shown as rm shows them: two or more trailing slashes made one.
 @test "rmtree: trailing slashes and a path of several components" {
   mkdir -p a/b/c/d
   touch a/b/c/d/f
@@ -100,10 +166,18 @@ count_entries() {
   assert_output - <<'EOF'
 removed 'a/b/c/d/f'
 removed directory 'a/b/c/d'
-removed directory 'a/b/c'
+removed directory 'a/b/c/'
 EOF
   assert_dir_exist a/b
   assert_not_exist a/b/c
+  run --separate-stderr rmtree -v a///
+  assert_success
+  assert_err ""
+  assert_output - <<'EOF'
+removed directory 'a/b'
+removed directory 'a/'
+EOF
+  assert_not_exist a
 }
 
 @test "rmtree: FIFOs, sockets, dangling and outward symlinks" {
@@ -322,10 +396,91 @@ EOF
 rmtree: it is dangerous to operate recursively on '/'
 rmtree: use --no-preserve-root to override this failsafe
 EOF
-  run --separate-stderr timeout 20 rmtree -n --preserve-root //
+  # As rm shows them: '//' stays, '///' is '/'.
+  run --separate-stderr timeout 20 rmtree -n --preserve-root // ///
   assert_failure 1
   assert_output ""
-  assert_err --partial "rmtree: it is dangerous to operate recursively on '/'"
+  assert_err - <<'EOF'
+rmtree: it is dangerous to operate recursively on '//' (same as '/')
+rmtree: use --no-preserve-root to override this failsafe
+rmtree: it is dangerous to operate recursively on '/'
+rmtree: use --no-preserve-root to override this failsafe
+EOF
+}
+
+# LINK/ resolves to '/': refused before anything is listed.  Only with
+# -n: were the check broken, -n would list the system, not remove it.
+@test "rmtree: a link to '/' with a trailing slash is refused (dry run)" {
+  ln -s / rootlink
+  ln -s rootlink rootlink2
+  run --separate-stderr timeout 20 rmtree -n rootlink/ rootlink2//
+  assert_failure 1
+  assert_output ""
+  assert_err - <<'EOF'
+rmtree: it is dangerous to operate recursively on 'rootlink/' (same as '/')
+rmtree: use --no-preserve-root to override this failsafe
+rmtree: it is dangerous to operate recursively on 'rootlink2/' (same as '/')
+rmtree: use --no-preserve-root to override this failsafe
+EOF
+  assert_link_exist rootlink
+  assert_link_exist rootlink2
+}
+
+# The same for real, where it can do no harm: chrooted into a tmpfs of
+# a private mount namespace, with /usr, the tools and /proc (for the
+# sanitizers) mounted read-only.  Were the refusal broken, the tmpfs
+# would be emptied, and the rest would fail with EROFS.
+@test "rmtree: a link to '/' with a trailing slash is refused (chroot on a tmpfs)" {
+  require_root
+  skip_under_qemu "the chroot has no qemu"
+  require_cmd unshare chroot
+  mkdir jail
+  cat >jail.sh <<'EOF'
+set -e
+mount --make-rprivate /
+mount -t tmpfs rmtree-jail jail || { echo "cannot mount a tmpfs"; exit 77; }
+cd jail
+mkdir usr nc proc tmp
+ro_bind() {
+  mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" \
+    || { echo "cannot bind-mount $1 read-only"; exit 77; }
+}
+ro_bind /usr usr
+ro_bind "$NC_BINDIR" nc
+mount -t proc -o ro rmtree-proc proc || { echo "cannot mount /proc"; exit 77; }
+for d in bin sbin lib lib32 lib64 libx32; do
+  if [[ -L /$d ]]; then
+    ln -s "$(readlink "/$d")" "$d"
+  elif [[ -d /$d ]]; then
+    mkdir "$d"
+    ro_bind "/$d" "$d"
+  fi
+done
+# access(2) says EROFS on a read-only mount, even to root.
+for d in usr nc proc; do
+  [[ ! -w $d ]] || { echo "$d is not read-only"; exit 77; }
+done
+touch canary
+ln -s / tmp/rootlink
+ln -s /tmp/rootlink tmp/rootlink2
+ret=0
+chroot . /nc/rmtree /tmp/rootlink/ /tmp/rootlink2// || ret=$?
+echo "exit $ret"
+ls -A . tmp
+EOF
+  run --separate-stderr unshare -m bash jail.sh
+  [[ $status -ne 77 ]] || skip "$output"
+  assert_success
+  assert_err - <<'EOF'
+rmtree: it is dangerous to operate recursively on '/tmp/rootlink/' (same as '/')
+rmtree: use --no-preserve-root to override this failsafe
+rmtree: it is dangerous to operate recursively on '/tmp/rootlink2/' (same as '/')
+rmtree: use --no-preserve-root to override this failsafe
+EOF
+  assert_line --index 0 "exit 1"
+  assert_line canary
+  assert_line rootlink
+  assert_line rootlink2
 }
 
 @test "rmtree: '/' under another name is refused too" {
@@ -425,11 +580,27 @@ EOF
   run --separate-stderr rmtree -x t
   assert_failure 1
   assert_output ""
-  assert_err "rmtree: skipping 't/mnt': on another file system"
+  assert_err "rmtree: skipping 't/mnt', since it's on a different device"
   assert_file_exist t/mnt/inside/file
   assert_not_exist t/a
   assert_not_exist t/g
   mountpoint -q t/mnt || fail "the mount is gone"
+}
+
+# rm -x compares devices only; rmtree skips a bind mount too, in words
+# of its own.
+@test "rmtree -x: a bind mount of the same file system is skipped, and said so" {
+  require_root
+  use_tmpfs
+  mkdir -p src t/mnt t/a
+  touch src/keep t/a/f
+  mount --bind src t/mnt || skip "cannot bind-mount"
+  run --separate-stderr rmtree -x t
+  assert_failure 1
+  assert_output ""
+  assert_err "rmtree: skipping 't/mnt', since it's a mount point"
+  assert_file_exist src/keep
+  assert_not_exist t/a
 }
 
 @test "rmtree without -x: a mount point is emptied, and busy" {
