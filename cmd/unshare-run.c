@@ -6,12 +6,15 @@
    - unshare-run calls unshare(2) once with every flag asked for, sets the
      new namespaces up (time offsets, host name, mount propagation, root
      and working directory) and, without --fork, becomes COMMAND;
-   - with --fork (implied by -p), it forks a child that becomes COMMAND,
-     forwards signals to it and ends as it ended: same exit status, or
-     killed by the same signal;
+   - with --fork (implied by -p), it forks a child that becomes COMMAND
+     and ends as it ended: same exit status, or killed by the same
+     signal.  As unshare(1), it keeps SIGINT and SIGTERM blocked while
+     it waits, or forwards them with --forward-signals; killed, it leaves
+     the child running unless --kill-child;
    - in a new PID namespace that child is pid 1 there: unless --as-pid-1,
      a minimal init that forks COMMAND, reaps the orphans the namespace
-     gives it and forwards signals to COMMAND;
+     gives it and forwards the signals it gets to COMMAND.  It outlives
+     unshare-run (unless --kill-child) and ends when COMMAND ends;
    - a "keeper", forked before unshare(2) so that it stays in the original
      namespaces, writes the new user namespace's id maps (a process of the
      parent user namespace may do what the new one cannot) and bind-mounts
@@ -89,6 +92,7 @@ enum
   OPT_NO_NEW_PRIVS,
   OPT_NEW_PRIVS,
   OPT_AS_PID_1,
+  OPT_FORWARD_SIGNALS,
   OPT_JSON_STATUS_FD,
 };
 
@@ -182,6 +186,9 @@ static struct poptOption process_options[] = {
   { "as-pid-1", '\0', POPT_ARG_NONE, NULL, OPT_AS_PID_1,
     "with -p, make COMMAND pid 1 itself instead of a child of a "
     "minimal init", NULL },
+  { "forward-signals", '\0', POPT_ARG_NONE, NULL, OPT_FORWARD_SIGNALS,
+    "pass SIGINT and SIGTERM sent to unshare-run on to the child "
+    "(implies --fork)", NULL },
   { "json-status-fd", '\0', POPT_ARG_STRING, NULL, OPT_JSON_STATUS_FD,
     "write the child's pid, its namespaces and its exit as JSON lines "
     "to descriptor FD", "FD" },
@@ -190,8 +197,9 @@ static struct poptOption process_options[] = {
 
 static struct poptOption options[] = {
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, ns_options, 0,
-    "Run COMMAND (default $SHELL, else /bin/sh) in new namespaces, made "
-    "with one unshare(2).\n\n"
+    "Run COMMAND (default: $SHELL, else /bin/sh, as a login shell) in new "
+    "namespaces, made with one unshare(2).  Killed, unshare-run leaves "
+    "them running, unless --kill-child.\n\n"
     "An argument in [] may be given only after '=': -n and --net take "
     "none, --net=FILE persists the namespace at FILE, for nsenter(1).\n"
     "Exit status: COMMAND's; killed by a signal, unshare-run kills itself "
@@ -227,9 +235,10 @@ static struct
   bool monotonic_set, boottime_set;
   int64_t monotonic, boottime;
   int kill_child;               /* signal, or 0 */
-  bool die_with_parent, new_session, as_pid_1;
+  bool die_with_parent, new_session, as_pid_1, forward_signals;
   int no_new_privs;             /* -1: the default */
   int json_fd;                  /* -1: none */
+  char *file;                   /* what to execute; NULL: command[0] */
   char **command;
 } cfg = {
   .propagation = MS_REC | MS_PRIVATE,
@@ -588,6 +597,9 @@ parse_options (int argc, char **argv)
         case OPT_AS_PID_1:
           cfg.as_pid_1 = true;
           break;
+        case OPT_FORWARD_SIGNALS:
+          cfg.forward_signals = true;
+          break;
         case OPT_JSON_STATUS_FD:
           {
             uintmax_t fd;
@@ -610,8 +622,12 @@ parse_options (int argc, char **argv)
     cfg.command = (char **) rest;
   else
     {
+      /* A login shell, as unshare(1) and login(1) start it: its name
+         with a '-' in front, and no search of $PATH.  */
       const char *sh = getenv ("SHELL");
-      shell[0] = (char *) (sh && *sh ? sh : "/bin/sh");
+      cfg.file = (char *) (sh && *sh ? sh : "/bin/sh");
+      const char *slash = strrchr (cfg.file, '/');
+      shell[0] = concat ("-", slash ? slash + 1 : cfg.file);
       cfg.command = shell;
     }
 }
@@ -651,9 +667,11 @@ check_options (void)
     cli_usage_error ("--as-pid-1 needs a new PID namespace: add -p");
 
   /* A new PID namespace takes its first process from fork(); the others
-     need a child to signal, or to be other than a process group leader
+     need a child to signal or forward to, or to be other than a process
+     group leader
      (setsid fails in one, and shells make every job one).  */
-  if ((cfg.flags & CLONE_NEWPID) || cfg.kill_child || cfg.new_session)
+  if ((cfg.flags & CLONE_NEWPID) || cfg.kill_child || cfg.new_session
+      || cfg.forward_signals)
     cfg.fork = true;
   if (cfg.no_new_privs < 0)
     cfg.no_new_privs = !cfg.keep_caps;
@@ -677,13 +695,14 @@ check_options (void)
 
 /* --- signals ----------------------------------------------------------- */
 
-/* The signals passed on to COMMAND, of those not ignored at the start.  */
+/* The signals the init passes on to COMMAND, of those not ignored at the
+   start.  */
 static const int forwarded[] = {
   SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2
 };
 
 /* The forwarded signals and SIGCHLD: blocked before the first fork and
-   taken with sigwaitinfo(2) by the processes that wait.  */
+   taken with sigwaitinfo(2) by the init.  */
 static sigset_t wait_set;
 /* The mask and SIGCHLD action to give back to COMMAND.  */
 static sigset_t orig_mask;
@@ -701,6 +720,7 @@ default_sigchld (void)
     chld_changed = true;
 }
 
+/* Block wait_set, and SIGINT and SIGTERM whatever their action.  */
 static void
 block_signals (void)
 {
@@ -713,9 +733,39 @@ block_signals (void)
           && old.sa_handler != SIG_IGN)
         sigaddset (&wait_set, forwarded[i]);
     }
-  int ret = sys_rt_sigprocmask (SIG_BLOCK, &wait_set, NULL);
+  sigset_t set = wait_set;
+  sigaddset (&set, SIGINT);
+  sigaddset (&set, SIGTERM);
+  int ret = sys_rt_sigprocmask (SIG_BLOCK, &set, NULL);
   if (ret < 0)
     die (-ret, "cannot block signals");
+}
+
+/* In unshare-run, once the child exists, the signals to wait for in SET:
+   SIGCHLD, and SIGINT and SIGTERM with --forward-signals.  Without it,
+   as in unshare(1), those two stay blocked, never taken: a SIGTERM meant
+   to kill unshare-run leaves it waiting and the child untouched.  The
+   other signals of wait_set, blocked for the init's sake, get their
+   usual effect back: they end unshare-run alone.  */
+static void
+parent_signals (sigset_t *set)
+{
+  sigset_t unblock = wait_set;
+  sigemptyset (set);
+  sigaddset (set, SIGCHLD);
+  sigdelset (&unblock, SIGCHLD);
+  sigdelset (&unblock, SIGINT);
+  sigdelset (&unblock, SIGTERM);
+  if (cfg.forward_signals)
+    {
+      if (sigismember (&wait_set, SIGINT))
+        sigaddset (set, SIGINT);
+      if (sigismember (&wait_set, SIGTERM))
+        sigaddset (set, SIGTERM);
+    }
+  int ret = sys_rt_sigprocmask (SIG_UNBLOCK, &unblock, NULL);
+  if (ret < 0)
+    die (-ret, "cannot unblock signals");
 }
 
 static void
@@ -737,14 +787,14 @@ forward (pid_t pid, const siginfo_t *si, bool same_group)
   kill (pid, si->si_signo);
 }
 
-/* Wait for the next signal of wait_set.  */
+/* Wait for the next signal of SET.  */
 static int
-next_signal (siginfo_t *si)
+next_signal (const sigset_t *set, siginfo_t *si)
 {
   for (;;)
     {
       /* libc's sigwaitinfo until sys.h has rt_sigtimedwait.  */
-      int sig = sigwaitinfo (&wait_set, si);
+      int sig = sigwaitinfo (set, si);
       if (sig > 0)
         return sig;
       if (errno != EINTR)
@@ -1200,11 +1250,15 @@ exec_command (int death_sig, int lifeline, pid_t parent)
   if (death_sig)
     set_death_signal (death_sig, lifeline, parent);
   restore_signals ();
-  execvp (cfg.command[0], cfg.command);
+  const char *file = cfg.file ? cfg.file : cfg.command[0];
+  if (cfg.file)
+    execv (file, cfg.command);
+  else
+    execvp (file, cfg.command);
   int err = errno;
-  if (err == EACCES && !in_path (cfg.command[0]))
+  if (err == EACCES && !in_path (file))
     err = ENOENT;
-  error (0, err, "cannot run %s", quote_file (cfg.command[0]));
+  error (0, err, "cannot run %s", quote_file (file));
   leave (err == ENOENT ? 127 : 126);
 }
 
@@ -1268,7 +1322,7 @@ init_loop (pid_t cmd, int status_fd)
   for (;;)
     {
       siginfo_t si;
-      if (next_signal (&si) != SIGCHLD)
+      if (next_signal (&wait_set, &si) != SIGCHLD)
         {
           forward (cmd, &si, !cfg.new_session);
           continue;
@@ -1375,6 +1429,8 @@ run_forked (struct keeper *k, pid_t parent, int ns_dir)
         }
       child_main (lifeline[0], status_pipe[1], go[0]);
     }
+  sigset_t parent_set;
+  parent_signals (&parent_set);
   /* lifeline[1] stays open as long as unshare-run lives.  */
   close_fd (lifeline[0]);
   close_fd (status_pipe[1]);
@@ -1398,7 +1454,7 @@ run_forked (struct keeper *k, pid_t parent, int ns_dir)
   for (;;)
     {
       siginfo_t si;
-      if (next_signal (&si) != SIGCHLD)
+      if (next_signal (&parent_set, &si) != SIGCHLD)
         {
           /* The init stays in our process group; COMMAND itself leaves
              it with --new-session.  */

@@ -496,13 +496,110 @@ signal_reaches() {
   assert_size err 0
 }
 
-@test "SIGTERM to unshare-run reaches COMMAND: alone, with -f, with -p" {
+@test "a signal to unshare-run reaches COMMAND: alone, or with --forward-signals" {
+  # Without --fork, unshare-run has become COMMAND.
   signal_reaches TERM
-  signal_reaches TERM -f
+  signal_reaches HUP
+  signal_reaches TERM --forward-signals
+  signal_reaches TERM -f --forward-signals --new-session
   require_root
-  signal_reaches TERM -p
-  signal_reaches HUP -p
-  signal_reaches HUP -f --new-session
+  signal_reaches TERM -p --forward-signals
+}
+
+# The COMMAND of outlives: says "ready", waits for the file go (10 s at
+# most), says "alive" and, given "zombie", makes an orphan that the init
+# must reap (unshare-helper zombie, which says "reaped"); exits 3.
+# shellcheck disable=SC2016 # expanded by the inner sh.
+PROBE='echo ready >out; i=0
+while [ ! -e go ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+[ -e go ] || exit 1
+echo alive >>out
+if [ "$1" = zombie ]; then unshare-helper zombie >>out; fi
+exit 3'
+
+# wait_pending PID SIG: until signal SIG is pending for process PID,
+# blocked (ShdPnd of /proc/PID/status); fails at once if PID ends.
+wait_pending() {
+  local i mask
+  for ((i = 0; i < 200; i++)); do
+    dead "$1" && fail "process $1 ended instead of keeping signal $2 blocked"
+    mask=$(awk '$1 == "ShdPnd:" { print $2 }' "/proc/$1/status")
+    (((0x$mask >> ($2 - 1)) & 1)) && return 0
+    sleep 0.05
+  done
+  fail "signal $2 not pending for $1 after 10 s"
+}
+
+# outlives SIG zombie|- OPTION...: SIG sent to unshare-run OPTION...
+# leaves COMMAND running.  SIGKILL and SIGHUP end unshare-run alone;
+# SIGTERM stays blocked, and unshare-run waits and ends with COMMAND's 3.
+# Then COMMAND ends, and the child of unshare-run (the init, with -p) too.
+outlives() {
+  local sig=$1 probe_arg=$2
+  shift 2
+  rm -f out go
+  ASAN_OPTIONS="$NO_LEAKS" unshare-run "$@" sh -c "$PROBE" probe \
+    "$probe_arg" 2>err 3>&- &
+  BG_PID=$!
+  wait_for_line out ready
+  local child status=0
+  child=$(pgrep -P "$BG_PID") || fail "$*: no child"
+  BG_INNER=$child
+  kill "-$sig" "$BG_PID"
+  if [[ $sig == TERM ]]; then
+    # qemu takes every signal itself: none stays pending in the kernel.
+    [[ -n ${NC_QEMU:-} ]] || wait_pending "$BG_PID" 15
+    touch go
+    wait "$BG_PID" || status=$?
+    assert_equal "$sig $*: $status" "$sig $*: 3"
+  else
+    wait "$BG_PID" || status=$?
+    assert_equal "$sig $*: $status" "$sig $*: $((128 + $(kill -l "$sig")))"
+    touch go
+  fi
+  BG_PID=
+  wait_for_line out alive
+  [[ $probe_arg != zombie ]] || wait_for_line out reaped
+  wait_dead "$child"
+  BG_INNER=
+  assert_size err 0
+}
+
+@test "unshare-run killed or sent SIGTERM, without --kill-child: COMMAND runs on (-f)" {
+  local sig
+  for sig in KILL HUP TERM; do
+    outlives "$sig" - -f
+  done
+}
+
+@test "killed or sent SIGTERM: the init keeps reaping, COMMAND as pid 1 runs on (-p)" {
+  require_root
+  local sig
+  for sig in KILL HUP TERM; do
+    outlives "$sig" zombie -p --mount-proc
+    outlives "$sig" - -p --as-pid-1
+  done
+}
+
+@test "-p --kill-child: unshare-run killed, the whole namespace ends" {
+  require_root
+  rm -f out go
+  ASAN_OPTIONS="$NO_LEAKS" unshare-run -p --kill-child sh -c "$PROBE" \
+    2>err 3>&- &
+  BG_PID=$!
+  wait_for_line out ready
+  local init cmd
+  init=$(pgrep -P "$BG_PID") || fail "no init"
+  cmd=$(pgrep -P "$init") || fail "no COMMAND"
+  BG_INNER=$cmd
+  kill -KILL "$BG_PID"
+  wait "$BG_PID" || true
+  BG_PID=
+  wait_dead "$cmd"
+  wait_dead "$init"
+  BG_INNER=
+  run cat out
+  assert_output "ready"
 }
 
 @test "^C on a terminal reaches COMMAND, through --fork and the init" {
@@ -572,11 +669,24 @@ PY
   assert_failure 127
 }
 
-@test "no COMMAND: \$SHELL, else /bin/sh" {
-  run bash -c 'echo "echo \$0" | SHELL=/bin/bash unshare-run'
-  assert_output "/bin/bash"
+@test "no COMMAND: \$SHELL, else /bin/sh, as a login shell" {
+  # A script's \$0 would be its path, which the kernel gives its
+  # interpreter: a link to bash named probe-shell sees its own argv[0].
+  mkdir bin
+  ln -s /bin/bash bin/probe-shell
+  # shellcheck disable=SC2016 # for the shell unshare-run starts.
+  run env HOME="$PWD" SHELL="$PWD/bin/probe-shell" unshare-run \
+    <<<'echo "$0"; shopt -q login_shell && echo login'
+  assert_success
+  assert_output "-probe-shell
+login"
   run bash -c 'echo "echo \$0" | SHELL= unshare-run'
-  assert_output "/bin/sh"
+  assert_output "-sh"
+  # \$SHELL is a file, not looked for in PATH, as unshare(1) does.
+  run -127 --separate-stderr env SHELL=probe-shell PATH="$PWD/bin:$PATH" \
+    unshare-run -f </dev/null
+  assert_failure 127
+  assert_err "unshare-run: cannot run 'probe-shell': No such file or directory"
 }
 
 @test "options end at COMMAND: its own options and optional arguments" {
@@ -761,6 +871,7 @@ EOF
   assert_line --index 0 "Usage: unshare-run [OPTION]... [--] [COMMAND [ARG]...]"
   assert_output --partial "-n, --net[=FILE]"
   assert_output --partial "--mount-proc[=DIR]"
+  assert_output --partial "--forward-signals"
   run unshare-run --version
   assert_success
   assert_line --index 0 --regexp '^unshare-run \(newcalls\) '
