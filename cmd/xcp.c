@@ -2380,7 +2380,8 @@ main (int argc, char **argv)
           total_bytes += st.st_size;
       }
 
-  record_made = n > 1;
+  /* N is the number of sources now.  */
+  record_made = dir && n > 1;
   if (dir)
     {
       int dirfd = open_target_dir (dir);
