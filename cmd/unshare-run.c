@@ -1319,6 +1319,12 @@ json_exit (int status)
 static _Noreturn void
 init_loop (pid_t cmd, int status_fd)
 {
+  /* unshare-run may be gone (killed without --kill-child): the status
+     then has no reader, and the write fails with EPIPE, not a SIGPIPE
+     (which qemu-user, for one, does not deliver to a blocked write).  */
+  struct sigaction ign = { .sa_handler = SIG_IGN };
+  sigemptyset (&ign.sa_mask);
+  sigaction (SIGPIPE, &ign, NULL);
   for (;;)
     {
       siginfo_t si;
