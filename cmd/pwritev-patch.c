@@ -259,8 +259,8 @@ bytes_left (const struct patch *p, const struct run *run, uint64_t start,
    size OLD_SIZE first if it is a REGULAR file that grew, and say so;
    say which patches stay written if that fails.  PATCHES are the
    patches in the order given, SORTED by offset, BEFORE their old
-   bytes.  */
-static _Noreturn void
+   bytes.  The caller then frees what it has and exits with status 1.  */
+static void
 write_failed (const struct patch *patches, struct patch *const *sorted,
               unsigned char *const *before, struct run *runs, size_t nr,
               int err, bool regular, uint64_t old_size)
@@ -289,8 +289,11 @@ write_failed (const struct patch *patches, struct patch *const *sorted,
         written_end = start + runs[r].written;
     }
   if (touched == 0)
-    error (EXIT_FAILURE, 0, "%s %s%s at patch %s: %s; nothing written",
-           what, quote_file (file), how, quote_patch (at), strerror (-err));
+    {
+      error (0, 0, "%s %s%s at patch %s: %s; nothing written",
+             what, quote_file (file), how, quote_patch (at), strerror (-err));
+      return;
+    }
 
   /* The undo: the file cut back first, which frees the room that a full
      file system needs for the rest, then the old bytes written back.  */
@@ -327,11 +330,15 @@ write_failed (const struct patch *patches, struct patch *const *sorted,
         total += l;
       }
   if (total == 0)
-    error (EXIT_FAILURE, 0, "%s %s%s at patch %s: %s; the %zu %s written "
+    {
+      error (0, 0, "%s %s%s at patch %s: %s; the %zu %s written "
            "%s undone: %s is as it was", what, quote_file (file), how,
            quote_patch (at), strerror (-err), touched,
            touched == 1 ? "patch" : "patches",
            touched == 1 ? "was" : "were", quote_file (file));
+      free (left);
+      return;
+    }
 
   error (0, 0, "%s %s%s at patch %s: %s", what, quote_file (file), how,
          quote_patch (at), strerror (-err));
@@ -350,8 +357,8 @@ write_failed (const struct patch *patches, struct patch *const *sorted,
       error (0, 0, "%s: patch %s stays written in part (%llu of %zu bytes)",
              quote_file (file), quote_patch (&patches[i]),
              (unsigned long long) left[i], patches[i].len);
-  error (EXIT_FAILURE, 0, "%s is not as it was", quote_file (file));
-  abort ();
+  error (0, 0, "%s is not as it was", quote_file (file));
+  free (left);
 }
 
 int
@@ -484,6 +491,7 @@ main (int argc, char **argv)
         }
     }
 
+  int status = EXIT_SUCCESS;
   if (!dry_run && nr > 0)
     {
       /* Past RLIMIT_FSIZE, a write fails with EFBIG, which is undone,
@@ -496,8 +504,12 @@ main (int argc, char **argv)
           ret = transfer_run (sorted + runs[r].a, runs[r].b - runs[r].a, NULL,
                               WRITE_NEW, UINT64_MAX, &runs[r].written);
           if (ret < 0)
-            write_failed (patches, sorted, before, runs, r + 1, ret,
-                          size_known && S_ISREG (st.st_mode), size);
+            {
+              write_failed (patches, sorted, before, runs, r + 1, ret,
+                            size_known && S_ISREG (st.st_mode), size);
+              status = EXIT_FAILURE;
+              break;
+            }
         }
     }
 
@@ -529,7 +541,7 @@ main (int argc, char **argv)
               (unsigned long long) bytes, (unsigned long long) nr,
               nr == 1 ? "call" : "calls", quote_file (file));
     }
-  if (stats)
+  if (stats && status == EXIT_SUCCESS)
     error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes written",
            quote_file (file), n, n == 1 ? "patch" : "patches",
            (unsigned long long) n_calls,
@@ -537,7 +549,7 @@ main (int argc, char **argv)
            n_calls == 1 ? "call" : "calls", (unsigned long long) n_iovecs,
            (unsigned long long) n_bytes);
   ret = sys_close (fd);
-  if (ret < 0)
+  if (ret < 0 && status == EXIT_SUCCESS)
     error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
   for (size_t i = 0; i < n; i++)
     free (patches[i].bytes);
@@ -549,5 +561,5 @@ main (int argc, char **argv)
   free (sorted);
   free (patches);
   poptFreeContext (ctx);
-  return EXIT_SUCCESS;
+  return status;
 }
