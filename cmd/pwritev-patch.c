@@ -5,13 +5,21 @@
    Every patch is checked before a byte is written: the syntax, the data
    files, overlaps, the end of the file.  Patches that follow each other
    without a gap go out together, one pwritev whose iovecs gather them;
-   bytes between patches are never written.  */
+   bytes between patches are never written.
+
+   All or nothing, also when a write fails: the bytes each patch replaces
+   and the size of the file are read first; if a write fails (ENOSPC,
+   EIO, EFBIG past RLIMIT_FSIZE, whose SIGXFSZ is ignored), the bytes
+   written are put back and the file truncated to its old size.  A crash
+   in the middle can still leave some patches written: there is no undo
+   record on disk.  */
 
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +69,10 @@ static struct poptOption options[] = {
     "space may separate) or OFFSET@DATAFILE (the contents of DATAFILE; - "
     "for standard input).  OFFSET takes a K, M, G, T suffix (KiB...; KB "
     "for 1000) or 0x for hex.\n"
+    "Every patch is checked before the first write.  The bytes the patches "
+    "replace are read first: if a write fails, those written are put back "
+    "and FILE is as it was (a crash in the middle can leave some patches "
+    "written).\n"
     "Exit status: 0 success, 1 failure, 2 usage error (overlapping patches "
     "too).\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
@@ -78,6 +90,7 @@ static const char *file;
 static int fd;
 static struct iovec iov[IOV_MAX];
 static uint64_t n_calls, n_iovecs, n_bytes;
+static size_t n_patches;           /* the number of patches given */
 
 #define quote_patch(p) \
   quotearg_n_style (1, shell_escape_always_quoting_style, (p)->arg)
@@ -119,79 +132,84 @@ compare_offsets (const void *a, const void *b)
   return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Fill IOV for the bytes from POS to the end of the NP patches at P,
-   which follow one another in the file, the first one ending after POS;
-   return the number of iovecs.  */
-static int
-build_iov (struct patch *const *p, size_t np, uint64_t pos)
-{
-  int cnt = 0;
-  for (size_t k = 0; k < np; k++)
-    {
-      size_t skip = pos > p[k]->offset ? pos - p[k]->offset : 0;
-      iov[cnt].iov_base = p[k]->bytes + skip;
-      iov[cnt++].iov_len = p[k]->len - skip;
-    }
-  return cnt;
-}
+/* What transfer_run does: read the bytes the patches replace into
+   their OLD buffers, write the patches, or write the OLD bytes back.  */
+enum transfer { READ_OLD, WRITE_NEW, WRITE_OLD };
 
-/* Write, or with --dry-run read into BEFORE, the NP patches at P, which
-   follow one another in the file; return the number of bytes done,
-   fewer than asked only when reading reached the end of the file.  */
-static uint64_t
-transfer_run (struct patch *const *p, size_t np, unsigned char *const *before)
+/* Do HOW for the first LIMIT bytes at most of the NP patches at P, which
+   follow one another in the file, OLD their buffers of old bytes.  Store
+   the number of bytes done in *DONE and return 0, or -errno after a
+   failed call; reading stops early, without error, at the end of the
+   file.  EINTR and short transfers are retried from where they
+   stopped.  */
+static int
+transfer_run (struct patch *const *p, size_t np, unsigned char *const *old,
+              enum transfer how, uint64_t limit, uint64_t *done)
 {
   uint64_t start = p[0]->offset;
   uint64_t end = p[np - 1]->offset + p[np - 1]->len;
+  if (end - start > limit)
+    end = start + limit;
   uint64_t pos = start;
   size_t k = 0;
+  int err = 0;
   while (pos < end)
     {
       while (p[k]->offset + p[k]->len <= pos)
         k++;
-      int cnt;
-      ssize_t ret;
-      if (dry_run)
+      int cnt = 0;
+      for (size_t i = k; i < np && p[i]->offset < end; i++)
         {
-          cnt = 0;
-          for (size_t i = k; i < np; i++)
-            {
-              size_t skip = pos > p[i]->offset ? pos - p[i]->offset : 0;
-              iov[cnt].iov_base = before[i] + skip;
-              iov[cnt++].iov_len = p[i]->len - skip;
-            }
+          size_t skip = pos > p[i]->offset ? pos - p[i]->offset : 0;
+          size_t stop = (end - p[i]->offset < p[i]->len
+                         ? end - p[i]->offset : p[i]->len);
+          iov[cnt].iov_base = (how == WRITE_NEW ? p[i]->bytes : old[i]) + skip;
+          iov[cnt++].iov_len = stop - skip;
+        }
+      ssize_t ret;
+      if (how == READ_OLD)
+        {
           ret = sys_preadv (fd, iov, cnt, pos);
           if (ret == 0)
             break;
         }
       else
         {
-          cnt = build_iov (p + k, np - k, pos);
           ret = (sync_writes
                  ? sys_pwritev2 (fd, iov, cnt, pos, RWF_DSYNC)
                  : sys_pwritev (fd, iov, cnt, pos));
-          n_calls++;
-          n_iovecs += cnt;
+          if (how == WRITE_NEW)
+            {
+              n_calls++;
+              n_iovecs += cnt;
+            }
           /* Nothing written, and no reason given: as full-write says.  */
           if (ret == 0)
             ret = -ENOSPC;
         }
       if (ret > 0)
         pos += ret;
-      else if (ret == -EINTR)
-        continue;
-      else if (dry_run)
-        error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
-      else if (sync_writes && (ret == -EOPNOTSUPP || ret == -ENOSYS))
-        error (EXIT_FAILURE, -ret, "cannot write %s with pwritev2 flag "
-               "RWF_DSYNC", quote_file (file));
-      else
-        error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
+      else if (ret != -EINTR)
+        {
+          err = ret;
+          break;
+        }
     }
-  if (!dry_run)
+  *done = pos - start;
+  if (how == WRITE_NEW)
     n_bytes += pos - start;
-  return pos - start;
+  return err;
 }
+
+/* A run of patches that follow one another in the file, written by one
+   call (or more, if short): sorted[a] to sorted[b - 1].  */
+struct run
+{
+  size_t a, b;
+  uint64_t had;                 /* bytes of it the file had before */
+  uint64_t written;             /* bytes of it written */
+  uint64_t undone;              /* bytes of it put back */
+};
 
 /* xxd-style lines of the N bytes at B, file offset OFFSET, each line
    after PREFIX.  */
@@ -219,6 +237,130 @@ show_bytes (const char *prefix, uint64_t offset, const unsigned char *b,
     }
 }
 
+/* The bytes of the patch P, in the run RUN whose first byte is at
+   START, that hold what was written and not what was there before, the
+   file cut back to OLD_SIZE if CUT.  */
+static uint64_t
+bytes_left (const struct patch *p, const struct run *run, uint64_t start,
+            bool cut, uint64_t old_size)
+{
+  uint64_t lo = start + run->undone, hi = start + run->written;
+  if (cut && hi > old_size)
+    hi = old_size;
+  if (lo < p->offset)
+    lo = p->offset;
+  if (hi > p->offset + p->len)
+    hi = p->offset + p->len;
+  return lo < hi ? hi - lo : 0;
+}
+
+/* Writing the run RUNS[NR - 1] failed with ERR, after the runs before it
+   were written: put back the bytes written, the file cut back to its old
+   size OLD_SIZE first if it is a REGULAR file that grew, and say so;
+   say which patches stay written if that fails.  PATCHES are the
+   patches in the order given, SORTED by offset, BEFORE their old
+   bytes.  The caller then frees what it has and exits with status 1.  */
+static void
+write_failed (const struct patch *patches, struct patch *const *sorted,
+              unsigned char *const *before, struct run *runs, size_t nr,
+              int err, bool regular, uint64_t old_size)
+{
+  struct run *last = &runs[nr - 1];
+  uint64_t fail_at = sorted[last->a]->offset + last->written;
+  const struct patch *at = sorted[last->a];
+  for (size_t i = last->a; i < last->b; i++)
+    if (sorted[i]->offset + sorted[i]->len > fail_at)
+      {
+        at = sorted[i];
+        break;
+      }
+  bool unsupported = sync_writes && (err == -EOPNOTSUPP || err == -ENOSYS);
+  const char *what = unsupported ? "cannot write" : "error writing";
+  const char *how = unsupported ? " with pwritev2 flag RWF_DSYNC" : "";
+
+  size_t touched = 0;
+  uint64_t written_end = 0;
+  for (size_t r = 0; r < nr; r++)
+    {
+      uint64_t start = sorted[runs[r].a]->offset;
+      for (size_t i = runs[r].a; i < runs[r].b; i++)
+        touched += sorted[i]->offset < start + runs[r].written;
+      if (runs[r].written > 0 && start + runs[r].written > written_end)
+        written_end = start + runs[r].written;
+    }
+  if (touched == 0)
+    {
+      error (0, 0, "%s %s%s at patch %s: %s; nothing written",
+             what, quote_file (file), how, quote_patch (at), strerror (-err));
+      return;
+    }
+
+  /* The undo: the file cut back first, which frees the room that a full
+     file system needs for the rest, then the old bytes written back.  */
+  bool cut = regular && written_end > old_size;
+  int cut_err = 0, undo_err = 0;
+  if (cut)
+    do
+      cut_err = sys_ftruncate (fd, old_size);
+    while (cut_err == -EINTR);
+  for (size_t r = 0; r < nr; r++)
+    {
+      struct run *run = &runs[r];
+      uint64_t limit = run->written < run->had ? run->written : run->had;
+      run->undone = 0;
+      if (limit == 0)
+        continue;
+      int ret = transfer_run (sorted + run->a, run->b - run->a,
+                              before + run->a, WRITE_OLD, limit,
+                              &run->undone);
+      if (ret < 0 && undo_err == 0)
+        undo_err = ret;
+    }
+
+  /* What stays written, by patch in the order given.  */
+  uint64_t *left = xcalloc (n_patches, sizeof *left);
+  uint64_t total = 0;
+  for (size_t r = 0; r < nr; r++)
+    for (size_t i = runs[r].a; i < runs[r].b; i++)
+      {
+        uint64_t l = bytes_left (sorted[i], &runs[r],
+                                 sorted[runs[r].a]->offset,
+                                 cut && cut_err == 0, old_size);
+        left[sorted[i] - patches] = l;
+        total += l;
+      }
+  if (total == 0)
+    {
+      error (0, 0, "%s %s%s at patch %s: %s; the %zu %s written "
+           "%s undone: %s is as it was", what, quote_file (file), how,
+           quote_patch (at), strerror (-err), touched,
+           touched == 1 ? "patch" : "patches",
+           touched == 1 ? "was" : "were", quote_file (file));
+      free (left);
+      return;
+    }
+
+  error (0, 0, "%s %s%s at patch %s: %s", what, quote_file (file), how,
+         quote_patch (at), strerror (-err));
+  if (cut_err < 0)
+    error (0, 0, "cannot undo: cannot truncate %s back to %llu bytes: %s",
+           quote_file (file), (unsigned long long) old_size,
+           strerror (-cut_err));
+  if (undo_err < 0)
+    error (0, 0, "cannot undo: error writing %s: %s", quote_file (file),
+           strerror (-undo_err));
+  for (size_t i = 0; i < n_patches; i++)
+    if (left[i] == patches[i].len)
+      error (0, 0, "%s: patch %s stays written", quote_file (file),
+             quote_patch (&patches[i]));
+    else if (left[i] > 0)
+      error (0, 0, "%s: patch %s stays written in part (%llu of %zu bytes)",
+             quote_file (file), quote_patch (&patches[i]),
+             (unsigned long long) left[i], patches[i].len);
+  error (0, 0, "%s is not as it was", quote_file (file));
+  free (left);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -234,6 +376,7 @@ main (int argc, char **argv)
   const char **args = poptGetArgs (ctx);
   while (args && args[n])
     n++;
+  n_patches = n;
 
   /* The operands' syntax first, then the data files.  */
   struct patch *patches = xcalloc (n ? n : 1, sizeof *patches);
@@ -294,7 +437,7 @@ main (int argc, char **argv)
     }
 
   fd = sys_openat (AT_FDCWD, file,
-                   (dry_run ? O_RDONLY : O_WRONLY) | O_CLOEXEC, 0);
+                   (dry_run ? O_RDONLY : O_RDWR) | O_CLOEXEC, 0);
   if (fd < 0)
     error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (file));
   struct stat st;
@@ -313,31 +456,61 @@ main (int argc, char **argv)
 
   /* Runs of patches that follow one another, each one call, or several
      if it has more than IOV_MAX patches.  */
-  unsigned char **before = dry_run ? xnmalloc (ns ? ns : 1, sizeof *before)
-                                   : NULL;
-  uint64_t *got = dry_run ? xnmalloc (ns ? ns : 1, sizeof *got) : NULL;
-  uint64_t runs = 0;
+  struct run *runs = xnmalloc (ns ? ns : 1, sizeof *runs);
+  size_t nr = 0;
   for (size_t a = 0, b; a < ns; a = b)
     {
       for (b = a + 1; b < ns && b - a < IOV_MAX; b++)
         if (sorted[b - 1]->offset + sorted[b - 1]->len != sorted[b]->offset)
           break;
-      runs++;
-      if (dry_run)
+      runs[nr++] = (struct run) { .a = a, .b = b };
+    }
+
+  /* The bytes the patches replace, read by the same runs: shown by
+     --dry-run, put back if a write fails.  */
+  unsigned char **before = xnmalloc (ns ? ns : 1, sizeof *before);
+  uint64_t *got = xnmalloc (ns ? ns : 1, sizeof *got);
+  for (size_t r = 0; r < nr; r++)
+    {
+      struct run *run = &runs[r];
+      for (size_t i = run->a; i < run->b; i++)
+        before[i] = xmalloc (sorted[i]->len);
+      ret = transfer_run (sorted + run->a, run->b - run->a, before + run->a,
+                          READ_OLD, UINT64_MAX, &run->had);
+      if (ret < 0 && dry_run)
+        error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
+      if (ret < 0)
+        error (EXIT_FAILURE, 0, "error reading %s: %s; nothing written",
+               quote_file (file), strerror (-ret));
+      for (size_t i = run->a; i < run->b; i++)
         {
-          for (size_t i = a; i < b; i++)
-            before[i] = xmalloc (sorted[i]->len);
-          uint64_t done = transfer_run (sorted + a, b - a, before + a);
-          for (size_t i = a; i < b; i++)
+          uint64_t from = sorted[i]->offset - sorted[run->a]->offset;
+          got[i] = run->had <= from ? 0
+                   : run->had - from < sorted[i]->len ? run->had - from
+                   : sorted[i]->len;
+        }
+    }
+
+  int status = EXIT_SUCCESS;
+  if (!dry_run && nr > 0)
+    {
+      /* Past RLIMIT_FSIZE, a write fails with EFBIG, which is undone,
+         instead of killing the process in the middle.  */
+      struct sigaction ign = { .sa_handler = SIG_IGN };
+      sigemptyset (&ign.sa_mask);
+      sigaction (SIGXFSZ, &ign, NULL);
+      for (size_t r = 0; r < nr; r++)
+        {
+          ret = transfer_run (sorted + runs[r].a, runs[r].b - runs[r].a, NULL,
+                              WRITE_NEW, UINT64_MAX, &runs[r].written);
+          if (ret < 0)
             {
-              uint64_t from = sorted[i]->offset - sorted[a]->offset;
-              got[i] = done <= from ? 0
-                       : done - from < sorted[i]->len ? done - from
-                       : sorted[i]->len;
+              write_failed (patches, sorted, before, runs, r + 1, ret,
+                            size_known && S_ISREG (st.st_mode), size);
+              status = EXIT_FAILURE;
+              break;
             }
         }
-      else
-        transfer_run (sorted + a, b - a, NULL);
     }
 
   if (dry_run)
@@ -365,10 +538,10 @@ main (int argc, char **argv)
         }
       printf ("dry run: %zu %s, %llu bytes, %llu pwritev %s; %s not "
               "changed\n", n, n == 1 ? "patch" : "patches",
-              (unsigned long long) bytes, (unsigned long long) runs,
-              runs == 1 ? "call" : "calls", quote_file (file));
+              (unsigned long long) bytes, (unsigned long long) nr,
+              nr == 1 ? "call" : "calls", quote_file (file));
     }
-  if (stats)
+  if (stats && status == EXIT_SUCCESS)
     error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes written",
            quote_file (file), n, n == 1 ? "patch" : "patches",
            (unsigned long long) n_calls,
@@ -376,16 +549,17 @@ main (int argc, char **argv)
            n_calls == 1 ? "call" : "calls", (unsigned long long) n_iovecs,
            (unsigned long long) n_bytes);
   ret = sys_close (fd);
-  if (ret < 0)
+  if (ret < 0 && status == EXIT_SUCCESS)
     error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
   for (size_t i = 0; i < n; i++)
     free (patches[i].bytes);
-  for (size_t i = 0; dry_run && i < ns; i++)
+  for (size_t i = 0; i < ns; i++)
     free (before[i]);
   free (before);
   free (got);
+  free (runs);
   free (sorted);
   free (patches);
   poptFreeContext (ctx);
-  return EXIT_SUCCESS;
+  return status;
 }

@@ -19,6 +19,11 @@ teardown() {
   if [[ -n ${LOOPDEV:-} ]]; then
     losetup -d "$LOOPDEV"
   fi
+  # The pwritev-patch ENOSPC test mounts a small tmpfs here.
+  if [[ -d $BATS_TEST_TMPDIR/mnt ]] && mountpoint -q "$BATS_TEST_TMPDIR/mnt"
+  then
+    umount "$BATS_TEST_TMPDIR/mnt"
+  fi
 }
 
 # gen_ranges COUNT FILE_SIZE [MAXLEN]: COUNT random ranges of a file of
@@ -767,4 +772,86 @@ PY
   run bash -c "preadv-dump -f raw big $((off - 1)):6 | xxd -p"
   assert_output "004d41524b00"
   assert_size big $((5 * 1024 * MIB))
+}
+
+# --- pwritev-patch: a failed write is undone (issue 13) ------------------
+
+@test "pwritev-patch: a full file system: every patch undone, exit 1" {
+  require_root
+  mkdir mnt
+  mount -t tmpfs -o size=4m pwritev-patch-test mnt || skip "cannot mount a tmpfs"
+  make_random mnt/f $((1536 * 1024))
+  cp mnt/f orig
+  # From 1 MiB to 4.5 MiB: overwrites the last 512 KiB, then grows the
+  # file past what the 4 MiB file system holds.
+  make_random data $((3584 * 1024))
+  run --separate-stderr pwritev-patch --extend mnt/f 0=4141 1M@data
+  assert_failure 1
+  assert_err "pwritev-patch: error writing 'mnt/f' at patch '1M@data': No space left on device; the 2 patches written were undone: 'mnt/f' is as it was"
+  assert_size mnt/f $((1536 * 1024))
+  assert_same orig mnt/f
+  # The room the failed write took is free again.
+  run pwritev-patch mnt/f 100=42
+  assert_success
+}
+
+@test "pwritev-patch: past the file size limit: EFBIG, not SIGXFSZ; undone" {
+  make_random f 1000
+  cp f orig
+  # ulimit -f counts KiB: writes end at 100 KiB.
+  run --separate-stderr bash -c 'ulimit -f 100 && exec pwritev-patch --extend f 0=4141 500=42 1M=43'
+  assert_failure 1
+  assert_err "pwritev-patch: error writing 'f' at patch '1M=43': File too large; the 2 patches written were undone: 'f' is as it was"
+  assert_same orig f
+  # A file already past the limit: the patch beyond it fails, without
+  # growing anything; the one before it is undone.
+  make_random f 200000
+  cp f orig
+  run --separate-stderr bash -c 'ulimit -f 100 && exec pwritev-patch f 0=4141 150000=42'
+  assert_failure 1
+  assert_err "pwritev-patch: error writing 'f' at patch '150000=42': File too large; the 1 patch written was undone: 'f' is as it was"
+  assert_same orig f
+}
+
+# inject_eio WHEN CMD...: CMD with its pwritev calls failing with EIO as
+# strace's WHEN says (2: the second only; 2+: from the second on).
+inject_eio() {
+  local when=$1
+  shift
+  strace -f -o /dev/null -e trace=pwritev \
+    -e inject="pwritev:error=EIO:when=$when" "$@"
+}
+
+@test "pwritev-patch: an I/O error undone; a failed undo names what stays" {
+  # The count of pwritev calls (when=) would be qemu's.
+  skip_under_qemu "strace counts qemu's calls"
+  require_strace_inject
+  strace -f -o /dev/null -e trace=getpid -e inject=getpid:error=ENOSYS \
+    true >/dev/null 2>&1 || skip "this strace cannot inject errors"
+  make_random f 1000
+  cp f orig
+  # Three runs, three calls: the second fails, the first is undone.
+  run --separate-stderr inject_eio 2 pwritev-patch --extend f 2000=43 0=4141 500=42
+  assert_failure 1
+  assert_err "pwritev-patch: error writing 'f' at patch '500=42': Input/output error; the 1 patch written was undone: 'f' is as it was"
+  assert_same orig f
+  # The first call fails: there is nothing to undo.
+  run --separate-stderr inject_eio 1 pwritev-patch f 0=4141 500=42
+  assert_failure 1
+  assert_err "pwritev-patch: error writing 'f' at patch '0=4141': Input/output error; nothing written"
+  assert_same orig f
+  # Every call from the third fails, the undo's too: the file is cut back
+  # to its old size, but the patches that were within it stay, and are
+  # named, the one that grew the file in part.
+  run --separate-stderr inject_eio 3+ pwritev-patch --extend f 0=41 999=4242 2000=43
+  assert_failure 1
+  assert_err "pwritev-patch: error writing 'f' at patch '2000=43': Input/output error
+pwritev-patch: cannot undo: error writing 'f': Input/output error
+pwritev-patch: 'f': patch '0=41' stays written
+pwritev-patch: 'f': patch '999=4242' stays written in part (1 of 2 bytes)
+pwritev-patch: 'f' is not as it was"
+  cp orig expected
+  printf 'A' | dd of=expected conv=notrunc status=none
+  printf 'B' | dd of=expected bs=1 seek=999 conv=notrunc status=none
+  assert_same expected f
 }
