@@ -6,7 +6,8 @@
 # ppoll-wait asleep in its wait: no sleeps, no guessed delays.  The race
 # the system calls exist for is tested by that helper too, against
 # ppoll-wait and in-process, along with a naive version that loses it.
-# No test asserts an upper bound on a time.
+# One test asserts an upper bound on a time, 1.2 s away from the failure
+# it tells from success, 1.5 s later.
 
 load test_helper
 
@@ -349,6 +350,63 @@ sys.stdin.read()' <ctl {ctl}>&- 3>&- &
   run ppoll-wait --remaining -t 10ms f
   assert_failure 124
   assert_output "remaining 0.000000000"
+}
+
+# stopped_wait ARG...: ppoll-wait ARG... once it waits stopped for 1.5 s,
+# then continued; its exit status in $stop_status, its output in $output,
+# and the milliseconds from its start to its end in $elapsed_ms.
+stopped_wait() {
+  local start
+  start=$(now_us)
+  start_wait "$@"
+  kill -STOP "$WAIT_PID"
+  sleep 1.5
+  kill -CONT "$WAIT_PID"
+  stop_status=0
+  wait "$JOB_PID" || stop_status=$?
+  elapsed_ms=$((($(now_us) - start) / 1000))
+  JOB_PID=
+  WAIT_PID=
+  output=$(cat out)
+}
+
+# assert_stop_counted ARG...: ppoll-wait --remaining -t 3 ARG..., stopped
+# for 1.5 s, times out 3 s after its start, not 4.5 s (after its start, the
+# load of a busy machine can only make it later, by much less than 1.2 s).
+assert_stop_counted() {
+  stopped_wait --remaining -t 3 "$@"
+  assert_equal "$stop_status" 124
+  assert_output "remaining 0.000000000"
+  ((elapsed_ms >= 3000)) || fail "-t 3 $*: timed out after $elapsed_ms ms"
+  ((elapsed_ms < 4200)) || fail "-t 3 $*, stopped 1.5 s: timed out after" \
+    "$elapsed_ms ms, the stop not counted"
+}
+
+@test "a stop counts: -t 3 stopped 1.5 s ends 3 s after its start, not 4.5" {
+  mkfifo f
+  assert_stop_counted f
+  assert_stop_counted --select f
+  # No target: ppoll (or pselect6) on no descriptor.
+  assert_stop_counted -s USR1
+  assert_stop_counted --select -s USR1
+}
+
+@test "a stop counts where personality(2) is refused: SIGCONT ends the wait" {
+  require_strace_inject
+  skip_under_qemu "the injection would fail qemu's own personality calls"
+  mkfifo f
+  # As a seccomp filter of a container runtime may refuse STICKY_TIMEOUTS.
+  # shellcheck disable=SC2317 # called by start_wait
+  ppoll-wait() {
+    strace -f -o /dev/null -e inject=personality:error=EPERM \
+      "$NC_BINDIR/ppoll-wait" "$@"
+  }
+  assert_stop_counted f
+  assert_stop_counted --select -s USR1
+  # --ignore=CONT keeps SIGCONT blocked: the time stopped is not counted.
+  stopped_wait -t 3 --ignore=CONT f
+  assert_equal "$stop_status" 124
+  ((elapsed_ms >= 4500)) || fail "--ignore=CONT: timed out after $elapsed_ms ms"
 }
 
 @test "durations reach the kernel to the nanosecond (strace)" {
