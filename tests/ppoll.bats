@@ -692,6 +692,49 @@ print(ascii(json.loads(sys.stdin.read())["ready"][0]["target"]))' <<<"$output"
   assert_output --partial "exit status 124 (timed out)"
 }
 
+@test "early signals: blocked by the caller before exec, none is lost" {
+  require_race
+  skip_under_qemu "qemu catches every signal itself: whether one pending" \
+    "at exec reaches the tool is up to qemu"
+  mkfifo f
+  local sig n
+  # Sent the moment ppoll-wait has exec'd, before it can block or catch
+  # anything: pending, it must end the first wait.  CHLD is one that the
+  # default action would drop, USR1 one that it would kill with.
+  for sig in USR1 CHLD; do
+    n=$(kill -l "$sig")
+    run "$RACE" -b early 20 "$n" ppoll-wait -q -s "$sig" -t 10s f
+    assert_success
+    assert_output --regexp '^early: 20 of 20 signals seen'
+    run "$RACE" -b early 10 "$n" ppoll-wait -q --select -s "$sig" -t 10s f
+    assert_success
+    run "$RACE" -b early 10 "$n" ppoll-wait -q -s "$sig"
+    assert_success
+  done
+  # The man page's example, in bash, which passes its mask on to the
+  # commands it runs: the signal sent at once is reported.
+  run env --block-signal=USR1 bash -c \
+    'ppoll-wait --json -s USR1 -t 10s f & kill -USR1 $!; wait $!'
+  assert_failure 138
+  assert_output --partial '"result":"signal"'
+  assert_output --partial '"name":"USR1"'
+}
+
+@test "early signals: not blocked, they are lost (the window of the man page)" {
+  require_race
+  skip_under_qemu "qemu catches every signal itself"
+  mkfifo f
+  # Not every round need lose its signal, but 20 sent in the first
+  # millisecond, before ppoll-wait has even loaded its libraries, do not
+  # all come late.
+  run "$RACE" early 20 "$(kill -l USR1)" ppoll-wait -q -s USR1 -t 5s f
+  assert_failure 1
+  assert_output --regexp '[1-9][0-9]* killed by it'
+  run "$RACE" early 20 "$(kill -l CHLD)" ppoll-wait -q -s CHLD -t 200ms f
+  assert_failure 1
+  assert_output --regexp '[1-9][0-9]* timed out'
+}
+
 # --- errors -----------------------------------------------------------------
 
 @test "unknown or unusable signals: exit 2" {
