@@ -139,7 +139,7 @@ time_left (struct timespec *timeout)
 
 /* Have every interrupted wait return EINTR, with its timeout argument left
    alone: the STICKY_TIMEOUTS personality.  Otherwise the kernel restarts
-   a wait interrupted by a stop (SIGSTOP, a debugger, the cgroup freezer)
+   a wait interrupted by a stop (SIGSTOP, SIGTSTP...)
    by itself, with the time that was left when it stopped, so that the
    time stopped would not count.  Return 0 or -errno (a seccomp filter,
    as container runtimes install, may refuse the call).  */
