@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -57,7 +58,8 @@ static struct poptOption tool_options[] = {
   { "all", 'a', POPT_ARG_NONE, &all, 0,
     "wait until every target is ready (default: any)", NULL },
   { "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
-    "give up after DURATION (250ms, 1.5s, 2m...): exit 124", "DURATION" },
+    "give up DURATION (250ms, 1.5s, 2m...) after the wait starts, time "
+    "stopped included: exit 124", "DURATION" },
   { "remaining", '\0', POPT_ARG_NONE, &remaining, 0,
     "print the time left of the timeout", NULL },
   { "signal", 's', POPT_ARG_STRING, NULL, OPT_SIGNAL,
@@ -111,6 +113,56 @@ catch_signal (int sig)
 {
   if (!caught_signal)
     caught_signal = sig;
+}
+
+/* The end of the --timeout, on CLOCK_MONOTONIC: the clock of the kernel's
+   own timeouts, which goes on while the process is stopped but not while
+   the machine is suspended, like timeout(1)'s (see the man page).  */
+static struct timespec deadline;
+
+static void
+start_deadline (const struct timespec *timeout)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  duration_deadline (&now, timeout, &deadline);
+}
+
+/* The time left until the deadline, into *TIMEOUT.  */
+static void
+time_left (struct timespec *timeout)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  duration_left (&deadline, &now, timeout);
+}
+
+/* Have every interrupted wait return EINTR, with its timeout argument left
+   alone: the STICKY_TIMEOUTS personality.  Otherwise the kernel restarts
+   a wait interrupted by a stop (SIGSTOP, SIGTSTP...)
+   by itself, with the time that was left when it stopped, so that the
+   time stopped would not count.  Return 0 or -errno (a seccomp filter,
+   as container runtimes install, may refuse the call).  */
+static int
+sticky_timeouts (void)
+{
+  int persona = personality (0xffffffff);
+  if (persona < 0)
+    return -errno;
+  if (persona & STICKY_TIMEOUTS)
+    return 0;
+  if (personality ((unsigned long) persona | STICKY_TIMEOUTS) < 0)
+    return -errno;
+  return 0;
+}
+
+/* The handler of SIGCONT where the personality is refused: it does
+   nothing, but its mere presence makes the kernel end a wait that a stop
+   interrupted with EINTR instead of restarting it.  */
+static void
+on_continue (int sig)
+{
+  (void) sig;
 }
 
 /* The signals of a --signal or --ignore list, added to *SET.  Names are
@@ -200,6 +252,23 @@ catch_signals (const sigset_t *wake)
         error (EXIT_FAILURE, errno, "cannot catch signal %s",
                signal_name (sig, buf));
       }
+}
+
+/* Make a stop end a wait with EINTR, so that the wait that follows is
+   given the time left until the deadline: by the personality, else by a
+   handler of SIGCONT, unblocked in the wait's *MASK, unless SIGCONT is a
+   WAKE signal (a continue then ends the wait) or an IGNORE one (the time
+   stopped is then not counted).  */
+static void
+count_stops (const sigset_t *wake, const sigset_t *ignore, sigset_t *mask)
+{
+  if (sticky_timeouts () == 0
+      || sigismember (wake, SIGCONT) == 1 || sigismember (ignore, SIGCONT) == 1)
+    return;
+  struct sigaction sa = { .sa_handler = on_continue };
+  if (sigaction (SIGCONT, &sa, NULL) != 0)
+    error (EXIT_FAILURE, errno, "cannot catch signal CONT");
+  sigdelset (mask, SIGCONT);
 }
 
 /* A descriptor operand: digits only.  Return its number, INT_MAX for one
@@ -335,8 +404,11 @@ wait_targets (struct target *t, size_t n, short events,
     pfd[i] = (struct pollfd) { .fd = t[i].fd, .events = events };
   size_t waiting = n;
   enum outcome outcome;
-  for (;;)
+  for (bool again = false;; again = true)
     {
+      /* Every wait but the first: the time left now.  */
+      if (timeout && again)
+        time_left (timeout);
       int ret;
       if (use_select)
         {
@@ -391,8 +463,10 @@ wait_targets (struct target *t, size_t n, short events,
 static enum outcome
 wait_signals (struct timespec *timeout, const sigset_t *mask)
 {
-  for (;;)
+  for (bool again = false;; again = true)
     {
+      if (timeout && again)
+        time_left (timeout);
       int ret;
       if (!timeout)
         ret = sys_rt_sigsuspend (mask);
@@ -636,10 +710,21 @@ main (int argc, char **argv)
   catch_signals (&wake);
 
   struct target *targets = get_targets (operands, n, events);
+  if (timeout)
+    {
+      count_stops (&wake, &ignore, &mask);
+      start_deadline (timeout);
+    }
   enum outcome outcome = (n > 0
                           ? wait_targets (targets, n, events, timeout, &mask)
                           : wait_signals (timeout, &mask));
 
+  /* The time left, from the deadline: the kernel does not write it back
+     under STICKY_TIMEOUTS.  */
+  if (timeout && outcome == OUTCOME_TIMEOUT)
+    *timeout = (struct timespec) { 0, 0 };
+  else if (timeout)
+    time_left (timeout);
   int status = (outcome == OUTCOME_READY ? EXIT_SUCCESS
                 : outcome == OUTCOME_TIMEOUT ? EXIT_TIMEDOUT
                 : EXIT_SIGNAL_BASE + caught_signal);

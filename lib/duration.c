@@ -13,6 +13,7 @@
 #include "stdckdint.h"
 
 #define NS_PER_S 1000000000u
+#define NS_PER_S_LONG 1000000000L
 
 /* The units, each as a number of nanoseconds.  The largest, a day, times
    ten still fits in 64 bits with a lot of room, which the arithmetic
@@ -110,6 +111,48 @@ duration_parse (const char *arg, struct timespec *ts)
   ts->tv_sec = sec;
   ts->tv_nsec = (long) nsec;
   return 0;
+}
+
+void
+duration_deadline (const struct timespec *now, const struct timespec *ts,
+                   struct timespec *deadline)
+{
+  /* Below 2e9: fits in a 32-bit long.  */
+  long nsec = now->tv_nsec + ts->tv_nsec;
+  time_t carry = nsec >= NS_PER_S_LONG;
+  if (carry)
+    nsec -= NS_PER_S_LONG;
+  time_t sec;
+  if (ckd_add (&sec, now->tv_sec, ts->tv_sec) || ckd_add (&sec, sec, carry))
+    {
+      sec = TYPE_MAXIMUM (time_t);
+      nsec = NS_PER_S_LONG - 1;
+    }
+  deadline->tv_sec = sec;
+  deadline->tv_nsec = nsec;
+}
+
+void
+duration_left (const struct timespec *deadline, const struct timespec *now,
+               struct timespec *left)
+{
+  if (deadline->tv_sec < now->tv_sec
+      || (deadline->tv_sec == now->tv_sec
+          && deadline->tv_nsec <= now->tv_nsec))
+    {
+      *left = (struct timespec) { 0, 0 };
+      return;
+    }
+  /* No overflow: the difference of two non-negative times.  */
+  time_t sec = deadline->tv_sec - now->tv_sec;
+  long nsec = deadline->tv_nsec - now->tv_nsec;
+  if (nsec < 0)
+    {
+      nsec += NS_PER_S_LONG;
+      sec--;
+    }
+  left->tv_sec = sec;
+  left->tv_nsec = nsec;
 }
 
 char *

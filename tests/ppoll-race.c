@@ -32,6 +32,15 @@
        The summary counts the rounds whose signal went while SigBlk still
        showed it: before the command had started its wait.
 
+   ppoll-race [-b] early N SIG COMMAND [ARG]...
+       Run COMMAND N times and send it signal number SIG the moment it has
+       exec'd, with no regard to whether it is ready: inside the window
+       that a program has at its start, before it can block or catch any
+       signal.  With -b, the child blocks SIG before it execs, as a caller
+       should; without, it unblocks every signal.  COMMAND must exit with
+       status 128 + SIG; every round runs, and the last line counts the
+       signals seen and how the others were lost.
+
    ppoll-race wait PID
        Return once process PID is asleep in ppoll, pselect6 or
        rt_sigsuspend (by /proc/PID/syscall, or where that cannot be read
@@ -101,6 +110,7 @@ usage (void)
 {
   fputs ("usage: ppoll-race [-t MS] ppoll|pselect6|sigsuspend|naive N\n"
          "       ppoll-race tool N COMMAND [ARG]...\n"
+         "       ppoll-race [-b] early N SIG COMMAND [ARG]...\n"
          "       ppoll-race wait PID\n", stderr);
   exit (2);
 }
@@ -312,6 +322,42 @@ reap (pid_t pid, bool *killed)
     }
 }
 
+/* Fork and exec COMMAND with SIG blocked if BLOCK, else with no signal
+   blocked; return its pid once it has exec'd.  */
+static pid_t
+spawn (char **command, bool block, int sig)
+{
+  /* A close-on-exec pipe tells when the child has exec'd.  */
+  int exec_pipe[2];
+  if (pipe2 (exec_pipe, O_CLOEXEC) != 0)
+    die ("pipe2: %s", strerror (errno));
+  pid_t pid = fork ();
+  if (pid < 0)
+    die ("fork: %s", strerror (errno));
+  if (pid == 0)
+    {
+      sigset_t set;
+      sigemptyset (&set);
+      if (block)
+        sigaddset (&set, sig);
+      sigprocmask (SIG_SETMASK, &set, NULL);
+      execvp (command[0], command);
+      int err = errno;
+      if (write (exec_pipe[1], &err, sizeof err) < 0)
+        _exit (127);
+      _exit (127);
+    }
+  close (exec_pipe[1]);
+  int err;
+  ssize_t got;
+  while ((got = read (exec_pipe[0], &err, sizeof err)) < 0 && errno == EINTR)
+    continue;
+  close (exec_pipe[0]);
+  if (got > 0)
+    die ("cannot run %s: %s", command[0], strerror (err));
+  return pid;
+}
+
 static int
 run_tool (unsigned n, char **command)
 {
@@ -319,31 +365,8 @@ run_tool (unsigned n, char **command)
   unsigned early = 0;
   for (unsigned round = 1; round <= n; round++)
     {
-      /* A close-on-exec pipe tells when the child has exec'd: before, its
-         mask is a copy of ours.  */
-      int exec_pipe[2];
-      if (pipe2 (exec_pipe, O_CLOEXEC) != 0)
-        die ("pipe2: %s", strerror (errno));
-      pid_t pid = fork ();
-      if (pid < 0)
-        die ("fork: %s", strerror (errno));
-      if (pid == 0)
-        {
-          sigset_t none;
-          sigemptyset (&none);
-          sigprocmask (SIG_SETMASK, &none, NULL);
-          execvp (command[0], command);
-          int err = errno;
-          if (write (exec_pipe[1], &err, sizeof err) < 0)
-            _exit (127);
-          _exit (127);
-        }
-      close (exec_pipe[1]);
-      int err;
-      ssize_t got = read (exec_pipe[0], &err, sizeof err);
-      close (exec_pipe[0]);
-      if (got > 0)
-        die ("cannot run %s: %s", command[0], strerror (err));
+      /* Before it has exec'd, its mask is a copy of ours.  */
+      pid_t pid = spawn (command, false, WAKE_SIGNAL);
 
       int handles;
       while ((handles = process_handles (pid, WAKE_SIGNAL)) == 0)
@@ -368,6 +391,33 @@ run_tool (unsigned n, char **command)
   printf ("tool: %u of %u wake-ups seen (%u sent before the wait had "
           "started)\n", n, n, early);
   return EXIT_SUCCESS;
+}
+
+static int
+run_early (unsigned n, bool block, int sig, char **command)
+{
+  int want = 128 + sig;
+  unsigned seen = 0, timed_out = 0, killed_by = 0, other = 0;
+  for (unsigned round = 1; round <= n; round++)
+    {
+      pid_t pid = spawn (command, block, sig);
+      kill (pid, sig);
+      bool killed;
+      int status = reap (pid, &killed);
+      if (!killed && WIFEXITED (status) && WEXITSTATUS (status) == want)
+        seen++;
+      else if (!killed && WIFEXITED (status) && WEXITSTATUS (status) == 124)
+        timed_out++;
+      else if (!killed && WIFSIGNALED (status) && WTERMSIG (status) == sig)
+        killed_by++;
+      else
+        other++;
+    }
+  printf ("early: %u of %u signals seen (%s; lost: %u timed out, %u killed "
+          "by it, %u otherwise)\n", seen, n,
+          block ? "blocked before exec" : "not blocked", timed_out,
+          killed_by, other);
+  return seen == n ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 /* Whether PID is asleep in one of the three waits.  */
@@ -429,16 +479,31 @@ main (int argc, char **argv)
 {
   setvbuf (stdout, NULL, _IOLBF, 0);
   long timeout_ms = 2000;
+  bool block = false;
   int i = 1;
   if (i + 1 < argc && strcmp (argv[i], "-t") == 0)
     {
       timeout_ms = (long) parse_number (argv[i + 1]);
       i += 2;
     }
+  else if (i < argc && strcmp (argv[i], "-b") == 0)
+    {
+      block = true;
+      i++;
+    }
   if (argc - i < 2)
     usage ();
   const char *mode = argv[i];
   unsigned long n = parse_number (argv[i + 1]);
+  if (strcmp (mode, "early") == 0 && argc - i >= 4 && n > 0 && n <= UINT_MAX)
+    {
+      unsigned long sig = parse_number (argv[i + 2]);
+      if (sig == 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
+        usage ();
+      return run_early ((unsigned) n, block, (int) sig, argv + i + 3);
+    }
+  if (block)
+    usage ();
   if (strcmp (mode, "wait") == 0 && argc - i == 2)
     return run_wait ((pid_t) n);
   if (n == 0 || n > UINT_MAX)
