@@ -92,7 +92,8 @@ enum
   BATCH_BYTES = 64 * 1024 * 1024,
   CHUNK_BYTES = 1024 * 1024,
   SCRATCH_MAX = 1024 * 1024,
-  DEFAULT_GAP = 4 * 1024
+  DEFAULT_GAP = 4 * 1024,
+  SEEK_BUF = 64 * 1024
 };
 
 /* One RANGE operand.  */
@@ -128,6 +129,8 @@ static bool size_known;
 /* Where the file ends: its size, or what reads found; UINT64_MAX while
    unknown.  */
 static uint64_t eof = UINT64_MAX;
+/* The end of the bytes reads returned so far: the file ends no sooner.  */
+static uint64_t data_end;
 static int read_flags;
 
 /* Reading.  */
@@ -475,6 +478,91 @@ make_c_name (const char *name)
 
 /* --------------------------------------------------------------- reading */
 
+/* One positioned call reading the CNT buffers at V from POS, counted.  */
+static ssize_t
+read_at (const struct iovec *v, int cnt, uint64_t pos)
+{
+  ssize_t ret = (read_flags
+                 ? sys_preadv2 (fd, v, cnt, pos, read_flags)
+                 : sys_preadv (fd, v, cnt, pos));
+  n_calls++;
+  n_iovecs += cnt;
+  if (ret > 0)
+    {
+      n_read += ret;
+      if (pos + ret > data_end)
+        data_end = pos + ret;
+    }
+  return ret;
+}
+
+static _Noreturn void
+read_error (ssize_t ret)
+{
+  if (read_flags && (ret == -EOPNOTSUPP || ret == -ENOSYS))
+    error (EXIT_FAILURE, -ret, "cannot read %s with preadv2 flags%s%s",
+           file_name (), nowait ? " RWF_NOWAIT" : "",
+           hipri ? " RWF_HIPRI" : "");
+  error (EXIT_FAILURE, -ret, "error reading %s", file_name ());
+  abort ();
+}
+
+/* A read at POS found nothing: the file ends there or before, where a
+   size from fstat, if any, said otherwise (a /proc file shows 0 bytes, a
+   sysfs file 4096).  Find the real end by reading on from DATA_END, the
+   bytes read thrown away, and set EOF to it.  */
+static void
+find_end (uint64_t pos)
+{
+  static unsigned char *buf;
+  uint64_t at = data_end < pos ? data_end : pos;
+  while (at < pos)
+    {
+      if (!buf)
+        buf = xmalloc (SEEK_BUF);
+      struct iovec v = { buf, pos - at < SEEK_BUF ? pos - at : SEEK_BUF };
+      ssize_t ret = read_at (&v, 1, at);
+      if (ret > 0)
+        {
+          n_gap += ret;
+          at += ret;
+        }
+      else if (ret == 0)
+        break;
+      else if (ret == -EAGAIN && nowait)
+        {
+          /* Not in the page cache: the end cannot be known without
+             waiting; the file ends at POS for all this dump knows.  */
+          at = pos;
+          break;
+        }
+      else if (ret != -EINTR)
+        read_error (ret);
+    }
+  eof = at;
+}
+
+/* Whether the file reaches POS.  With its end unknown, the byte before
+   POS is read; if there is none, the real end is found.  */
+static bool
+reaches (uint64_t pos)
+{
+  if (pos <= data_end)
+    return true;
+  if (eof != UINT64_MAX)
+    return pos <= eof;
+  unsigned char byte;
+  struct iovec v = { &byte, 1 };
+  ssize_t ret;
+  while ((ret = read_at (&v, 1, pos - 1)) == -EINTR)
+    continue;
+  if (ret == 0)
+    find_end (pos - 1);
+  else if (ret < 0 && !(ret == -EAGAIN && nowait))
+    read_error (ret);
+  return ret != 0;
+}
+
 /* Fill IOV for reading the file from POS up to the end of the last of the
    NS spans at SP, the first of which ends after POS; return the number
    of iovecs, at most IOV_MAX.  Bytes between spans go to SCRATCH.  */
@@ -551,14 +639,9 @@ read_spans (const struct span *sp, size_t ns, struct range *const *sorted,
       while (sp[k].end <= pos)
         k++;
       int cnt = build_iov (sp + k, ns - k, pos);
-      ssize_t ret = (read_flags
-                     ? sys_preadv2 (fd, iov, cnt, pos, read_flags)
-                     : sys_preadv (fd, iov, cnt, pos));
-      n_calls++;
-      n_iovecs += cnt;
+      ssize_t ret = read_at (iov, cnt, pos);
       if (ret > 0)
         {
-          n_read += ret;
           size_t left = ret;
           for (int i = 0; i < cnt && left > 0; i++)
             {
@@ -570,7 +653,7 @@ read_spans (const struct span *sp, size_t ns, struct range *const *sorted,
           pos += ret;
         }
       else if (ret == 0)
-        eof = pos;
+        find_end (pos);
       else if (ret == -EINTR)
         continue;
       else if (ret == -EAGAIN && nowait)
@@ -581,12 +664,8 @@ read_spans (const struct span *sp, size_t ns, struct range *const *sorted,
           add_hole (pos, resume);
           pos = resume;
         }
-      else if (read_flags && (ret == -EOPNOTSUPP || ret == -ENOSYS))
-        error (EXIT_FAILURE, -ret, "cannot read %s with preadv2 flags%s%s",
-               file_name (), nowait ? " RWF_NOWAIT" : "",
-               hipri ? " RWF_HIPRI" : "");
       else
-        error (EXIT_FAILURE, -ret, "error reading %s", file_name ());
+        read_error (ret);
     }
 }
 
@@ -613,7 +692,7 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
                (unsigned long long) miss_at);
       status = EXIT_FAILURE;
     }
-  else if (got == 0 && (r->offset > eof || (!r->to_eof && r->want > 0)))
+  else if (got == 0 && (!reaches (r->offset) || (!r->to_eof && r->want > 0)))
     {
       out_flush ();
       error (0, 0, "%s: range %s is past the end of the file (%llu bytes)",

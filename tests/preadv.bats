@@ -855,3 +855,94 @@ pwritev-patch: 'f' is not as it was"
   printf 'B' | dd of=expected bs=1 seek=999 conv=notrunc status=none
   assert_same expected f
 }
+
+# --- preadv-dump: files whose size is 0 or wrong ------------------------
+
+# like_regular SRC OPERANDS...: preadv-dump of SRC, a file whose size
+# fstat does not tell, does as of reg, a regular file of the same content
+# (not empty: an empty one is read as a /proc file is): the same output,
+# messages and exit status.  Each OPERANDS is one run, its ranges apart
+# by spaces.
+like_regular() {
+  local src=$1 ops s1 s2
+  shift
+  for ops in "$@"; do
+    local -a rs
+    read -ra rs <<<"$ops"
+    s1=0 s2=0
+    preadv-dump "$src" "${rs[@]}" >out1 2>err1 || s1=$?
+    preadv-dump reg "${rs[@]}" >out2 2>err2 || s2=$?
+    sed "s|'$src'|'reg'|" err1 >err1.reg
+    ((s1 == s2)) || fail "$ops: exit $s1 for $src, $s2 for reg: $(cat err1)"
+    cmp -s out1 out2 || fail "$ops: not the output of reg: $(cat out1)"
+    cmp -s err1.reg err2 ||
+      fail "$ops: messages of $src: $(cat err1); of reg: $(cat err2)"
+  done
+}
+
+@test "preadv-dump: a /proc file: the real end, exit 1 past it, as a regular file" {
+  [[ -r /proc/version ]] || skip "no /proc/version"
+  cat /proc/version >reg
+  local size
+  size=$(file_size reg)
+  # Past the end: once 'past the end of the file (1000 bytes)', or
+  # nothing and exit 0 for a range to the end.
+  run --separate-stderr preadv-dump /proc/version 1000:5
+  assert_failure 1
+  assert_err "preadv-dump: '/proc/version': range '1000:5' is past the end of the file ($size bytes)"
+  like_regular /proc/version 1000 1000:5 1000:0 "$size:1" "$((size + 1)):0" \
+    "$((size + 1))" "$size" "$size:0" "$((size - 3))" "$((size - 3)):10" \
+    0:"$((size + 7))" 5:4 \
+    "2:3 4000:1 $((size - 1)):9 9000" "3000:2 0:2 3000"
+}
+
+@test "preadv-dump: /proc/self/maps past its end: its real size, not the offset" {
+  [[ -r /proc/self/maps ]] || skip "no /proc/self/maps"
+  run --separate-stderr preadv-dump /proc/self/maps 100000:10
+  assert_failure 1
+  assert_output ""
+  assert_err --regexp "^preadv-dump: '/proc/self/maps': range '100000:10' is past the end of the file \(([1-9][0-9]*) bytes\)$"
+  local n=${stderr##*(}
+  n=${n%% *}
+  ((n < 100000)) || fail "not the real end: $stderr"
+}
+
+@test "preadv-dump: a sysfs file showing 4096 bytes: the end read, not 4096" {
+  local f src=
+  for f in /sys/power/state /sys/devices/system/cpu/possible \
+    /sys/kernel/mm/transparent_hugepage/enabled; do
+    if [[ -r $f && $(stat -c %s "$f") == 4096 ]] && cat "$f" >reg 2>/dev/null &&
+      [[ -s reg ]] && (($(file_size reg) < 1000)); then
+      src=$f
+      break
+    fi
+  done
+  [[ -n $src ]] || skip "no readable sysfs file showing 4096 bytes"
+  run --separate-stderr preadv-dump "$src" 1000:5
+  assert_failure 1
+  assert_err "preadv-dump: '$src': range '1000:5' is past the end of the file ($(file_size reg) bytes)"
+  like_regular "$src" 1000:5 2000 0:3000 "$(file_size reg):1"
+}
+
+@test "preadv-dump: /dev/null and /dev/zero: an empty range past the end, or far" {
+  local f r
+  : >empty
+  for f in /dev/null empty; do
+    for r in 10:0 10:5 10 1; do
+      run --separate-stderr preadv-dump "$f" "$r"
+      assert_failure 1
+      assert_err "preadv-dump: '$f': range '$r' is past the end of the file (0 bytes)"
+    done
+    for r in 0 0:0; do
+      run --separate-stderr preadv-dump "$f" "$r"
+      assert_success
+      assert_output ""
+      assert_err ""
+    done
+  done
+  # /dev/zero has no end: an empty range a TiB in is checked by one byte,
+  # not by reading up to it.
+  run --separate-stderr timeout 20 preadv-dump --stats /dev/zero 1T:0
+  assert_success
+  assert_err "preadv-dump: '/dev/zero': 1 range, 1 preadv call, 1 iovecs, 1 bytes read (0 of them in gaps)"
+}
