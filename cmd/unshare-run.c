@@ -201,7 +201,9 @@ static struct poptOption options[] = {
     "namespaces, made with one unshare(2).  Killed, unshare-run leaves "
     "them running, unless --kill-child.\n\n"
     "An argument in [] may be given only after '=': -n and --net take "
-    "none, --net=FILE persists the namespace at FILE, for nsenter(1).\n"
+    "none, --net=FILE persists the namespace at FILE, for nsenter(1): "
+    "FILE is created, or must be an empty regular file, not a symbolic "
+    "link.\n"
     "Exit status: COMMAND's; killed by a signal, unshare-run kills itself "
     "with it; 126 COMMAND cannot run, 127 COMMAND not found; 1 failure, "
     "2 usage error.\n\nNamespaces:", NULL },
@@ -220,6 +222,8 @@ static struct
   int flags;                    /* for unshare(2) */
   bool all;
   char *persist[NS_KINDS];      /* FILE of --NS=FILE, by ns_table index */
+  int persist_fd[NS_KINDS];     /* open on it, from ns_persist_open */
+  bool persist_made[NS_KINDS];  /* created by unshare-run */
   bool map_uid_set, map_gid_set;
   uint32_t map_uid, map_gid;
   enum setgroups_mode setgroups;
@@ -925,6 +929,64 @@ write_maps (pid_t target)
     }
 }
 
+/* Remove the files made to persist namespaces on: nothing was unshared
+   after all.  */
+static void
+persist_unmake (void)
+{
+  for (int i = 0; i < NS_KINDS; i++)
+    if (cfg.persist_made[i])
+      {
+        sys_unlinkat (AT_FDCWD, cfg.persist[i], 0);
+        cfg.persist_made[i] = false;
+      }
+}
+
+/* Open the files to persist namespaces on, before anything is unshared:
+   first the existing ones, all checked, then the missing ones, made.  */
+static void
+persist_open (void)
+{
+  for (int i = 0; i < NS_KINDS; i++)
+    cfg.persist_fd[i] = -1;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < NS_KINDS; i++)
+      {
+        if (!cfg.persist[i] || (pass == 1 && cfg.persist_fd[i] >= 0))
+          continue;
+        const char *why;
+        int fd = ns_persist_open (cfg.persist[i], pass == 1, &why);
+        if (fd >= 0)
+          {
+            cfg.persist_fd[i] = fd;
+            cfg.persist_made[i] = pass == 1;
+            continue;
+          }
+        if (fd == -ENOENT && pass == 0)
+          continue;
+        persist_unmake ();
+        if (why)
+          die (0, "refusing to persist the %s namespace on %s: it is %s "
+               "(it must be an empty regular file, or missing)",
+               ns_table[i].what, quote_file (cfg.persist[i]), why);
+        die (-fd, "cannot %s %s to persist the %s namespace",
+             pass == 1 ? "create" : "open", quote_file (cfg.persist[i]),
+             ns_table[i].what);
+      }
+}
+
+/* Close them, in a process that does not bind them.  */
+static void
+persist_close (void)
+{
+  for (int i = 0; i < NS_KINDS; i++)
+    if (cfg.persist_fd[i] >= 0)
+      {
+        sys_close (cfg.persist_fd[i]);
+        cfg.persist_fd[i] = -1;
+      }
+}
+
 /* Bind-mount the namespaces to persist: the PID one (STAGE2) or the
    others.  */
 static void
@@ -935,15 +997,11 @@ persist (pid_t target, bool stage2)
       const struct ns_info *ns = &ns_table[i];
       if (!cfg.persist[i] || (ns->flag == CLONE_NEWPID) != stage2)
         continue;
-      const char *step;
-      int ret = ns_persist (target, ns, cfg.persist[i], &step);
+      int ret = ns_persist (target, ns, cfg.persist_fd[i]);
       if (ret == 0)
         continue;
       char source[64];
       ns_proc_path (target, ns, true, source, sizeof source);
-      if (strcmp (step, "create") == 0)
-        die (-ret, "cannot create %s to persist the %s namespace",
-             quote_file (cfg.persist[i]), ns->what);
       die (0, "cannot bind %s onto %s: %s%s", source,
            quote_file (cfg.persist[i]), strerror (-ret),
            ret == -EINVAL && ns->flag == CLONE_NEWNS
@@ -1505,12 +1563,17 @@ main (int argc, char **argv)
     die (-ret, "cannot read the signal mask");
   pid_t parent = getppid ();
 
+  persist_open ();
   struct keeper keeper;
   keeper_start (&keeper);
+  persist_close ();
 
   ret = sys_unshare (cfg.flags);
   if (ret < 0)
-    unshare_failed (ret);
+    {
+      persist_unmake ();
+      unshare_failed (ret);
+    }
   keeper_stage1 (&keeper);
 
   int ns_dir = -1;

@@ -219,27 +219,54 @@ ns_set_time_offset (pid_t pid, int clock, int64_t seconds)
 }
 
 int
-ns_persist (pid_t pid, const struct ns_info *ns, const char *file,
-            const char **step)
+ns_persist_open (const char *file, bool create, const char **why)
 {
-  if (step)
-    *step = "create";
-  /* O_RDONLY: an existing file may be a namespace already, which cannot
-     be opened for writing.  */
-  int fd = sys_openat (AT_FDCWD, file,
-                       O_RDONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0444);
-  if (fd < 0)
-    return fd;
-  sys_close (fd);
+  *why = NULL;
+  for (;;)
+    {
+      /* O_PATH: a FIFO or a device is not opened for real; with
+         O_NOFOLLOW, a symbolic link is opened itself.  */
+      int fd = sys_openat (AT_FDCWD, file, O_PATH | O_NOFOLLOW | O_CLOEXEC,
+                           0);
+      if (fd == -ENOENT && create)
+        {
+          /* O_EXCL: nor is a dangling symbolic link followed.  */
+          fd = sys_openat (AT_FDCWD, file,
+                           O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+                           | O_CLOEXEC | O_NOCTTY, 0444);
+          if (fd == -EEXIST)
+            continue;           /* made meanwhile: check it */
+          return fd;
+        }
+      if (fd < 0)
+        return fd;
+      struct stat st;
+      int ret = sys_fstat (fd, &st);
+      if (ret == 0)
+        {
+          if (S_ISLNK (st.st_mode))
+            *why = "a symbolic link", ret = -ELOOP;
+          else if (!S_ISREG (st.st_mode))
+            *why = "not a regular file", ret = -EINVAL;
+          else if (st.st_size != 0)
+            *why = "not empty", ret = -ENOTEMPTY;
+        }
+      if (ret < 0)
+        {
+          sys_close (fd);
+          return ret;
+        }
+      return fd;
+    }
+}
 
-  if (step)
-    *step = "bind";
-  char source[64];
+int
+ns_persist (pid_t pid, const struct ns_info *ns, int fd)
+{
+  char source[64], target[64];
   ns_proc_path (pid, ns, true, source, sizeof source);
-  /* libc's mount(2) until sys.h has a wrapper.  */
-  if (nc_errno (sys_mount (source, file, NULL, MS_BIND, NULL)) < 0)
-    return -errno;
-  return 0;
+  snprintf (target, sizeof target, "/proc/self/fd/%d", fd);
+  return sys_mount (source, target, NULL, MS_BIND, NULL);
 }
 
 /* The first line of a small /proc/sys file as a number: -1 if missing.  */

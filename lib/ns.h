@@ -97,13 +97,20 @@ int ns_write_setgroups (pid_t pid, bool allow);
    until a process has entered it.  */
 int ns_set_time_offset (pid_t pid, int clock, int64_t seconds);
 
+/* Open FILE, to keep a namespace on, before anything is unshared; it is
+   never followed if a symbolic link.  An existing FILE must be an empty
+   regular file (a namespace kept there already shows as one); a missing
+   one is created, empty, with O_EXCL when CREATE, else -ENOENT.  Return
+   a descriptor for ns_persist, or -errno; when FILE is refused, *WHY
+   says why ("a symbolic link", "not a regular file", "not empty"), else
+   *WHY is NULL.  */
+int ns_persist_open (const char *file, bool create, const char **why);
+
 /* Keep the namespace of kind NS of process PID (its children's, for the
    kinds that have such a file) alive after its last process: bind mount
-   its /proc file onto FILE, which is created, empty, if missing.  On
-   failure *STEP, when STEP is not NULL, says which part failed:
-   "create" or "bind".  */
-int ns_persist (pid_t pid, const struct ns_info *ns, const char *file,
-                const char **step);
+   its /proc file onto the file open on FD (from ns_persist_open),
+   through /proc/self/fd, so that no path is looked up again.  */
+int ns_persist (pid_t pid, const struct ns_info *ns, int fd);
 
 /* Explain, for a message that ends "unshare failed: <strerror(-ERR)>",
    what to change after unshare(FLAGS) failed with -ERR: which namespace

@@ -338,6 +338,63 @@ require_userns() {
   assert_err --partial "not shared"
 }
 
+# refused_persist NS WHAT FILE WHY: unshare-run --NS=FILE is refused,
+# saying WHY, before anything is unshared: COMMAND does not run, no other
+# FILE is made, nothing is mounted on FILE.  WHAT: the namespace in it.
+refused_persist() {
+  local ns=$1 what=$2 f=$3 why=$4
+  rm -f ran
+  run --separate-stderr timeout 20 unshare-run --"$ns"="$f" \
+    --ipc=persist-other touch ran
+  assert_failure 1
+  assert_err "unshare-run: refusing to persist the $what namespace on '$f': it is $why (it must be an empty regular file, or missing)"
+  [[ ! -e ran ]] || fail "COMMAND ran"
+  [[ ! -e persist-other ]] || fail "persist-other was made"
+  if mountpoint -q "$f"; then fail "something was mounted on $f"; fi
+}
+
+@test "--NS=FILE: a symbolic link is refused, never followed" {
+  require_root
+  : >persist-target
+  ln -s persist-target persist-link
+  ln -s persist-nowhere persist-dangling
+  refused_persist net network persist-link "a symbolic link"
+  refused_persist uts UTS persist-dangling "a symbolic link"
+  if mountpoint -q persist-target; then fail "mounted through the link"; fi
+  [[ ! -e persist-nowhere ]] || fail "the dangling link was followed"
+  assert_equal "$(readlink persist-link)" persist-target
+}
+
+@test "--NS=FILE: a file with content, a directory, a FIFO: refused" {
+  require_root
+  printf 'keep me' >persist-full
+  mkdir persist-dir
+  mkfifo persist-fifo
+  refused_persist net network persist-full "not empty"
+  refused_persist net network persist-dir "not a regular file"
+  refused_persist uts UTS persist-fifo "not a regular file"
+  assert_equal "$(cat persist-full)" "keep me"
+  if can_strace; then
+    strace -f -o log -e trace=unshare,mount unshare-run --net=persist-full \
+      true 2>/dev/null && fail "not refused"
+    if grep -E 'unshare\(|mount\(' log; then fail "unshared or mounted"; fi
+  fi
+}
+
+@test "--NS=FILE: a missing FILE is made with O_EXCL, an empty one taken" {
+  require_root
+  require_strace
+  : >persist-empty
+  strace -f -o log -e trace=openat \
+    unshare-run --net=persist-new --uts=persist-empty --hostname=kept true
+  grep 'openat(AT_FDCWD, "persist-new", .*O_CREAT' log | grep O_EXCL |
+    grep -q O_NOFOLLOW || fail "not O_EXCL|O_NOFOLLOW: $(grep persist-new log)"
+  mountpoint -q persist-new
+  mountpoint -q persist-empty
+  run nsenter --uts="$PWD/persist-empty" hostname
+  assert_output "kept"
+}
+
 # --- users -------------------------------------------------------------
 
 @test "as uid 65534: -U -r id -u prints 0" {
