@@ -385,9 +385,15 @@ assert_stop_counted() {
 @test "a stop counts: -t 3 stopped 1.5 s ends 3 s after its start, not 4.5" {
   mkfifo f
   assert_stop_counted f
-  assert_stop_counted --select f
+  # Under qemu, each call once (a stop takes 3 s): ppoll on a descriptor,
+  # pselect6 on none.
+  if [[ -z ${NC_QEMU-} ]]; then
+    assert_stop_counted --select f
+  fi
   # No target: ppoll (or pselect6) on no descriptor.
-  assert_stop_counted -s USR1
+  if [[ -z ${NC_QEMU-} ]]; then
+    assert_stop_counted -s USR1
+  fi
   assert_stop_counted --select -s USR1
 }
 

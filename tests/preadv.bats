@@ -118,13 +118,22 @@ calls_in_stats() {
 @test "preadv-dump: -c and -g as in xxd" {
   make_random f 70000
   gen_ranges 12 70000 700
-  local c g
+  local c g pairs=()
   for c in 1 5 7 16 32 256; do
     for g in 0 1 2 3 4 8 40; do
-      xxd_expected f -c "$c" -g "$g" >expected
-      preadv-dump -c "$c" -g "$g" f "${OPS[@]}" >out
-      assert_same expected out || fail "-c $c -g $g, seed $SEED"
+      pairs+=("$c $g")
     done
+  done
+  # Under qemu, formatting is the same C code as natively: each -c and
+  # each -g once, not the 42 pairs.
+  if [[ -n ${NC_QEMU-} ]]; then
+    pairs=("1 0" "5 1" "7 2" "16 3" "32 4" "256 8" "16 40")
+  fi
+  for c in "${pairs[@]}"; do
+    g=${c#* } c=${c% *}
+    xxd_expected f -c "$c" -g "$g" >expected
+    preadv-dump -c "$c" -g "$g" f "${OPS[@]}" >out
+    assert_same expected out || fail "-c $c -g $g, seed $SEED"
   done
   # -c 0 is the default, as in xxd.
   xxd_expected f >expected
