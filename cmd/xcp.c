@@ -15,7 +15,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -336,13 +338,39 @@ clone_unsupported (int err)
          || err == -EBADF;
 }
 
+/* Whether the sizes of the files of FD's file system say nothing of
+   their data: those of sysfs are a page, whatever they hold (and no
+   block), those of /proc 0.  */
+static bool
+nominal_sizes (int fd)
+{
+  struct statfs sf;
+  if (fstatfs (fd, &sf) != 0)
+    return false;
+  switch ((unsigned long) sf.f_type)
+    {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+    case 0x62656570:            /* configfs */
+      return true;
+    default:
+      return false;
+    }
+}
+
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
    an empty regular file if OUT_REGULAR, else a device, FIFO or socket
    opened for writing, which takes the bytes in order (holes become
-   zeros).  Report a failure and return false.  */
+   zeros).  Report a failure and return false.  Set *SHORT if the end of
+   the regular file IN_FD came before the size ST gave.  */
 static bool
 copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
-           dev_t dst_dev, const char *src, const char *dst)
+           dev_t dst_dev, const char *src, const char *dst, bool *short_read)
 {
   bool regular = S_ISREG (st->st_mode);
   /* What needs a regular file on both sides: FICLONE, copy_file_range,
@@ -361,8 +389,14 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
   bool has_holes = regular && (uintmax_t) st->st_blocks * 512
                               < (uintmax_t) st->st_size;
   /* A size of 0 may mean "unknown" (/proc): such a file is read to its
-     end, whatever engine was asked for, rather than copied as empty.  */
-  bool size_unknown = regular && st->st_size == 0;
+     end, whatever engine was asked for, rather than copied as empty.  So
+     is one of sysfs, whose size is a page without a block, rather than
+     taken for a hole after its data and padded with zeros.  */
+  bool size_unknown = regular && (st->st_size == 0
+                                  || (has_holes && nominal_sizes (in_fd)));
+  if (size_unknown)
+    has_holes = false;
+  *short_read = false;
   if (both
       && (forced == COPY_ENGINE_CLONE
           || (forced == COPY_ENGINE_NONE && reflink != WHEN_NEVER
@@ -412,7 +446,8 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
     .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
     .flags = both ? COPY_REGULAR_FILES : 0,
   };
-  if (both && sparse != WHEN_NEVER && (has_holes || sparse == WHEN_ALWAYS))
+  if (both && sparse != WHEN_NEVER && !size_unknown
+      && (has_holes || sparse == WHEN_ALWAYS))
     {
       /* --sparse=always: zeros in the data become holes too, as the
          data is read.  */
@@ -422,7 +457,7 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
       ret = copy_extents (&req, st->st_size, &res, &holes);
       progress_add (res.bytes, false);
     }
-  else if (regular && st->st_size > 0 && progress_on ())
+  else if (regular && !size_unknown && progress_on ())
     {
       /* In pieces, for the progress line to move.  */
       struct copy_result part;
@@ -449,8 +484,8 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
     {
       /* Up to the size fstat gave, in one call where the engine allows;
          to the end where the size says nothing (/proc, FIFOs).  */
-      req.length = regular && st->st_size > 0 ? (uint64_t) st->st_size
-                                               : COPY_TO_EOF;
+      req.length = regular && !size_unknown ? (uint64_t) st->st_size
+                                            : COPY_TO_EOF;
       ret = copy_range (&req, &res);
       progress_add (res.bytes, false);
     }
@@ -497,6 +532,12 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
       return false;
     }
 
+  /* The extents' copy ends at the size, whatever the end of the data:
+     only the fstat after the copy can tell a change there.  */
+  if (regular && !size_unknown && !holes
+      && res.bytes < (uint64_t) st->st_size)
+    *short_read = true;
+
 done:
   /* Nothing moved (an empty file, or holes only): the engine that would
      have moved data, the first that did not refuse.  */
@@ -524,6 +565,27 @@ done:
                ? (uint64_t) st->st_size : res.bytes);
     }
   return true;
+}
+
+/* Whether the regular file IN_FD, which fstat gave as BEFORE when its
+   copy began, changed while it was copied: its size, modification or
+   change time is not what it was (a truncation, an append, a write in
+   place), or its data ended before its size (SHORT_READ; copy_data
+   does not tell so for a file whose size is nominal).  Then the copy
+   holds a file that never was: part of the old data and part of the
+   new, or the file cut short.  */
+static bool
+source_changed (int in_fd, const struct stat *before, bool short_read)
+{
+  struct stat now;
+  if (sys_fstat (in_fd, &now) == 0
+      && (now.st_size != before->st_size
+          || now.st_mtim.tv_sec != before->st_mtim.tv_sec
+          || now.st_mtim.tv_nsec != before->st_mtim.tv_nsec
+          || now.st_ctim.tv_sec != before->st_ctim.tv_sec
+          || now.st_ctim.tv_nsec != before->st_ctim.tv_nsec))
+    return true;
+  return short_read;
 }
 
 /* --- attributes ---------------------------------------------------- */
@@ -1498,9 +1560,18 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
                    quote_msg (d->display), p.why);
         }
     }
+  bool short_read;
   if (!copy_data (in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
-                  d->display))
+                  d->display, &short_read))
     goto discard;
+  /* A copy of a file that changed meanwhile is not put in place, as the
+     failures above are not: DST stays as it was.  One written in place
+     or into a device holds what was read.  */
+  if (S_ISREG (st.st_mode) && source_changed (in_fd, &st, short_read))
+    {
+      fail (0, "%s: file changed as we read it", src);
+      goto discard;
+    }
   if ((S_ISREG (st.st_mode) && p.how != PUT_INTO) || p.how == PUT_REPLACE)
     {
       struct file_attrs a = {

@@ -22,6 +22,7 @@ setup() {
   # arch/check-arches).
   ENOSYS_EXEC="${NC_ENOSYS_EXEC:-$builddir/tests/enosys-exec}"
   TREE_HELPER="$builddir/tests/rmtree-race"
+  CHANGE_HELPER="$builddir/tests/change-on-read"
   BG_PID=
 }
 
@@ -73,6 +74,41 @@ require_enosys_exec() {
 require_tree_helper() {
   [[ -x $TREE_HELPER ]] \
     || fail "$TREE_HELPER is not built: run 'make tests/rmtree-race' (make check does)"
+}
+
+# tests/change-on-read must be built, and fanotify permission events
+# allowed (as root, CONFIG_FANOTIFY_ACCESS_PERMISSIONS; not under
+# qemu-user, which does not emulate fanotify).
+require_change_helper() {
+  [[ -x $CHANGE_HELPER ]] \
+    || fail "$CHANGE_HELPER is not built: run 'make tests/change-on-read' (make check does)"
+  : >probe
+  "$CHANGE_HELPER" probe 1 write 0 cat probe 2>/dev/null
+  [[ $? -ne 77 ]] || skip "no fanotify permission events here${NC_QEMU:+ (under $NC_QEMU)}"
+  rm -f probe
+}
+
+# changed_on_read N ACTION BYTES [XCP OPTION]...: xcp OPTION... src dst
+# with src changed at its Nth read (tests/change-on-read), which must be
+# reported, exit 1 and leave dst as it was (its content in $OLD, or
+# absent with OLD empty) and no other file in the directory.
+changed_on_read() {
+  local n=$1 action=$2 bytes=$3
+  shift 3
+  run --separate-stderr "$CHANGE_HELPER" src "$n" "$action" "$bytes" \
+    "$NC_BINDIR/xcp" "$@" src dst
+  assert_failure 1
+  # With --progress, the last progress line follows.
+  # shellcheck disable=SC2154 # set by run --separate-stderr.
+  assert_equal "${stderr_lines[0]}" "xcp: 'src': file changed as we read it"
+  [[ ${#stderr_lines[@]} -eq 1 || " $* " == *" --progress "* ]] \
+    || fail "more messages: $stderr"
+  if [[ -n ${OLD:-} ]]; then
+    assert_equal "$(cat dst)" "$OLD"
+    assert_equal "$(ls -A)" "$(printf '%s\n' dst src)"
+  else
+    assert_equal "$(ls -A)" src
+  fi
 }
 
 # enosys CALLS CMD...: CMD with the CALLS failing (see tests/enosys-exec.c).
@@ -1029,6 +1065,93 @@ kill_mid_copy() {
 
 @test "xcp: SIGTERM in the middle of a 1 GiB copy: dst old or absent, no stray" {
   kill_mid_copy TERM -- --engine=splice
+}
+
+@test "xcp: a source cut short as it is read, by every engine: reported, dst old or absent" {
+  require_change_helper
+  use_tmpfs
+  mkdir ../orig
+  make_random ../orig/src $((4 * MIB))
+  local engine
+  for engine in copy_file_range sendfile splice rw; do
+    # Before the first transfer: new and existing destinations.
+    cp ../orig/src src
+    OLD='' changed_on_read 1 truncate $((1 * MIB)) --engine="$engine"
+    cp ../orig/src src
+    echo old >dst
+    OLD=old changed_on_read 1 truncate $((1 * MIB)) --engine="$engine"
+    rm dst
+  done
+  # In the middle: after 1 MiB of splice's pipe, 256 KiB of read/write.
+  cp ../orig/src src
+  OLD='' changed_on_read 2 truncate $((3 * MIB / 2)) --engine=splice
+  cp ../orig/src src
+  OLD='' changed_on_read 3 truncate $((3 * MIB / 2)) --engine=rw
+  # With holes (SEEK_DATA, SEEK_HOLE): the extents end at the old size.
+  truncate -s $((4 * MIB)) src
+  printf data | dd of=src bs=1M seek=3 conv=notrunc status=none
+  OLD='' changed_on_read 1 truncate $((1 * MIB))
+  # The progress line copies in pieces.
+  cp ../orig/src src
+  OLD='' changed_on_read 1 truncate $((1 * MIB)) --progress
+}
+
+@test "xcp --engine=clone: a source cut short or grown as it is cloned: reported, dst old" {
+  require_change_helper
+  use_tmpfs
+  mount_reflink ref
+  cd ref || fail
+  make_random src $((4 * MIB))
+  echo old >dst
+  OLD=old changed_on_read 1 truncate $((1 * MIB)) --engine=clone
+  OLD=old changed_on_read 1 append $((1 * MIB)) --engine=clone
+}
+
+@test "xcp: a source grown or written over as it is read: reported, dst old or absent" {
+  require_change_helper
+  use_tmpfs
+  make_random src $((4 * MIB))
+  OLD='' changed_on_read 1 append 100 --engine=rw
+  OLD='' changed_on_read 1 append $((1 * MIB)) --engine=copy_file_range
+  echo old >dst
+  OLD=old changed_on_read 2 append 1 --engine=splice
+  # The same size, other bytes: the times tell (the modification time
+  # set far back, that the write cannot fall in the same clock tick).
+  touch -d 2001-01-01 src
+  OLD=old changed_on_read 1 write 4096
+}
+
+@test "xcp -r: a file that changes as it is read is reported, the others copied" {
+  require_change_helper
+  use_tmpfs
+  mkdir src
+  make_random src/a 100000
+  make_random src/b 100000
+  make_random src/c 100000
+  run --separate-stderr "$CHANGE_HELPER" src/b 1 truncate 10 \
+    "$NC_BINDIR/xcp" -r src dst
+  assert_failure 1
+  assert_err "xcp: 'src/b': file changed as we read it"
+  assert_same src/a dst/a
+  assert_same src/c dst/c
+  assert_equal "$(ls -A dst)" "$(printf '%s\n' a c)"
+}
+
+@test "xcp: files whose size says nothing (/proc, sysfs): copied as read, not taken as changed" {
+  # /proc's files are of size 0, sysfs's of a page without a block (which
+  # looked like a hole after the data: the copy was padded with zeros to
+  # 4096 bytes).  Files that do not change while read.
+  local f engine
+  for f in /proc/version /sys/devices/system/cpu/possible; do
+    [[ -r $f ]] || continue
+    for engine in '' --engine=rw --engine=splice --sparse=always; do
+      run --separate-stderr xcp ${engine:+"$engine"} "$f" copy
+      assert_success
+      assert_err ""
+      assert_equal "$(od -c copy)" "$(od -c "$f")"
+      rm copy
+    done
+  done
 }
 
 @test "xcp without O_TMPFILE: SIGINT and SIGTERM leave no temporary name" {
