@@ -15,16 +15,20 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "copy.h"
 #include "error.h"
+#include "fdroom.h"
 #include "human.h"
 #include "progname.h"
 #include "progress.h"
+#include "shortpath.h"
 #include "sys.h"
 #include "walk.h"
 #include "xalloc.h"
@@ -198,23 +202,30 @@ progress_on (void)
 
 /* --- messages ------------------------------------------------------ */
 
-/* A second quoted name in the same message needs its own buffer.  */
+/* A name in a message: quoted, and shortened from the left if it is a
+   long path (deep in a tree).  A second name in the same message needs
+   buffers of its own.  */
+#define quote_msg(name) quote_file (short_path (name))
+#define quote_msg2(name) \
+  quotearg_n_style (1, shell_escape_always_quoting_style, \
+                    short_path_n (1, name))
+/* Whole, for -v's listing on standard output, which is data.  */
 #define quote_file2(name) \
   quotearg_n_style (1, shell_escape_always_quoting_style, name)
 
 /* Report a failure about NAME (and B), and remember it for the exit
    status.  */
 #define fail(err, format, name) \
-  (progress_clear (&bar), error (0, (err), format, quote_file (name)), \
+  (progress_clear (&bar), error (0, (err), format, quote_msg (name)), \
    status = EXIT_FAILURE)
 /* The same for errors of the walk's kind (WALK_EMOVED as well).  */
 #define fail_walk(err, format, name) \
   (progress_clear (&bar), \
-   error (0, 0, format ": %s", quote_file (name), walk_strerror (err)), \
+   error (0, 0, format ": %s", quote_msg (name), walk_strerror (err)), \
    status = EXIT_FAILURE)
 #define fail2(err, format, a, b) \
   (progress_clear (&bar), \
-   error (0, (err), format, quote_file (a), quote_file2 (b)), \
+   error (0, (err), format, quote_msg (a), quote_msg2 (b)), \
    status = EXIT_FAILURE)
 
 /* "'SRC' -> 'DST'" for -v.  */
@@ -232,7 +243,7 @@ static bool
 ask_overwrite (const char *dst)
 {
   progress_clear (&bar);
-  fprintf (stderr, "%s: overwrite %s? ", program_name, quote_file (dst));
+  fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
   fflush (stderr);
   char line[64];
   if (!fgets (line, sizeof line, stdin))
@@ -327,13 +338,39 @@ clone_unsupported (int err)
          || err == -EBADF;
 }
 
+/* Whether the sizes of the files of FD's file system say nothing of
+   their data: those of sysfs are a page, whatever they hold (and no
+   block), those of /proc 0.  */
+static bool
+nominal_sizes (int fd)
+{
+  struct statfs sf;
+  if (fstatfs (fd, &sf) != 0)
+    return false;
+  switch ((unsigned long) sf.f_type)
+    {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+    case 0x62656570:            /* configfs */
+      return true;
+    default:
+      return false;
+    }
+}
+
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
    an empty regular file if OUT_REGULAR, else a device, FIFO or socket
    opened for writing, which takes the bytes in order (holes become
-   zeros).  Report a failure and return false.  */
+   zeros).  Report a failure and return false.  Set *SHORT if the end of
+   the regular file IN_FD came before the size ST gave.  */
 static bool
 copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
-           dev_t dst_dev, const char *src, const char *dst)
+           dev_t dst_dev, const char *src, const char *dst, bool *short_read)
 {
   bool regular = S_ISREG (st->st_mode);
   /* What needs a regular file on both sides: FICLONE, copy_file_range,
@@ -352,8 +389,14 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
   bool has_holes = regular && (uintmax_t) st->st_blocks * 512
                               < (uintmax_t) st->st_size;
   /* A size of 0 may mean "unknown" (/proc): such a file is read to its
-     end, whatever engine was asked for, rather than copied as empty.  */
-  bool size_unknown = regular && st->st_size == 0;
+     end, whatever engine was asked for, rather than copied as empty.  So
+     is one of sysfs, whose size is a page without a block, rather than
+     taken for a hole after its data and padded with zeros.  */
+  bool size_unknown = regular && (st->st_size == 0
+                                  || (has_holes && nominal_sizes (in_fd)));
+  if (size_unknown)
+    has_holes = false;
+  *short_read = false;
   if (both
       && (forced == COPY_ENGINE_CLONE
           || (forced == COPY_ENGINE_NONE && reflink != WHEN_NEVER
@@ -403,7 +446,8 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
     .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
     .flags = both ? COPY_REGULAR_FILES : 0,
   };
-  if (both && sparse != WHEN_NEVER && (has_holes || sparse == WHEN_ALWAYS))
+  if (both && sparse != WHEN_NEVER && !size_unknown
+      && (has_holes || sparse == WHEN_ALWAYS))
     {
       /* --sparse=always: zeros in the data become holes too, as the
          data is read.  */
@@ -413,7 +457,7 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
       ret = copy_extents (&req, st->st_size, &res, &holes);
       progress_add (res.bytes, false);
     }
-  else if (regular && st->st_size > 0 && progress_on ())
+  else if (regular && !size_unknown && progress_on ())
     {
       /* In pieces, for the progress line to move.  */
       struct copy_result part;
@@ -440,8 +484,8 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
     {
       /* Up to the size fstat gave, in one call where the engine allows;
          to the end where the size says nothing (/proc, FIFOs).  */
-      req.length = regular && st->st_size > 0 ? (uint64_t) st->st_size
-                                               : COPY_TO_EOF;
+      req.length = regular && !size_unknown ? (uint64_t) st->st_size
+                                            : COPY_TO_EOF;
       ret = copy_range (&req, &res);
       progress_add (res.bytes, false);
     }
@@ -478,7 +522,7 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
         {
           progress_clear (&bar);
           error (0, -ret, "cannot copy %s to %s with engine %s",
-                 quote_file (src), quote_file2 (dst), engine_label (forced));
+                 quote_msg (src), quote_msg2 (dst), engine_label (forced));
           status = EXIT_FAILURE;
         }
       else if (res.side == COPY_SIDE_READ)
@@ -487,6 +531,12 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
         fail (-ret, "error writing %s", dst);
       return false;
     }
+
+  /* The extents' copy ends at the size, whatever the end of the data:
+     only the fstat after the copy can tell a change there.  */
+  if (regular && !size_unknown && !holes
+      && res.bytes < (uint64_t) st->st_size)
+    *short_read = true;
 
 done:
   /* Nothing moved (an empty file, or holes only): the engine that would
@@ -508,13 +558,34 @@ done:
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
-               " bytes\n", program_name, quote_file (src), quote_file2 (dst),
+               " bytes\n", program_name, quote_msg (src), quote_msg2 (dst),
                engine_label (used), holes ? "kept" : "none",
                /* The copy's size: holes count.  */
                res.engine == COPY_ENGINE_CLONE || holes
                ? (uint64_t) st->st_size : res.bytes);
     }
   return true;
+}
+
+/* Whether the regular file IN_FD, which fstat gave as BEFORE when its
+   copy began, changed while it was copied: its size, modification or
+   change time is not what it was (a truncation, an append, a write in
+   place), or its data ended before its size (SHORT_READ; copy_data
+   does not tell so for a file whose size is nominal).  Then the copy
+   holds a file that never was: part of the old data and part of the
+   new, or the file cut short.  */
+static bool
+source_changed (int in_fd, const struct stat *before, bool short_read)
+{
+  struct stat now;
+  if (sys_fstat (in_fd, &now) == 0
+      && (now.st_size != before->st_size
+          || now.st_mtim.tv_sec != before->st_mtim.tv_sec
+          || now.st_mtim.tv_nsec != before->st_mtim.tv_nsec
+          || now.st_ctim.tv_sec != before->st_ctim.tv_sec
+          || now.st_ctim.tv_nsec != before->st_ctim.tv_nsec))
+    return true;
+  return short_read;
 }
 
 /* --- attributes ---------------------------------------------------- */
@@ -1486,12 +1557,21 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
         {
           progress_clear (&bar);
           fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
-                   quote_file (d->display), p.why);
+                   quote_msg (d->display), p.why);
         }
     }
+  bool short_read;
   if (!copy_data (in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
-                  d->display))
+                  d->display, &short_read))
     goto discard;
+  /* A copy of a file that changed meanwhile is not put in place, as the
+     failures above are not: DST stays as it was.  One written in place
+     or into a device holds what was read.  */
+  if (S_ISREG (st.st_mode) && source_changed (in_fd, &st, short_read))
+    {
+      fail (0, "%s: file changed as we read it", src);
+      goto discard;
+    }
   if ((S_ISREG (st.st_mode) && p.how != PUT_INTO) || p.how == PUT_REPLACE)
     {
       struct file_attrs a = {
@@ -1564,7 +1644,16 @@ struct dlevel
   bool default_acl;     /* files made in it inherit an ACL */
 };
 
+/* The most descriptors of copies of directories a walk holds at once, as
+   the walker holds at most WALK_MAX_FDS of the sources: fewer under a low
+   RLIMIT_NOFILE (see tree_fds).  */
 enum { DST_MAX_FDS = 16 };
+
+/* What a walk needs open besides the two stacks of directories, at most:
+   the source file, the copy, the file it replaces (read for its ACL), a
+   directory a symbolic link at the destination leads to, and splice's
+   internal pipe.  */
+enum { FILE_FDS = 6 };
 
 struct tree
 {
@@ -1578,6 +1667,7 @@ struct tree
   struct dlevel *lv;
   size_t nalloc;
   size_t low;           /* the shallowest open level */
+  size_t max_fds;       /* at most this many levels open */
   char *path;           /* scratch for dst_path */
   size_t path_alloc;
 };
@@ -1618,6 +1708,20 @@ static int
 tree_link_base (const struct tree *t)
 {
   return t->dst_parent;
+}
+
+/* Close the shallowest open level, if it is not the parent of the level
+   D being entered, from which it is opened.  */
+static bool
+evict_level (struct tree *t, size_t d)
+{
+  if (d == 0 || t->low >= d - 1)
+    return false;
+  if (t->lv[t->low].fd >= 0)
+    sys_close (t->lv[t->low].fd);
+  t->lv[t->low].fd = -1;
+  t->low++;
+  return true;
 }
 
 /* The descriptor of the copy of the directory at depth D, opened again
@@ -1710,15 +1814,19 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
       return WALK_SKIP;
     }
 
-  while (d >= DST_MAX_FDS && t->low + DST_MAX_FDS <= d)
+  while (t->low + t->max_fds <= d && evict_level (t, d))
+    continue;
+  int fd;
+  for (;;)
     {
-      if (t->lv[t->low].fd >= 0)
-        sys_close (t->lv[t->low].fd);
-      t->lv[t->low].fd = -1;
-      t->low++;
-    }
-  int fd = sys_openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
+      fd = sys_openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
                        | O_CLOEXEC, 0);
+      /* Fewer descriptors than counted (another thread, a library):
+         hold fewer levels from now on, as the walker does.  */
+      if ((fd != -EMFILE && fd != -ENFILE) || !evict_level (t, d))
+        break;
+      t->max_fds = d - t->low + 1;
+    }
   if (fd >= 0 && (ret = sys_fstat (fd, &l->dst_st)) < 0)
     {
       sys_close (fd);
@@ -2073,12 +2181,30 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
       fail2 (0, "cannot copy a directory, %s, into itself, %s", src, dst);
       return;
     }
+  /* The descriptors left under RLIMIT_NOFILE, less what each file
+     copied needs, shared between the walker's stack of source
+     directories and ours of the copies.  Each stack works with two.  */
+  size_t room = fd_room (WALK_MAX_FDS + DST_MAX_FDS + FILE_FDS);
+  size_t spare = room > FILE_FDS ? room - FILE_FDS : 0;
+  size_t walk_fds = spare / 2 < 2 ? 2 : spare / 2;
+  if (walk_fds > WALK_MAX_FDS)
+    walk_fds = WALK_MAX_FDS;
+  size_t dst_fds = spare > walk_fds + 2 ? spare - walk_fds : 2;
+  if (dst_fds > DST_MAX_FDS)
+    dst_fds = DST_MAX_FDS;
   struct tree t = {
     .src_display = src, .src_display_len = strlen (src),
     .dst_parent = dirfd, .dst_parent_dev = dir_st.st_dev, .dst_name = name,
-    .dst_display = dst, .dst_parent_acl = parent_acl,
+    .dst_display = dst, .dst_parent_acl = parent_acl, .max_fds = dst_fds,
   };
-  walk_at (AT_FDCWD, src, 0, src, visit, &t);
+  if (debug)
+    {
+      progress_clear (&bar);
+      fprintf (stderr, "%s: %s: %zu descriptors free: %zu for the source "
+               "directories, %zu for the copies\n", program_name,
+               quote_msg (src), room, walk_fds, dst_fds);
+    }
+  walk_at_fds (AT_FDCWD, src, 0, walk_fds, src, visit, &t);
   free (t.lv);
   free (t.path);
 }
@@ -2091,7 +2217,7 @@ open_target_dir (const char *dir)
   if (fd < 0)
     {
       progress_clear (&bar);
-      error (EXIT_FAILURE, -fd, "target %s", quote_file (dir));
+      error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
     }
   return fd;
 }
@@ -2336,7 +2462,7 @@ main (int argc, char **argv)
       struct stat st;
       int ret = sys_fstatat (AT_FDCWD, args[0], &st, AT_SYMLINK_NOFOLLOW);
       if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot stat %s", quote_file (args[0]));
+        error (EXIT_FAILURE, -ret, "cannot stat %s", quote_msg (args[0]));
       cli_usage_error ("missing destination file operand after %s",
                        quote_file (args[0]));
     }
@@ -2364,9 +2490,9 @@ main (int argc, char **argv)
           struct stat st;
           int ret = sys_fstatat (AT_FDCWD, dir, &st, 0);
           if (ret < 0 && ret != -ENOENT && ret != -ENOTDIR)
-            error (EXIT_FAILURE, -ret, "target %s", quote_file (dir));
+            error (EXIT_FAILURE, -ret, "target %s", quote_msg (dir));
           error (EXIT_FAILURE, 0, "target %s is not a directory",
-                 quote_file (dir));
+                 quote_msg (dir));
         }
     }
 

@@ -390,6 +390,14 @@ engine_splice_via_pipe (struct copy_state *s)
   size_t psize;
   uint64_t moved = 0;
   int ret = open_pipe (p, s->req->pipe_size, &psize);
+  if (ret == -EMFILE || ret == -ENFILE)
+    {
+      /* No descriptors left for the pipe (a low RLIMIT_NOFILE):
+         read/write needs none.  Not a refusal of the file systems, so
+         not in declined.  */
+      s->last_fallback = -ret;
+      return COPY_FALLBACK;
+    }
   if (ret < 0)
     {
       s->res->side = COPY_SIDE_READ;

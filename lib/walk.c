@@ -766,10 +766,17 @@ int
 walk_at (int dirfd, const char *name, int flags, const char *display,
          walk_fn visit, void *arg)
 {
+  return walk_at_fds (dirfd, name, flags, WALK_MAX_FDS, display, visit, arg);
+}
+
+int
+walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
+             const char *display, walk_fn visit, void *arg)
+{
   struct walk w = { .flags = flags, .visit = visit, .arg = arg,
                     .root_dirfd = dirfd, .root_name = name,
                     .display = display ? display : name,
-                    .max_fds = WALK_MAX_FDS };
+                    .max_fds = max_fds < 2 ? 2 : max_fds };
   struct walk_entry e = { .type = WALK_ERR, .dirfd = dirfd, .name = name,
                           .fd = -1, .depth = 0 };
   struct stat st, dst;

@@ -27,8 +27,8 @@
      (A removing walk also remembers the entries it leaves in place, see
      WALK_REMOVING.)
    - No PATH_MAX limit, and a bounded number of descriptors: the deepest
-     WALK_MAX_FDS directories are kept open (fewer if open fails with
-     EMFILE); the parent of a directory whose descriptor was closed is
+     WALK_MAX_FDS directories are kept open (or as many as the caller of
+     walk_at_fds says, and fewer if open fails with EMFILE); the parent of a directory whose descriptor was closed is
      opened again as ".." of its child and must have the device and inode
      recorded on the way down.  If it does not (the child was moved away
      during the walk), the child is reported (WALK_EMOVED), the path is
@@ -49,7 +49,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-/* The most directory descriptors a walk holds at once, besides the one
+/* The most directory descriptors walk_at holds at once, besides the one
    it is given.  */
 enum { WALK_MAX_FDS = 16 };
 
@@ -153,6 +153,13 @@ typedef int (*walk_fn) (struct walk *w, const struct walk_entry *e,
    stopped the walk.  */
 int walk_at (int dirfd, const char *name, int flags, const char *display,
              walk_fn visit, void *arg);
+
+/* walk_at holding at most MAX_FDS directory descriptors at once (2 if
+   MAX_FDS is less: the one being read and the one being opened), for a
+   caller that needs the others under a low RLIMIT_NOFILE (see fdroom.h).
+   walk_at is walk_at_fds with WALK_MAX_FDS.  */
+int walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
+                 const char *display, walk_fn visit, void *arg);
 
 /* The path of the entry being visited: DISPLAY, then the names down to
    the entry, joined by '/'.  Built on the call; valid until the next

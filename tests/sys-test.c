@@ -28,6 +28,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
@@ -40,6 +41,8 @@
 #include <unistd.h>
 
 #include "copy.h"
+#include "fdroom.h"
+#include "shortpath.h"
 #include "sys.h"
 #include "syscall_nr.h"
 
@@ -3561,6 +3564,106 @@ test_copy (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Descriptor room, and paths shortened for messages.  */
+
+static int
+count_open_fds (rlim_t below)
+{
+  int n = 0;
+  for (rlim_t fd = 0; fd < below; fd++)
+    if (fcntl ((int) fd, F_GETFD) >= 0)
+      n++;
+  return n;
+}
+
+static void
+test_fdroom (void)
+{
+  struct rlimit old, lim;
+  if (getrlimit (RLIMIT_NOFILE, &old) < 0)
+    die ("getrlimit");
+  check_int (fd_room (5), 5, "fd_room: 5 wanted, more free: 5");
+  rlim_t cur = old.rlim_cur < 4096 ? old.rlim_cur : 4096;
+  int open_now = count_open_fds (cur);
+  lim = old;
+  lim.rlim_cur = open_now + 3;
+  if (setrlimit (RLIMIT_NOFILE, &lim) < 0)
+    die ("setrlimit");
+  /* The open ones may not be the lowest: what counts is the free
+     numbers below the limit.  */
+  int below = count_open_fds (lim.rlim_cur);
+  check_int (fd_room (100), (long long) lim.rlim_cur - below,
+             "fd_room: the free numbers below the limit");
+  check_int (fd_room (1), 1, "fd_room: the count stops at WANT");
+
+  /* No room for splice's internal pipe: read/write takes over, and
+     splice alone says EMFILE.  */
+  int in = open_rd ("cp-src");
+  int out = openat (dfd, "room-out", O_WRONLY | O_CREAT | O_TRUNC
+                    | O_CLOEXEC, 0644);
+  if (out < 0)
+    die ("room-out");
+  lim.rlim_cur = (in > out ? in : out) + 1;
+  if (setrlimit (RLIMIT_NOFILE, &lim) < 0)
+    die ("setrlimit");
+  bool full = fd_room (1) == 0;
+  struct copy_request req = { .in_fd = in, .out_fd = out,
+                              .length = COPY_TO_EOF,
+                              .engines = COPY_ENGINE_BIT (COPY_ENGINE_SPLICE) };
+  struct copy_result res;
+  if (!full)
+    skip ("fd_room: descriptors below the copy's are free");
+  else
+    {
+      check_int (copy_range (&req, &res), -EMFILE,
+                 "copy_range splice, no descriptor for the pipe: EMFILE");
+      req.engines = COPY_ENGINE_BIT (COPY_ENGINE_SPLICE)
+                    | COPY_ENGINE_BIT (COPY_ENGINE_RW);
+      int ret = copy_range (&req, &res);
+      check (ret == 0 && res.engine == COPY_ENGINE_RW && res.bytes > 0
+             && !(res.declined & COPY_ENGINE_BIT (COPY_ENGINE_SPLICE)), NULL,
+             "copy_range splice|rw, no descriptor for the pipe: read/write "
+             "copies, splice not declined for good");
+    }
+  if (setrlimit (RLIMIT_NOFILE, &old) < 0)
+    die ("setrlimit");
+  close (in);
+  close (out);
+}
+
+static void
+test_shortpath (void)
+{
+  const char *shortp = "a/b/c";
+  check (short_path (shortp) == shortp, NULL,
+         "short_path: a short path is itself");
+  char deep[2 * 300 + 8];
+  char *p = deep;
+  for (int i = 0; i < 300; i++)
+    p = stpcpy (p, "d/");
+  strcpy (p, "f");
+  const char *s = short_path (deep);
+  size_t len = strlen (s);
+  /* This program does not call setlocale: the C locale's mark.  */
+  check (len <= SHORT_PATH_MAX && strncmp (s, ".../d/", 6) == 0
+         && strcmp (s + len - 4, "/d/f") == 0
+         && strcmp (s + 3, deep + strlen (deep) - (len - 3)) == 0, s,
+         "short_path: a 601-byte path: the mark and its end, from a '/'");
+  char other[] = "x/y/z";
+  const char *s1 = short_path_n (1, other);
+  check (strncmp (short_path (deep), "...", 3) == 0 && s1 == other, NULL,
+         "short_path_n: slots apart");
+  char longname[2 + 250 + 1];
+  memset (longname, 'a', sizeof longname - 1);
+  longname[0] = 'x';
+  longname[1] = '/';
+  longname[sizeof longname - 1] = '\0';
+  s = short_path (longname);
+  check (strncmp (s, ".../", 4) == 0 && strlen (s) == 4 + 250, s,
+         "short_path: a last component longer than the room is whole");
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (void)
@@ -3597,6 +3700,8 @@ main (void)
   test_fcntl_ioctl ();
   test_old_kernel ();
   test_copy ();
+  test_fdroom ();
+  test_shortpath ();
 
   printf ("sys-test: %d passed, %d failed, %d skipped\n", n_pass, n_fail,
           n_skip);

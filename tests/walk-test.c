@@ -576,6 +576,14 @@ test_deep (int at, const char *where, int LEVELS)
          r.bad_entry ? ": " : "", r.bad_detail);
   check (open_fds () == base, "deep %s: all closed at the end", where);
 
+  /* A bound from the caller (a share of RLIMIT_NOFILE): held, and the
+     walk as complete.  */
+  struct run b2 = { .count_fds = true };
+  walk_at_fds (at, "deep", 0, 3, NULL, visit, &b2);
+  check (b2.visits == r.visits && b2.max_fds <= base + 3 && !b2.bad_entry,
+         "deep %s: walk_at_fds 3: every level visited, at most 3 held "
+         "(held %d)", where, b2.max_fds - base);
+
   /* The path of the deepest file: no PATH_MAX limit.  */
   struct run p = { .record = true, .stop_at = NULL };
   char *want = malloc (LEVELS * 11 + 16);

@@ -22,6 +22,9 @@ setup() {
   # arch/check-arches).
   ENOSYS_EXEC="${NC_ENOSYS_EXEC:-$builddir/tests/enosys-exec}"
   TREE_HELPER="$builddir/tests/rmtree-race"
+  # The same for the fanotify helper: qemu-user has no fanotify, the
+  # host's kernel holds qemu's reads as it would the tool's.
+  CHANGE_HELPER="${NC_CHANGE_ON_READ:-$builddir/tests/change-on-read}"
   BG_PID=
 }
 
@@ -73,6 +76,44 @@ require_enosys_exec() {
 require_tree_helper() {
   [[ -x $TREE_HELPER ]] \
     || fail "$TREE_HELPER is not built: run 'make tests/rmtree-race' (make check does)"
+}
+
+# tests/change-on-read must be built, and fanotify permission events
+# allowed (as root, CONFIG_FANOTIFY_ACCESS_PERMISSIONS; under qemu-user,
+# which does not emulate fanotify, only with a build for the host in
+# NC_CHANGE_ON_READ).
+require_change_helper() {
+  [[ -x $CHANGE_HELPER ]] \
+    || fail "$CHANGE_HELPER is not built: run 'make tests/change-on-read' (make check does)"
+  local status=0
+  echo probe >probe
+  "$CHANGE_HELPER" probe 1 write 0 cat probe >/dev/null 2>&1 || status=$?
+  rm -f probe
+  [[ $status -ne 77 ]] || skip "no fanotify permission events here${NC_QEMU:+ (under $NC_QEMU)}"
+  [[ $status -eq 0 ]] || fail "$CHANGE_HELPER probe 1 write 0 cat probe: status $status"
+}
+
+# changed_on_read N ACTION BYTES [XCP OPTION]...: xcp OPTION... src dst
+# with src changed at its Nth read (tests/change-on-read), which must be
+# reported, exit 1 and leave dst as it was (its content in $OLD, or
+# absent with OLD empty) and no other file in the directory.
+changed_on_read() {
+  local n=$1 action=$2 bytes=$3
+  shift 3
+  run --separate-stderr "$CHANGE_HELPER" src "$n" "$action" "$bytes" \
+    "$NC_BINDIR/xcp" "$@" src dst
+  assert_failure 1
+  # With --progress, the last progress line follows.
+  # shellcheck disable=SC2154 # set by run --separate-stderr.
+  assert_equal "${stderr_lines[0]}" "xcp: 'src': file changed as we read it"
+  [[ ${#stderr_lines[@]} -eq 1 || " $* " == *" --progress "* ]] \
+    || fail "more messages: $stderr"
+  if [[ -n ${OLD:-} ]]; then
+    assert_equal "$(cat dst)" "$OLD"
+    assert_equal "$(ls -A)" "$(printf '%s\n' dst src)"
+  else
+    assert_equal "$(ls -A)" src
+  fi
 }
 
 # enosys CALLS CMD...: CMD with the CALLS failing (see tests/enosys-exec.c).
@@ -706,6 +747,62 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
   assert_output deepest
 }
 
+# tree_listing DIR: depth, type, mode, size, mtime and name of everything
+# in DIR, sorted: for trees too deep for diff -r, where whole paths would
+# make tens of megabytes to sort.
+tree_listing() {
+  (cd "$1" && find . -printf '%d %y %m %s %T@ %f\n' | LC_ALL=C sort)
+}
+
+@test "xcp -a: a 5000-level tree under ulimit -n 16, 24 and 40" {
+  require_tree_helper
+  use_tmpfs
+  # 600 levels under qemu: the walk is the same, the calls dearer.
+  local levels=5000 n
+  [[ -z ${NC_QEMU:-} ]] || levels=600
+  "$TREE_HELPER" deep src "$levels" 1
+  # The deepest file gets data: the listings compare its size.
+  find src -mindepth "$((levels + 1))" -name f0 -execdir sh -c 'echo deepest >f0' \;
+  local want
+  want=$(tree_listing src | md5sum)
+  for n in 16 24 40; do
+    run --separate-stderr bash -c "ulimit -n $n && exec xcp -a src dst"
+    assert_success
+    assert_err ""
+    assert_equal "$(tree_listing dst | md5sum)" "$want"
+    rmtree dst
+  done
+}
+
+@test "xcp -r: a message about a deep path shows its end, short" {
+  use_tmpfs
+  # 200 levels: 400 bytes of path, beyond what a message shows whole.
+  local deep
+  deep=src$(printf '/d%.0s' $(seq 200))
+  mkdir -p "$deep"
+  echo data >"$deep/f"
+  xcp -r src dst
+  rm "dst${deep#src}/f"
+  mkdir "dst${deep#src}/f"
+  run --separate-stderr env LC_ALL=C xcp -rT src dst
+  assert_failure 1
+  # "..." and the end of the path within 160 bytes, from a '/'.
+  local full=dst${deep#src}/f tail
+  tail=${full: -157}
+  tail=/${tail#*/}
+  assert_err "xcp: cannot overwrite directory '...$tail' with non-directory"
+  [[ ${#stderr} -lt 300 ]] || fail "${#stderr} bytes of message"
+  # The mark in a UTF-8 locale, where there is one (qemu's static
+  # binaries of another byte order may not load the host's).
+  if [[ -z ${NC_QEMU:-} ]] && locale -a 2>/dev/null | grep -qix 'c.utf-\?8'; then
+    run --separate-stderr env LC_ALL=C.UTF-8 xcp -rT src dst
+    assert_failure 1
+    [[ $stderr == "xcp: cannot overwrite directory '…/d/d/"*"/d/f' with non-directory" ]] \
+      || fail "no UTF-8 mark: $stderr"
+    [[ ${#stderr} -lt 300 ]] || fail "${#stderr} bytes of message"
+  fi
+}
+
 @test "xcp -r: an unreadable file is reported, the rest copied (as uid 65534)" {
   require_nobody
   as_nobody "$NC_BINDIR/xcp" --version >/dev/null 2>&1 || skip "uid 65534 cannot run xcp"
@@ -973,6 +1070,93 @@ kill_mid_copy() {
 
 @test "xcp: SIGTERM in the middle of a 1 GiB copy: dst old or absent, no stray" {
   kill_mid_copy TERM -- --engine=splice
+}
+
+@test "xcp: a source cut short as it is read, by every engine: reported, dst old or absent" {
+  require_change_helper
+  use_tmpfs
+  mkdir ../orig
+  make_random ../orig/src $((4 * MIB))
+  local engine
+  for engine in copy_file_range sendfile splice rw; do
+    # Before the first transfer: new and existing destinations.
+    cp ../orig/src src
+    OLD='' changed_on_read 1 truncate $((1 * MIB)) --engine="$engine"
+    cp ../orig/src src
+    echo old >dst
+    OLD=old changed_on_read 1 truncate $((1 * MIB)) --engine="$engine"
+    rm dst
+  done
+  # In the middle: after 1 MiB of splice's pipe, 256 KiB of read/write.
+  cp ../orig/src src
+  OLD='' changed_on_read 2 truncate $((3 * MIB / 2)) --engine=splice
+  cp ../orig/src src
+  OLD='' changed_on_read 3 truncate $((3 * MIB / 2)) --engine=rw
+  # With holes (SEEK_DATA, SEEK_HOLE): the extents end at the old size.
+  truncate -s $((4 * MIB)) src
+  printf data | dd of=src bs=1M seek=3 conv=notrunc status=none
+  OLD='' changed_on_read 1 truncate $((1 * MIB))
+  # The progress line copies in pieces.
+  cp ../orig/src src
+  OLD='' changed_on_read 1 truncate $((1 * MIB)) --progress
+}
+
+@test "xcp --engine=clone: a source cut short or grown as it is cloned: reported, dst old" {
+  require_change_helper
+  use_tmpfs
+  mount_reflink ref
+  cd ref || fail
+  make_random src $((4 * MIB))
+  echo old >dst
+  OLD=old changed_on_read 1 truncate $((1 * MIB)) --engine=clone
+  OLD=old changed_on_read 1 append $((1 * MIB)) --engine=clone
+}
+
+@test "xcp: a source grown or written over as it is read: reported, dst old or absent" {
+  require_change_helper
+  use_tmpfs
+  make_random src $((4 * MIB))
+  OLD='' changed_on_read 1 append 100 --engine=rw
+  OLD='' changed_on_read 1 append $((1 * MIB)) --engine=copy_file_range
+  echo old >dst
+  OLD=old changed_on_read 2 append 1 --engine=splice
+  # The same size, other bytes: the times tell (the modification time
+  # set far back, that the write cannot fall in the same clock tick).
+  touch -d 2001-01-01 src
+  OLD=old changed_on_read 1 write 4096
+}
+
+@test "xcp -r: a file that changes as it is read is reported, the others copied" {
+  require_change_helper
+  use_tmpfs
+  mkdir src
+  make_random src/a 100000
+  make_random src/b 100000
+  make_random src/c 100000
+  run --separate-stderr "$CHANGE_HELPER" src/b 1 truncate 10 \
+    "$NC_BINDIR/xcp" -r src dst
+  assert_failure 1
+  assert_err "xcp: 'src/b': file changed as we read it"
+  assert_same src/a dst/a
+  assert_same src/c dst/c
+  assert_equal "$(ls -A dst)" "$(printf '%s\n' a c)"
+}
+
+@test "xcp: files whose size says nothing (/proc, sysfs): copied as read, not taken as changed" {
+  # /proc's files are of size 0, sysfs's of a page without a block (which
+  # looked like a hole after the data: the copy was padded with zeros to
+  # 4096 bytes).  Files that do not change while read.
+  local f engine
+  for f in /proc/version /sys/devices/system/cpu/possible; do
+    [[ -r $f ]] || continue
+    for engine in '' --engine=rw --engine=splice --sparse=always; do
+      run --separate-stderr xcp ${engine:+"$engine"} "$f" copy
+      assert_success
+      assert_err ""
+      assert_equal "$(od -c copy)" "$(od -c "$f")"
+      rm copy
+    done
+  done
 }
 
 @test "xcp without O_TMPFILE: SIGINT and SIGTERM leave no temporary name" {
