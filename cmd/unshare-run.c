@@ -443,7 +443,11 @@ parse_seconds (const char *option, const char *arg)
   char *end;
   errno = 0;
   long long value = strtoll (arg, &end, 10);
-  if (end != arg && !*end && errno == 0 && !(arg[0] == ' ' || arg[0] == '\t')
+  /* strtoll skips any white space, '\r' or '\v' too: a digit or a sign
+     first.  */
+  bool starts_well = (arg[0] >= '0' && arg[0] <= '9') || arg[0] == '-'
+                     || arg[0] == '+';
+  if (starts_well && end != arg && !*end && errno == 0
       && value >= INT64_MIN / 2 && value <= INT64_MAX / 2)
     return value;
   cli_usage_error ("invalid number of seconds for --%s: %s", option,

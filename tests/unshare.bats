@@ -890,6 +890,17 @@ PY
 EOF
 }
 
+@test "--monotonic, --boottime: a number first, no white space (fuzz/fuzz-unshare-run)" {
+  local opt ws
+  for opt in monotonic boottime; do
+    for ws in ' ' $'\t' $'\n' $'\v' $'\f' $'\r'; do
+      run --separate-stderr unshare-run -T --$opt="${ws}8" true
+      assert_failure 2
+      assert_err --partial "invalid number of seconds for --$opt: "
+    done
+  done
+}
+
 @test "a namespace limit of 0: the message names the setting" {
   require_root
   skip_for_qemu_thread "$NO_USERNS"
