@@ -24,7 +24,10 @@ _Noreturn void fuzz_exit (int status);
    FN runs twice.  The first run has leak checking off: a parser that
    exits leaves what it allocated to the exit, as the tools may, and that
    is no leak.  Only if it returns is it run again with leak checking on,
-   so FN must do the same each time and free what it allocates.  */
+   so FN must do the same each time and free what it allocates.
+   libFuzzer still counts the first run's allocations, and would check for
+   leaks after every input that exits: fuzz/run tells it not to for the
+   targets of tools, whose leaks LeakSanitizer then checks at the end.  */
 bool fuzz_call (void (*fn) (void *), void *arg, int *status);
 
 /* A null-terminated copy of the SIZE bytes at DATA, without the bytes
