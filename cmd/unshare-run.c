@@ -46,8 +46,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "closeout.h"
 #include "error.h"
 #include "full-write.h"
+#include "intprops.h"
 #include "ns.h"
 #include "progname.h"
 #include "sig2str.h"
@@ -261,11 +263,57 @@ static poptContext ctx;
    neither standard output nor the sanitizers' exit checks run twice.  */
 static bool in_child;
 
+#if defined __SANITIZE_ADDRESS__
+# define LEAK_CHECK_AT_EXIT 1
+#elif defined __has_feature
+# if __has_feature (address_sanitizer)
+#  define LEAK_CHECK_AT_EXIT 1
+# endif
+#endif
+
+#ifdef LEAK_CHECK_AT_EXIT
+/* LeakSanitizer checks at exit from a tracer process that it clones, which
+   reads /proc/PID/task.  After unshare(CLONE_NEWPID) that process would be
+   born in the new PID namespace, which the kernel closes to new processes
+   once its pid 1 has ended (clone fails, ENOMEM), and from where
+   unshare-run could not be traced anyway; with --mount-proc, /proc is the
+   new namespace's, without unshare-run in it.  The check would end
+   unshare-run with status 1 whatever COMMAND's.  So, in a sanitizer build
+   only, leave makes unshare-run's own PID namespace the one for its
+   children again (setns, as root in the namespace's user namespace), and
+   where that is refused (a new user namespace too) or /proc is not its
+   own, skips the check, as _exit does.  */
+static int own_pid_ns = -1;
+static bool pid_ns_unshared;
+
+static bool
+leak_check_can_run (void)
+{
+  if (!pid_ns_unshared)
+    return true;
+  if (own_pid_ns < 0 || setns (own_pid_ns, CLONE_NEWPID) != 0)
+    return false;
+  char self[INT_STRLEN_BOUND (pid_t) + 1];
+  ssize_t len = readlink ("/proc/self", self, sizeof self - 1);
+  if (len < 0)
+    return false;
+  self[len] = '\0';
+  return strtol (self, NULL, 10) == getpid ();
+}
+#endif
+
 static _Noreturn void
 leave (int status)
 {
   if (in_child)
     _exit (status);
+#ifdef LEAK_CHECK_AT_EXIT
+  if (!leak_check_can_run ())
+    {
+      close_stdout ();
+      _exit (status);
+    }
+#endif
   exit (status);
 }
 
@@ -443,7 +491,11 @@ parse_seconds (const char *option, const char *arg)
   char *end;
   errno = 0;
   long long value = strtoll (arg, &end, 10);
-  if (end != arg && !*end && errno == 0 && !(arg[0] == ' ' || arg[0] == '\t')
+  /* strtoll skips any white space, '\r' or '\v' too: a digit or a sign
+     first.  */
+  bool starts_well = (arg[0] >= '0' && arg[0] <= '9') || arg[0] == '-'
+                     || arg[0] == '+';
+  if (starts_well && end != arg && !*end && errno == 0
       && value >= INT64_MIN / 2 && value <= INT64_MAX / 2)
     return value;
   cli_usage_error ("invalid number of seconds for --%s: %s", option,
@@ -1568,12 +1620,20 @@ main (int argc, char **argv)
   keeper_start (&keeper);
   persist_close ();
 
+#ifdef LEAK_CHECK_AT_EXIT
+  if (cfg.flags & CLONE_NEWPID)
+    own_pid_ns = sys_openat (AT_FDCWD, "/proc/self/ns/pid",
+                             O_RDONLY | O_CLOEXEC, 0);
+#endif
   ret = sys_unshare (cfg.flags);
   if (ret < 0)
     {
       persist_unmake ();
       unshare_failed (ret);
     }
+#ifdef LEAK_CHECK_AT_EXIT
+  pid_ns_unshared = cfg.flags & CLONE_NEWPID;
+#endif
   keeper_stage1 (&keeper);
 
   int ns_dir = -1;

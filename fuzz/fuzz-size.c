@@ -1,0 +1,69 @@
+/* fuzz-size.c -- the size and number parsers: cli_parse_size (option
+   values: --offset, --length, --gap...) and nc_parse_offset (the numbers
+   in range and patch operands).
+
+   Each parser is called in exactly one line below, so that a new number
+   parser can take their place by changing that line.  Where both accept
+   the same syntax (a digit first, at most 127 bytes) they must agree on
+   every input: what a tool takes as --offset it takes in a range.  */
+
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fuzz.h"
+#include "ranges.h"
+
+struct size_call
+{
+  const char *arg;
+  uint64_t value;
+};
+
+static void
+call_parse_size (void *p)
+{
+  struct size_call *c = p;
+  c->value = cli_parse_size ("fuzz", c->arg);
+}
+
+/* The option parser: true and *VALUE if it takes ARG.  */
+static bool
+option_size (const char *arg, uint64_t *value)
+{
+  struct size_call c = { .arg = arg };
+  bool ok = fuzz_call (call_parse_size, &c, NULL);
+  *value = c.value;
+  return ok;
+}
+
+/* The operand parser: true and *VALUE if it takes ARG.  */
+static bool
+operand_number (const char *arg, uint64_t *value)
+{
+  return nc_parse_offset (arg, strlen (arg), value) == NULL;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  char *arg = fuzz_string (data, size);
+  uint64_t by_option = 0, by_operand = 0;
+  bool option_ok = option_size (arg, &by_option);
+  bool operand_ok = operand_number (arg, &by_operand);
+  fuzz_assert (!option_ok || by_option <= INT64_MAX,
+               "a size beyond INT64_MAX accepted");
+  fuzz_assert (!operand_ok || by_operand <= NC_OFFSET_MAX,
+               "an offset beyond NC_OFFSET_MAX accepted");
+  if (arg[0] >= '0' && arg[0] <= '9' && strlen (arg) <= 127)
+    {
+      fuzz_assert (option_ok == operand_ok,
+                   "one number parser takes what the other refuses");
+      fuzz_assert (by_option == by_operand,
+                   "the number parsers read different values");
+    }
+  free (arg);
+  return 0;
+}

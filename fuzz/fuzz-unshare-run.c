@@ -1,0 +1,152 @@
+/* fuzz-unshare-run.c -- the parsers of unshare-run, which are static in
+   cmd/unshare-run.c: split_optional_args (the rewriting of the options
+   before popt sees them), parse_id (--map-user, --map-group, --setuid,
+   --setgid), parse_seconds (the time offsets --monotonic, --boottime) and
+   parse_signal (--kill-child).  They belong in lib/; until then the
+   tool's file is compiled into this target, its main renamed.
+
+   The input is an argument vector, its words separated by null bytes;
+   the single-value parsers take its first word.  */
+
+#include <config.h>
+
+#include "fuzz.h"
+
+int unshare_run_main (int argc, char **argv);
+#define main unshare_run_main
+#include "cmd/unshare-run.c"
+#undef main
+
+#include "c-ctype.h"
+
+/* Words of the argument vector at most: enough to reach every branch.  */
+enum { MAX_WORDS = 64 };
+
+struct split_call
+{
+  int argc;
+  char **argv;
+};
+
+/* Split C->argv, check what split_optional_args promises, free its
+   result.  */
+static void
+call_split (void *p)
+{
+  struct split_call *c = p;
+  int n;
+  char **out = split_optional_args (c->argc, c->argv, &n);
+  fuzz_assert (n >= 1 && out[0] == c->argv[0] && out[n] == NULL,
+               "a split vector without the program name or the end");
+  /* Words that are no option, arguments or the COMMAND and its words,
+     pass unchanged, in their order.  */
+  int seen = 1;
+  for (int i = 1; i < c->argc; i++)
+    if (c->argv[i][0] != '-' || c->argv[i][1] == '\0')
+      {
+        while (seen < n && out[seen] != c->argv[i])
+          seen++;
+        fuzz_assert (seen < n, "a word that is no option lost or moved");
+        seen++;
+      }
+  for (int k = 1; k < n; k++)
+    {
+      bool given = false;
+      for (int j = 1; j < c->argc && !given; j++)
+        given = out[k] == c->argv[j];
+      if (!given)
+        free (out[k]);
+    }
+  free (out);
+}
+
+struct value_call
+{
+  const char *arg;
+  int64_t value;
+  bool group;
+};
+
+static void
+call_parse_id (void *p)
+{
+  struct value_call *c = p;
+  c->value = parse_id ("map-user", c->arg, c->group);
+}
+
+static void
+call_parse_seconds (void *p)
+{
+  struct value_call *c = p;
+  c->value = parse_seconds ("monotonic", c->arg);
+}
+
+static void
+call_parse_signal (void *p)
+{
+  struct value_call *c = p;
+  c->value = parse_signal ("kill-child", c->arg);
+}
+
+/* True if ARG is digits only, after a sign if SIGNED.  */
+static bool
+all_digits (const char *arg, bool sign)
+{
+  if (sign && (*arg == '+' || *arg == '-'))
+    arg++;
+  return *arg && arg[strspn (arg, "0123456789")] == '\0';
+}
+
+static void
+check_values (const char *arg)
+{
+  struct value_call c = { .arg = arg };
+  if (c_isdigit (arg[0]) && fuzz_call (call_parse_id, &c, NULL))
+    fuzz_assert (all_digits (arg, false) && c.value >= 0
+                 && c.value < UINT32_MAX
+                 && (uintmax_t) c.value == strtoumax (arg, NULL, 10),
+                 "an id not the number written, or (uid_t) -1");
+  c.group = true;
+  if (c_isdigit (arg[0]) && fuzz_call (call_parse_id, &c, NULL))
+    fuzz_assert (all_digits (arg, false), "a group id not all digits");
+
+  if (fuzz_call (call_parse_seconds, &c, NULL))
+    fuzz_assert (all_digits (arg, true) && c.value >= INT64_MIN / 2
+                 && c.value <= INT64_MAX / 2
+                 && c.value == strtoimax (arg, NULL, 10),
+                 "a time offset not the number of seconds written");
+
+  if (fuzz_call (call_parse_signal, &c, NULL))
+    {
+      fuzz_assert (c.value > 0 && c.value < NSIG, "no such signal");
+      char name[SIG2STR_MAX];
+      struct value_call back = { .arg = name };
+      if (sig2str ((int) c.value, name) != 0)
+        snprintf (name, sizeof name, "%d", (int) c.value);
+      fuzz_assert (fuzz_call (call_parse_signal, &back, NULL)
+                   && back.value == c.value,
+                   "a signal's name does not read back as that signal");
+    }
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  /* A copy, null-terminated, so that the last word ends too.  */
+  char *words = xmalloc (size + 1);
+  memcpy (words, data, size);
+  words[size] = '\0';
+  char *argv[MAX_WORDS + 2];
+  int argc = 0;
+  argv[argc++] = (char *) "unshare-run";
+  for (char *w = words; w <= words + size && argc <= MAX_WORDS;
+       w += strlen (w) + 1)
+    argv[argc++] = w;
+  argv[argc] = NULL;
+
+  struct split_call s = { argc, argv };
+  fuzz_call (call_split, &s, NULL);
+  check_values (argv[1]);
+  free (words);
+  return 0;
+}
