@@ -41,8 +41,11 @@ setup() {
 assert_prefix() {
   local size
   size=$(file_size "$1")
-  ((size <= $(file_size "$2"))) || fail "$1 is larger than $2"
-  cmp -s -n "$size" -- "$1" "$2" || fail "$1 is not a prefix of $2"
+  ((size <= $(file_size "$2"))) || { fail "$1 is larger than $2"; return 1; }
+  cmp -s -n "$size" -- "$1" "$2" || {
+    fail "$1 is not a prefix of $2"
+    return 1
+  }
 }
 
 # assert_failed TOOL ERRNO: status 1 and TOOL's own message with the
@@ -50,14 +53,20 @@ assert_prefix() {
 assert_failed() {
   local text
   text=$(fault_strerror "$2")
-  [[ $status -eq 1 ]] || fail "status $status, expected 1 (stderr: $stderr)"
+  [[ $status -eq 1 ]] || {
+    fail "status $status, expected 1 (stderr: $stderr)"
+    return 1
+  }
   [[ $stderr == *"$1: "*"$text"* ]] \
-    || fail "no '$1: ... $text' message: '$stderr'"
+    || { fail "no '$1: ... $text' message: '$stderr'"; return 1; }
 }
 
 assert_done() {
-  [[ $status -eq 0 ]] || fail "status $status, expected 0 (stderr: $stderr)"
-  [[ -z $stderr ]] || fail "unexpected message: $stderr"
+  [[ $status -eq 0 ]] || {
+    fail "status $status, expected 0 (stderr: $stderr)"
+    return 1
+  }
+  [[ -z $stderr ]] || { fail "unexpected message: $stderr"; return 1; }
 }
 
 # run_cases: the table on standard input, each case on fresh files.
@@ -241,8 +250,11 @@ rm_failed() {
   assert_failed rmtree "$1" || return 1
   local name
   name=$(sed -n "s/^rmtree: cannot remove '\([^']*\)'.*/\1/p" <<<"$stderr" | head -1)
-  [[ -n $name ]] || fail "no 'cannot remove' message: $stderr"
-  [[ -e $name ]] || fail "$name was reported as not removed, but is gone"
+  [[ -n $name ]] || { fail "no 'cannot remove' message: $stderr"; return 1; }
+  [[ -e $name ]] || {
+    fail "$name was reported as not removed, but is gone"
+    return 1
+  }
   rm_keep_intact
 }
 
@@ -315,7 +327,7 @@ pw_cmd() {
   FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT=/dev/null FAULT_TO_PIPE=
 }
 pw_pd_intact() {
-  tail -c 70000 src.orig | cmp -s - pd || fail "pd changed"
+  tail -c 70000 src.orig | cmp -s - pd || { fail "pd changed"; return 1; }
 }
 pw_ok() {
   assert_done && assert_same pw.expect pf && pw_pd_intact
@@ -382,7 +394,10 @@ us_cmd() {
 }
 # COMMAND's status, passed on through the init of the PID namespace.
 us_ok() {
-  [[ $status -eq 3 ]] || fail "status $status, expected 3 (stderr: $stderr)"
+  [[ $status -eq 3 ]] || {
+    fail "status $status, expected 3 (stderr: $stderr)"
+    return 1
+  }
 }
 us_failed() { assert_failed unshare-run "$1"; }
 
@@ -400,4 +415,70 @@ us write EINTR every , 4\)
 us wait4,rt_sigtimedwait,read,write EINTR random ^(wait4|rt_sigtimedwait|read\(.*, 4\)|write\(.*, 4\))
 us clone EAGAIN=fail first
 EOF
+}
+
+# --- xcp ------------------------------------------------------------------
+# The destination directory d holds dst, whose old content must survive
+# any failure, and nothing else: no temporary file may be left.
+
+xcp_prepare() {
+  cp src.orig src
+  rm -rf d
+  mkdir d
+  echo "old content" >d/dst
+}
+xcp_ok() {
+  assert_done && assert_same src.orig d/dst \
+    && [[ $(ls -A d) == dst ]] || fail "d holds: $(ls -A d | paste -sd' ')"
+}
+# xcp's promise: DST holds its old content or the new one, never a part
+# (a failure after the rename, of the directory's fsync, leaves the new).
+xcp_failed() {
+  assert_failed xcp "$1" || return 1
+  [[ $(cat d/dst) == "old content" ]] || cmp -s d/dst src.orig || {
+    fail "d/dst is neither the old content nor the new"
+    return 1
+  }
+  [[ $(ls -A d) == dst ]] || {
+    fail "stray files in d: $(ls -A d | paste -sd' ')"
+    return 1
+  }
+}
+xcp_cmd_with() {
+  CMD=(xcp "$@" src d/dst)
+  FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT=/dev/null FAULT_TO_PIPE=
+}
+for engine in cfr rw splice sendfile fsync; do
+  eval "xcp_${engine}_prepare() { xcp_prepare; }
+    xcp_${engine}_ok() { xcp_ok; }
+    xcp_${engine}_failed() { xcp_failed \"\$@\"; }"
+done
+xcp_cfr_cmd() { xcp_cmd_with; }
+xcp_rw_cmd() { xcp_cmd_with --engine=rw; }
+xcp_splice_cmd() { xcp_cmd_with --engine=splice; }
+xcp_sendfile_cmd() { xcp_cmd_with --engine=sendfile; }
+xcp_fsync_cmd() { xcp_cmd_with --fsync; }
+
+@test "xcp: EINTR, EAGAIN retried; EIO, ENOSPC reported, the old DST kept" {
+  run_cases <<'EOF2'
+xcp_cfr copy_file_range EINTR every
+xcp_cfr copy_file_range EAGAIN first
+xcp_cfr copy_file_range EIO fml
+xcp_cfr copy_file_range ENOSPC fml
+xcp_cfr ioctl EINTR every FICLONE
+xcp_cfr linkat EIO first
+xcp_cfr renameat2 EIO first
+xcp_rw read EINTR every ^read\(@SRC@,
+xcp_rw write EINTR every
+xcp_rw read,write EINTR random ^(read\(@SRC@,|write)
+xcp_rw read EIO fml ^read\(@SRC@,
+xcp_rw write ENOSPC fml
+xcp_splice splice EINTR every
+xcp_splice splice EAGAIN random
+xcp_splice splice EIO fml
+xcp_splice splice ENOSPC fml
+xcp_sendfile sendfile EINTR every
+xcp_sendfile sendfile ENOSPC fml
+xcp_fsync fsync EIO fml
+EOF2
 }

@@ -230,17 +230,18 @@ fault_exec() {
 }
 
 # fault_trace CALLS CMD...: run CMD, nothing failing, with its CALLS
-# (comma-separated) logged to $FAULT_LOG.
+# (comma-separated) logged to $FAULT_LOG, and openat (for fault_fd).
 fault_trace() {
   local calls=$1
   shift
-  FAULT_STRACE="-f -qq --seccomp-bpf -o $FAULT_LOG -e trace=$calls" \
+  FAULT_STRACE="-f -qq --seccomp-bpf -o $FAULT_LOG -e trace=$calls,openat" \
     fault_exec "$@"
 }
 
 # fault_run SPEC... -- CMD...: `run --separate-stderr` CMD with each SPEC
-# (CALL:error=ERRNO:when=WHEN) injected, the calls logged to $FAULT_LOG
-# (/dev/null if unset); strace marks those it made fail "(INJECTED)".
+# (CALL:error=ERRNO:when=WHEN) injected, the calls (and openat) logged to
+# $FAULT_LOG (/dev/null if unset); strace marks those it made fail
+# "(INJECTED)".
 fault_run() {
   local -a inject=() calls=()
   while [[ $1 != -- ]]; do
@@ -251,7 +252,7 @@ fault_run() {
   shift
   local IFS=,
   FAULT_STRACE="-f -qq --seccomp-bpf -o ${FAULT_LOG:-/dev/null}"
-  FAULT_STRACE+=" -e trace=${calls[*]}"
+  FAULT_STRACE+=" -e trace=${calls[*]},openat"
   IFS=' '
   FAULT_STRACE+=" ${inject[*]}"
   run --separate-stderr fault_exec "$@"
