@@ -21,6 +21,9 @@
 # The count of cases run per tool is printed as "# TOOL: N cases".
 # NC_FAULT_SEED=N replays the random choices of an earlier run.
 
+# $status and $output are run's, read in the check functions of the jobs.
+# shellcheck disable=SC2030,SC2031
+
 load test_helper
 
 setup_file() {
@@ -118,7 +121,7 @@ fault_specs() {
 # run that made fewer calls than the pick, where nothing was injected, is
 # taken as the new reference, and the case run again.
 run_case() {
-  local job=$1 calls=$2 err=$3 which=$4 regex=$5 try
+  local job=$1 calls=$2 err=$3 which=$4 regex=$5
   local -a specs
   local log="trace.$job.$calls"
   if [[ ! -e $log ]]; then
@@ -127,7 +130,7 @@ run_case() {
     FAULT_LOG=$log run --separate-stderr fault_trace "$calls" "${CMD[@]}"
     "${job}_ok" || fail "$job: the run without faults failed"
   fi
-  for try in 1 2 3 4 5; do
+  for _ in 1 2 3 4 5; do
     mapfile -t specs < <(fault_specs "$log" "$calls" "${err%=fail}" "$which" \
       "$regex")
     ((${#specs[@]})) || fail "$job: no $calls transfer in the log"
@@ -147,6 +150,22 @@ run_case() {
     || fail "case $what: the source changed"
 }
 
+# fault_io IN OUT [from-pipe|to-pipe]: the redirections of the job's runs
+# (fault_exec in test_helper.bash reads them).
+# shellcheck disable=SC2034 # read by fault_exec
+fault_io() {
+  FAULT_IN=$1 FAULT_OUT=$2 FAULT_FROM_PIPE='' FAULT_TO_PIPE=''
+  case ${3:-} in
+    from-pipe) FAULT_FROM_PIPE=1 ;;
+    to-pipe) FAULT_TO_PIPE=1 ;;
+  esac
+}
+
+# dir_entries DIR: the names in DIR, space-separated, sorted.
+dir_entries() {
+  find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | paste -sd' '
+}
+
 # --- splice-in and splice-out ---------------------------------------------
 
 si_prepare() {
@@ -162,14 +181,14 @@ si_failed() {
 si_pipe_prepare() { si_prepare; }
 si_pipe_cmd() {
   CMD=(splice-in src)
-  FAULT_TO_PIPE=1 FAULT_OUT=out FAULT_IN=/dev/null FAULT_FROM_PIPE=
+  fault_io /dev/null out to-pipe
 }
 si_pipe_ok() { si_ok; }
 si_pipe_failed() { si_failed "$@"; }
 si_file_prepare() { si_prepare; }
 si_file_cmd() {
   CMD=(splice-in src)
-  FAULT_TO_PIPE= FAULT_OUT=out FAULT_IN=/dev/null FAULT_FROM_PIPE=
+  fault_io /dev/null out
 }
 si_file_ok() { si_ok; }
 si_file_failed() { si_failed "$@"; }
@@ -201,14 +220,14 @@ so_failed() {
 so_pipe_prepare() { so_prepare; }
 so_pipe_cmd() {
   CMD=(splice-out dst)
-  FAULT_FROM_PIPE=1 FAULT_IN=src FAULT_OUT=/dev/null FAULT_TO_PIPE=
+  fault_io src /dev/null from-pipe
 }
 so_pipe_ok() { so_ok; }
 so_pipe_failed() { so_failed "$@"; }
 so_file_prepare() { so_prepare; }
 so_file_cmd() {
   CMD=(splice-out dst)
-  FAULT_FROM_PIPE= FAULT_IN=src FAULT_OUT=/dev/null FAULT_TO_PIPE=
+  fault_io src /dev/null
 }
 so_file_ok() { so_ok; }
 so_file_failed() { so_failed "$@"; }
@@ -236,7 +255,7 @@ rm_prepare() {
 }
 rm_cmd() {
   CMD=(rmtree t)
-  FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT=/dev/null FAULT_TO_PIPE=
+  fault_io /dev/null /dev/null
 }
 rm_keep_intact() {
   [[ $(find keep | sort | paste -sd' ') == "keep keep/k keep/k/1 keep/k/2" ]] \
@@ -284,7 +303,7 @@ pd_prepare() {
 }
 pd_cmd() {
   CMD=(preadv-dump -f raw src 0:100000 200000:300000 1500000)
-  FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT=out FAULT_TO_PIPE=
+  fault_io /dev/null out
 }
 pd_ok() {
   assert_done && assert_same expect out
@@ -323,8 +342,8 @@ pw_prepare() {
   fi
 }
 pw_cmd() {
-  CMD=(pwritev-patch -e pf 10=aabbcc 100@pd 80000@pd)
-  FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT=/dev/null FAULT_TO_PIPE=
+  CMD=(pwritev-patch -e pf '10=aabbcc' 100@pd 80000@pd)
+  fault_io /dev/null /dev/null
 }
 pw_pd_intact() {
   tail -c 70000 src.orig | cmp -s - pd || { fail "pd changed"; return 1; }
@@ -355,7 +374,7 @@ EOF
 pp_prepare() { cp src.orig src; }
 pp_cmd() {
   CMD=(ppoll-wait -t 5 src)
-  FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT= FAULT_TO_PIPE=
+  fault_io /dev/null ''
 }
 pp_ok() {
   assert_done && [[ $output == "src in" ]]
@@ -390,7 +409,7 @@ EOF
 us_prepare() { :; }
 us_cmd() {
   CMD=(unshare-run -p -m sh -c 'exit 3')
-  FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT=/dev/null FAULT_TO_PIPE=
+  fault_io /dev/null /dev/null
 }
 # COMMAND's status, passed on through the init of the PID namespace.
 us_ok() {
@@ -428,8 +447,11 @@ xcp_prepare() {
   echo "old content" >d/dst
 }
 xcp_ok() {
-  assert_done && assert_same src.orig d/dst \
-    && [[ $(ls -A d) == dst ]] || fail "d holds: $(ls -A d | paste -sd' ')"
+  assert_done && assert_same src.orig d/dst || return 1
+  [[ $(dir_entries d) == dst ]] || {
+    fail "d holds: $(dir_entries d)"
+    return 1
+  }
 }
 # xcp's promise: DST holds its old content or the new one, never a part
 # (a failure after the rename, of the directory's fsync, leaves the new).
@@ -439,14 +461,14 @@ xcp_failed() {
     fail "d/dst is neither the old content nor the new"
     return 1
   }
-  [[ $(ls -A d) == dst ]] || {
-    fail "stray files in d: $(ls -A d | paste -sd' ')"
+  [[ $(dir_entries d) == dst ]] || {
+    fail "stray files in d: $(dir_entries d)"
     return 1
   }
 }
 xcp_cmd_with() {
   CMD=(xcp "$@" src d/dst)
-  FAULT_FROM_PIPE= FAULT_IN=/dev/null FAULT_OUT=/dev/null FAULT_TO_PIPE=
+  fault_io /dev/null /dev/null
 }
 for engine in cfr rw splice sendfile fsync; do
   eval "xcp_${engine}_prepare() { xcp_prepare; }
@@ -482,3 +504,4 @@ xcp_sendfile sendfile ENOSPC fml
 xcp_fsync fsync EIO fml
 EOF2
 }
+
