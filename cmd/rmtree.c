@@ -154,6 +154,17 @@ top_not_dir (void)
          && !S_ISDIR (st.st_mode);
 }
 
+/* unlinkat, EINTR retried: on a network or FUSE file system a signal
+   can interrupt the call, which then removed nothing.  */
+static int
+unlink_retry (int dirfd, const char *name, int flags)
+{
+  int ret;
+  while ((ret = sys_unlinkat (dirfd, name, flags)) == -EINTR)
+    continue;
+  return ret;
+}
+
 static int
 remove_dir (struct walk *w, const struct walk_entry *e)
 {
@@ -175,7 +186,7 @@ remove_dir (struct walk *w, const struct walk_entry *e)
      removing can skip entries on some file systems).  */
   if (e->kept)
     return e->complete ? WALK_CONTINUE : WALK_RESCAN;
-  int ret = sys_unlinkat (e->dirfd, e->name, AT_REMOVEDIR);
+  int ret = unlink_retry (e->dirfd, e->name, AT_REMOVEDIR);
   if (ret == 0 || ret == -ENOENT)
     {
       if (ret == 0)
@@ -205,7 +216,7 @@ remove_file (struct walk *w, const struct walk_entry *e)
       say (w, false);
       return WALK_CONTINUE;
     }
-  int ret = sys_unlinkat (e->dirfd, e->name, 0);
+  int ret = unlink_retry (e->dirfd, e->name, 0);
   if (ret == 0 || ret == -ENOENT)
     {
       if (ret == 0)
@@ -238,7 +249,7 @@ failed (struct walk *w, const struct walk_entry *e)
   if (e->is_dir && e->fd < 0 && e->dirfd != -1 && !dry_run
       && (e->err == EACCES || e->err == EPERM))
     {
-      int ret = sys_unlinkat (e->dirfd, e->name, AT_REMOVEDIR);
+      int ret = unlink_retry (e->dirfd, e->name, AT_REMOVEDIR);
       if (ret == 0)
         {
           say (w, true);

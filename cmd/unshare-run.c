@@ -1064,20 +1064,53 @@ persist (pid_t target, bool stage2)
     }
 }
 
+/* The pipes between unshare-run, its child and the keeper carry a byte
+   or a wait status that must not be lost to an interrupted call: these
+   retry EINTR.  Each message is at most PIPE_BUF bytes, written whole or
+   not at all, so there is no short count to continue.  */
+static ssize_t
+pipe_write (int fd, const void *buf, size_t len)
+{
+  ssize_t n;
+  while ((n = sys_write (fd, buf, len)) == -EINTR)
+    continue;
+  return n;
+}
+
+static ssize_t
+pipe_read (int fd, void *buf, size_t len)
+{
+  ssize_t n;
+  while ((n = sys_read (fd, buf, len)) == -EINTR)
+    continue;
+  return n;
+}
+
+/* waitpid, EINTR retried: an interrupted wait must not make the caller
+   wait for a SIGCHLD that was already taken.  */
+static pid_t
+wait_retry (pid_t pid, int *status, int flags)
+{
+  pid_t ret;
+  while ((ret = waitpid (pid, status, flags)) < 0 && errno == EINTR)
+    continue;
+  return ret;
+}
+
 static _Noreturn void
 keeper_main (int in, int out, pid_t target, bool stage2)
 {
   in_child = true;
   char byte;
   /* No byte: unshare-run failed before, and said so.  */
-  if (sys_read (in, &byte, 1) != 1)
+  if (pipe_read (in, &byte, 1) != 1)
     _exit (EXIT_SUCCESS);
   if (cfg.flags & CLONE_NEWUSER)
     write_maps (target);
   persist (target, false);
   if (stage2)
     {
-      if (sys_write (out, "", 1) != 1 || sys_read (in, &byte, 1) != 1)
+      if (pipe_write (out, "", 1) != 1 || pipe_read (in, &byte, 1) != 1)
         _exit (EXIT_SUCCESS);
       persist (target, true);
     }
@@ -1127,8 +1160,7 @@ keeper_wait (struct keeper *k)
 {
   int status;
   pid_t pid;
-  while ((pid = waitpid (k->pid, &status, 0)) < 0 && errno == EINTR)
-    continue;
+  pid = wait_retry (k->pid, &status, 0);
   k->pid = 0;
   sys_close (k->to);
   sys_close (k->from);
@@ -1142,8 +1174,8 @@ keeper_stage1 (struct keeper *k)
   if (!k->pid)
     return;
   char byte;
-  if (sys_write (k->to, "", 1) != 1
-      || (k->stage2 ? sys_read (k->from, &byte, 1) != 1 : !keeper_wait (k)))
+  if (pipe_write (k->to, "", 1) != 1
+      || (k->stage2 ? pipe_read (k->from, &byte, 1) != 1 : !keeper_wait (k)))
     {
       if (k->pid)
         keeper_wait (k);
@@ -1445,10 +1477,10 @@ init_loop (pid_t cmd, int status_fd)
         }
       int status;
       pid_t pid;
-      while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
+      while ((pid = wait_retry (-1, &status, WNOHANG)) > 0)
         if (pid == cmd)
           {
-            if (sys_write (status_fd, &status, sizeof status) < 0)
+            if (pipe_write (status_fd, &status, sizeof status) < 0)
               _exit (EXIT_FAILURE);
             _exit (EXIT_SUCCESS);
           }
@@ -1479,7 +1511,7 @@ child_main (int lifeline, int status_fd, int go)
       lifeline = -1;
     }
   char byte;
-  if (go >= 0 && sys_read (go, &byte, 1) != 1)
+  if (go >= 0 && pipe_read (go, &byte, 1) != 1)
     _exit (EXIT_FAILURE);
   if (cfg.mount_proc)
     mount_proc ();
@@ -1555,13 +1587,13 @@ run_forked (struct keeper *k, pid_t parent, int ns_dir)
   /* A PID namespace can be persisted once its first process exists.  */
   if (k->pid)
     {
-      if (sys_write (k->to, "", 1) != 1 || !keeper_wait (k))
+      if (pipe_write (k->to, "", 1) != 1 || !keeper_wait (k))
         {
           kill (child, SIGKILL);
-          waitpid (child, NULL, 0);
+          wait_retry (child, NULL, 0);
           leave (EXIT_FAILURE);
         }
-      sys_write (go[1], "", 1);
+      pipe_write (go[1], "", 1);
       close_fd (go[1]);
     }
   json_start (child, ns_dir);
@@ -1577,16 +1609,16 @@ run_forked (struct keeper *k, pid_t parent, int ns_dir)
           forward (child, &si, init || !cfg.new_session);
           continue;
         }
-      pid_t pid = waitpid (child, &status, WNOHANG);
+      pid_t pid = wait_retry (child, &status, WNOHANG);
       if (pid == child)
         break;
-      if (pid < 0 && errno != EINTR)
+      if (pid < 0)
         die (errno, "cannot wait for the child");
     }
   if (init)
     {
       int cmd_status;
-      if (sys_read (status_pipe[0], &cmd_status, sizeof cmd_status)
+      if (pipe_read (status_pipe[0], &cmd_status, sizeof cmd_status)
           == sizeof cmd_status)
         status = cmd_status;
     }

@@ -227,10 +227,14 @@ call_splice_direct (const struct copy_state *s, size_t len)
                      len, SPLICE_F_MOVE);
 }
 
-/* Write all of BUF to the output, at *out_off if set.  */
+/* Write all of BUF to the output, at *out_off if set; *WRITTEN is the
+   count written, also when a write after a short one fails: those bytes
+   are in the output, and the copy's count must say so.  */
 static int
-write_all (const struct copy_state *s, const char *buf, size_t len)
+write_all (const struct copy_state *s, const char *buf, size_t len,
+           size_t *written)
 {
+  *written = 0;
   while (len > 0)
     {
       ssize_t n;
@@ -256,6 +260,7 @@ write_all (const struct copy_state *s, const char *buf, size_t len)
         return -EIO;
       if (s->req->out_off)
         *s->req->out_off += n;
+      *written += n;
       buf += n;
       len -= n;
     }
@@ -315,14 +320,15 @@ engine_rw (struct copy_state *s)
         }
       if (n == 0)
         break;
-      ret = write_all (s, buf, n);
+      size_t written;
+      ret = write_all (s, buf, n, &written);
       s->res->calls++;
+      advance (s, written);
       if (ret < 0)
         {
           s->res->side = COPY_SIDE_WRITE;
           break;
         }
-      advance (s, n);
     }
   free (buf);
   return ret;
@@ -340,11 +346,12 @@ drain_pipe (struct copy_state *s, int pipe_rd, size_t len)
                              len < sizeof buf ? len : sizeof buf);
       if (n <= 0)
         return n < 0 ? (int) n : -EIO;
-      int ret = write_all (s, buf, n);
+      size_t written;
+      int ret = write_all (s, buf, n, &written);
+      advance (s, written);
       if (ret < 0)
         return ret;
       s->res->calls += 2;
-      advance (s, n);
       len -= n;
     }
   return 0;
@@ -691,14 +698,15 @@ copy_skipping_zeros (int in_fd, int out_fd, off_t pos, uint64_t length,
           off_t wpos = pos + (off_t) i;
           struct copy_request wreq = { .out_fd = out_fd, .out_off = &wpos };
           struct copy_state ws = { .req = &wreq, .res = res };
-          ret = write_all (&ws, buf + i, j - i);
+          size_t written;
+          ret = write_all (&ws, buf + i, j - i, &written);
           res->calls++;
+          res->bytes += written;
           if (ret < 0)
             {
               res->side = COPY_SIDE_WRITE;
               goto out;
             }
-          res->bytes += j - i;
           i = j;
         }
       pos += n;

@@ -202,6 +202,17 @@ evict (struct walk *w)
   return true;
 }
 
+/* openat of a directory, EINTR retried (a network or FUSE file system
+   can be interrupted in the lookup).  */
+static int
+open_dir_retry (int dirfd, const char *name)
+{
+  int fd;
+  while ((fd = sys_openat (dirfd, name, DIR_FLAGS, 0)) == -EINTR)
+    continue;
+  return fd;
+}
+
 /* Open directory NAME of DIRFD, which is lv[depth]'s descriptor, making
    room for it first.  Out of descriptors, hold fewer ancestors from now
    on, and retry.  */
@@ -212,7 +223,7 @@ open_dir (struct walk *w, int dirfd, const char *name)
     continue;
   for (;;)
     {
-      int fd = sys_openat (dirfd, name, DIR_FLAGS, 0);
+      int fd = open_dir_retry (dirfd, name);
       if ((fd != -EMFILE && fd != -ENFILE) || !evict (w))
         return fd;
       w->max_fds = w->depth - w->low + 2;
@@ -508,7 +519,7 @@ redescend (struct walk *w)
           sys_close (w->lv[i - w->max_fds].fd);
           w->lv[i - w->max_fds].fd = -1;
         }
-      int fd = sys_openat (dirfd, name, DIR_FLAGS, 0);
+      int fd = open_dir_retry (dirfd, name);
       int ret = fd;
       struct stat st;
       if (fd >= 0)
@@ -705,8 +716,12 @@ walk_loop (struct walk *w)
               else
                 l->pos_ok = true;
             }
+          /* An interrupted read of a directory (FUSE, NFS) is retried,
+             not reported as an entry that cannot be read.  */
           if (l->pos_ok)
-            n = sys_getdents64 (l->fd, w->buf, WALK_BUFSIZE);
+            while ((n = sys_getdents64 (l->fd, w->buf, WALK_BUFSIZE))
+                   == -EINTR)
+              continue;
           if (n < 0)
             {
               size_t d = w->depth;
@@ -797,7 +812,7 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
     }
 
   e.is_dir = true;
-  int fd = sys_openat (dirfd, name, DIR_FLAGS, 0);
+  int fd = open_dir_retry (dirfd, name);
   if (fd == -ENOTDIR || fd == -ELOOP)
     action = visit_replaced (&w, &e, 0, NULL);
   else if (fd < 0)

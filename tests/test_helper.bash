@@ -198,3 +198,106 @@ stdout_to() {
 stdout_closed() {
   "$@" >&-
 }
+
+# --- Fault injection (faults.bats) ---------------------------------------
+# The tools are run under `strace -f -e inject=CALL:error=ERRNO:when=N`,
+# which makes the Nth CALL of a process fail with ERRNO without running
+# it (strace counts each process's calls apart, from 1).  A first run,
+# nothing failing, logs the calls; the numbers of the transfers are read
+# from that log.
+
+# fault_exec CMD...: CMD under strace, as fault_run and fault_trace set it
+# up: FAULT_STRACE the strace options, standard input from FAULT_IN or
+# /dev/null, standard output to FAULT_OUT if set; FAULT_FROM_PIPE set:
+# `cat $FAULT_IN |` feeds it; FAULT_TO_PIPE set: it writes into `| cat`.
+# The status is CMD's (strace passes it on); a tool that hangs on a
+# failed call is killed after a minute (status 124).
+fault_exec() {
+  local -a st
+  read -r -a st <<<"$FAULT_STRACE"
+  # As the strace function above: no leak detection under ptrace.
+  st=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    timeout -k 5 60 strace "${st[@]}")
+  local in=${FAULT_IN:-/dev/null} out=${FAULT_OUT:-/dev/stdout}
+  if [[ -n ${FAULT_FROM_PIPE:-} ]]; then
+    cat -- "$in" | "${st[@]}" "$@" >"$out"
+    return "${PIPESTATUS[1]}"
+  elif [[ -n ${FAULT_TO_PIPE:-} ]]; then
+    "${st[@]}" "$@" <"$in" | cat >"$out"
+    return "${PIPESTATUS[0]}"
+  fi
+  "${st[@]}" "$@" <"$in" >"$out"
+}
+
+# fault_trace CALLS CMD...: run CMD, nothing failing, with its CALLS
+# (comma-separated) logged to $FAULT_LOG, and openat (for fault_fd).
+fault_trace() {
+  local calls=$1
+  shift
+  FAULT_STRACE="-f -qq --seccomp-bpf -o $FAULT_LOG -e trace=$calls,openat" \
+    fault_exec "$@"
+}
+
+# fault_run SPEC... -- CMD...: `run --separate-stderr` CMD with each SPEC
+# (CALL:error=ERRNO:when=WHEN) injected, the calls (and openat) logged to
+# $FAULT_LOG (/dev/null if unset); strace marks those it made fail
+# "(INJECTED)".
+fault_run() {
+  local -a inject=() calls=()
+  while [[ $1 != -- ]]; do
+    inject+=("-e inject=$1")
+    calls+=("${1%%:*}")
+    shift
+  done
+  shift
+  local IFS=,
+  FAULT_STRACE="-f -qq --seccomp-bpf -o ${FAULT_LOG:-/dev/null}"
+  FAULT_STRACE+=" -e trace=${calls[*]},openat"
+  IFS=' '
+  FAULT_STRACE+=" ${inject[*]}"
+  run --separate-stderr fault_exec "$@"
+}
+
+# fault_calls LOG CALL [REGEX]: the numbers, one a line and sorted, by
+# which strace's when= counts the CALLs of a `fault_trace` LOG whose text
+# (from the call's name on) matches REGEX (an awk regular expression).
+fault_calls() {
+  # The expression through the environment: -v would take its
+  # backslashes for escapes.
+  FAULT_RE="${3:-.}" awk -v call="$2" '
+    BEGIN { re = ENVIRON["FAULT_RE"] }
+    {
+      pid = $1
+      line = $0
+      sub(/^[0-9]+ +/, "", line)
+      if (index(line, call "(") != 1) next
+      n[pid]++
+      if (line ~ re) print n[pid]
+    }' "$1" | sort -n -u
+}
+
+# fault_fd LOG NAME: the descriptor that the openat of the file NAME in a
+# fault_trace log, LOG, returned.
+fault_fd() {
+  awk -v name="\"$2\"" '
+    /openat\(/ && index($0, name) && match($0, /= [0-9]+$/) {
+      print substr($0, RSTART + 2); exit
+    }' "$1"
+}
+
+# fault_fml N...: the first, the middle and the last of the numbers N,
+# without repeats.
+fault_fml() {
+  printf '%s\n' "$1" "${@:$((($# + 1) / 2)):1}" "${@: -1}" | awk '!seen[$0]++'
+}
+
+# fault_strerror ERRNO: the message of the errno named ERRNO.
+fault_strerror() {
+  case $1 in
+    EIO) echo "Input/output error" ;;
+    ENOSPC) echo "No space left on device" ;;
+    EAGAIN) echo "Resource temporarily unavailable" ;;
+    EINTR) echo "Interrupted system call" ;;
+    *) echo "unknown errno $1" >&2; return 1 ;;
+  esac
+}
