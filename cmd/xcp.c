@@ -940,7 +940,7 @@ link_tmpfile (int fd, int dirfd, const char *name)
   int ret = -EPERM;
   if (empty_path_link != 0)
     {
-      ret = sys_linkat (fd, "", dirfd, name, AT_EMPTY_PATH);
+      ret = SYS_RETRY_EINTR (sys_linkat (fd, "", dirfd, name, AT_EMPTY_PATH));
       if (empty_path_link < 0 && (ret == -ENOENT || ret == -EPERM))
         empty_path_link = 0;
       else
@@ -951,7 +951,8 @@ link_tmpfile (int fd, int dirfd, const char *name)
     }
   char proc[sizeof "/proc/self/fd/" + 3 * sizeof (int)];
   snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
-  return sys_linkat (AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW);
+  return SYS_RETRY_EINTR (sys_linkat (AT_FDCWD, proc, dirfd, name,
+                                      AT_SYMLINK_FOLLOW));
 }
 
 /* A new file for the copy of DST_NAME in DIRFD: O_TMPFILE, or a
@@ -1008,7 +1009,7 @@ install (int fd, bool named, int dirfd, const char *name, bool exists)
   int ret;
   if (named)
     {
-      ret = sys_renameat2 (dirfd, tmp_name, dirfd, name, 0);
+      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp_name, dirfd, name, 0));
       if (ret < 0)
         sys_unlinkat (dirfd, tmp_name, 0);
       tmp_forget ();
@@ -1028,7 +1029,7 @@ install (int fd, bool named, int dirfd, const char *name, bool exists)
         continue;
       if (ret < 0)
         break;
-      ret = sys_renameat2 (dirfd, tmp, dirfd, name, 0);
+      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp, dirfd, name, 0));
       if (ret < 0)
         sys_unlinkat (dirfd, tmp, 0);
       break;
@@ -1042,7 +1043,7 @@ static void
 fsync_dir (int dirfd, const char *dst)
 {
   int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  int ret = fd < 0 ? fd : sys_fsync (fd);
+  int ret = fd < 0 ? fd : SYS_RETRY_EINTR (sys_fsync (fd));
   if (fd >= 0)
     sys_close (fd);
   if (ret < 0 && ret != -EINVAL)
@@ -1428,7 +1429,7 @@ link_over (int base, const char *first, const struct put *p)
   int ret;
   if (p->how == PUT_NEW)
     {
-      ret = sys_linkat (base, first, p->dirfd, p->name, 0);
+      ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, p->name, 0));
       if (ret != -EEXIST)
         return ret;
     }
@@ -1444,12 +1445,13 @@ link_over (int base, const char *first, const struct put *p)
   for (int tries = 0; tries < 100; tries++)
     {
       const char *tmp = tmp_register (p->dirfd);
-      ret = sys_linkat (base, first, p->dirfd, tmp, 0);
+      ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, tmp, 0));
       if (ret == -EEXIST)
         continue;
       if (ret < 0)
         break;
-      ret = sys_renameat2 (p->dirfd, tmp, p->dirfd, p->name, 0);
+      ret = SYS_RETRY_EINTR (sys_renameat2 (p->dirfd, tmp,
+                                            p->dirfd, p->name, 0));
       if (ret < 0)
         sys_unlinkat (p->dirfd, tmp, 0);
       break;
@@ -1586,7 +1588,7 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
       if (!set_file_attrs (out_fd, &a, d->display))
         goto discard;
     }
-  if (do_fsync && (ret = sys_fsync (out_fd)) < 0
+  if (do_fsync && (ret = SYS_RETRY_EINTR (sys_fsync (out_fd))) < 0
       && !(p.how == PUT_INTO && ret == -EINVAL))
     {
       fail (-ret, "cannot flush %s", d->display);
@@ -2037,7 +2039,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
   set_entry_attrs (parent, make, &st, dst, made_mode, 0);
   if (exists)
     {
-      ret = sys_renameat2 (parent, make, parent, name, 0);
+      ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
       if (ret < 0)
         {
           sys_unlinkat (parent, make, 0);

@@ -33,6 +33,16 @@ struct nc_dirent64
   char d_name[];
 };
 
+/* The value of CALL, a sys_* call, made again while it answers -EINTR.
+   For calls that a signal or a network or FUSE file system can interrupt
+   after nothing was done (linkat, renameat2, fsync, openat...); never for
+   a transfer, whose partial result the caller must count.  */
+#define SYS_RETRY_EINTR(call) \
+  __extension__ ({ __typeof__ (call) sys_ret_; \
+                   while ((sys_ret_ = (call)) == -EINTR) \
+                     continue; \
+                   sys_ret_; })
+
 /* Convert a -errno result to the libc convention: -1 with errno set.  */
 static inline long
 nc_errno (long ret)

@@ -505,14 +505,9 @@ xcp_fsync fsync EIO fml
 EOF2
 }
 
-# KNOWN XCP BUG (for the integrator to route; not fixed here): xcp does
-# not retry EINTR of linkat, renameat2 and fsync (a FUSE or NFS file
-# system can return it), and fails with "cannot create 'd/dst':
-# Interrupted system call" or "cannot flush 'd/dst': ...".  Skipped
-# until cmd/xcp.c retries them; NC_FAULT_KNOWN_BUGS=1 runs it.
-@test "xcp: EINTR of linkat, renameat2, fsync retried (known bug)" {
-  [[ -n ${NC_FAULT_KNOWN_BUGS:-} ]] \
-    || skip "known xcp bug: EINTR of linkat/renameat2/fsync not retried"
+# linkat, renameat2 and fsync answer EINTR on a FUSE or NFS file system
+# when a signal arrives: xcp makes them again.
+@test "xcp: EINTR of linkat, renameat2, fsync retried" {
   run_cases <<'EOF2'
 xcp_cfr linkat EINTR first
 xcp_cfr renameat2 EINTR first
