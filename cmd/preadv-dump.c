@@ -865,14 +865,15 @@ dump (struct range *r, size_t n)
 
 /* ------------------------------------------------------------------ main */
 
-static int
-parse_int_option (const char *option, const char *arg, int max)
+/* A range popt took for an option: "-1:2".  */
+static void
+check_range_operand (const char *arg)
 {
-  uint64_t v = cli_parse_size (option, arg);
-  if (v > (uint64_t) max)
-    cli_usage_error ("invalid number for --%s: %s (at most %d)", option,
-                     quote_file (arg), max);
-  return v;
+  struct nc_range nr;
+  char buf[NC_NUMBER_MESSAGE_SIZE];
+  const char *msg = nc_parse_range (arg, &nr, buf);
+  if (msg)
+    cli_usage_error ("invalid range %s: %s", quote_file (arg), msg);
 }
 
 int
@@ -881,7 +882,7 @@ main (int argc, char **argv)
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options,
                                  "[OPTION]... FILE [RANGE]...");
-  while (cli_next_option (ctx) >= 0)
+  while (cli_next_option_operands (ctx, check_range_operand) >= 0)
     continue;
   file = poptGetArg (ctx);
   if (!file)
@@ -899,10 +900,14 @@ main (int argc, char **argv)
                          quote_file (format_arg));
       format = f;
     }
-  cols = cols_arg ? parse_int_option ("cols", cols_arg, 256) : 0;
+  cols = (cols_arg ? cli_parse_number ("cols", "number of columns", cols_arg,
+                                       256, NC_NUMBER_UNITS)
+          : 0);
   if (cols == 0)
     cols = format == FORMAT_C ? 12 : 16;
-  group = group_arg ? parse_int_option ("groupsize", group_arg, INT_MAX) : 2;
+  group = (group_arg ? cli_parse_number ("groupsize", "group size", group_arg,
+                                         INT_MAX, NC_NUMBER_UNITS)
+           : 2);
   if (group == 0 || group > cols)
     group = cols;
   if (gap_arg)
@@ -921,7 +926,8 @@ main (int argc, char **argv)
   for (int i = 0; i < nargs; i++)
     {
       struct nc_range nr;
-      const char *msg = nc_parse_range (args[i], &nr);
+      char buf[NC_NUMBER_MESSAGE_SIZE];
+      const char *msg = nc_parse_range (args[i], &nr, buf);
       if (msg)
         cli_usage_error ("invalid range %s: %s", quote_file (args[i]), msg);
       r[i] = (struct range) { .arg = args[i], .index = i,

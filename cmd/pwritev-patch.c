@@ -361,13 +361,36 @@ write_failed (const struct patch *patches, struct patch *const *sorted,
   free (left);
 }
 
+/* Report the usage error MSG about the patch ARG, after freeing the N
+   PATCHES, which nothing else would free before the exit.  */
+static _Noreturn void
+patch_error (struct patch *patches, size_t n, const char *arg,
+             const char *msg)
+{
+  for (size_t i = 0; i < n; i++)
+    free (patches[i].bytes);
+  free (patches);
+  cli_usage_error ("invalid patch %s: %s", quote_file (arg), msg);
+}
+
+/* A patch popt took for an option: "-1=aa".  */
+static void
+check_patch_operand (const char *arg)
+{
+  uint64_t offset;
+  char buf[NC_NUMBER_MESSAGE_SIZE];
+  const char *msg = nc_parse_offset (arg, strcspn (arg, "=@"), &offset, buf);
+  if (msg)
+    cli_usage_error ("invalid patch %s: %s", quote_file (arg), msg);
+}
+
 int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options,
                                  "[OPTION]... FILE [PATCH]...");
-  while (cli_next_option (ctx) >= 0)
+  while (cli_next_option_operands (ctx, check_patch_operand) >= 0)
     continue;
   file = poptGetArg (ctx);
   if (!file)
@@ -387,13 +410,14 @@ main (int argc, char **argv)
       const char *arg = args[i];
       size_t oplen = strcspn (arg, "=@");
       const char *msg;
+      char buf[NC_NUMBER_MESSAGE_SIZE];
       p->arg = arg;
       if (arg[oplen] == '\0')
-        cli_usage_error ("invalid patch %s: OFFSET=HEXBYTES or "
-                         "OFFSET@DATAFILE expected", quote_file (arg));
-      msg = nc_parse_offset (arg, oplen, &p->offset);
+        patch_error (patches, i, arg,
+                     "OFFSET=HEXBYTES or OFFSET@DATAFILE expected");
+      msg = nc_parse_offset (arg, oplen, &p->offset, buf);
       if (!msg && arg[oplen] == '=')
-        msg = nc_parse_hex (arg + oplen + 1, &p->bytes, &p->len);
+        msg = nc_parse_hex (arg, oplen + 1, &p->bytes, &p->len, buf);
       else if (!msg && arg[oplen + 1] == '\0')
         msg = "missing data file";
       else if (!msg && strcmp (arg + oplen + 1, "-") == 0)
@@ -403,7 +427,7 @@ main (int argc, char **argv)
           stdin_used = true;
         }
       if (msg)
-        cli_usage_error ("invalid patch %s: %s", quote_file (arg), msg);
+        patch_error (patches, i + 1, arg, msg);
     }
   for (size_t i = 0; i < n; i++)
     {
@@ -412,8 +436,8 @@ main (int argc, char **argv)
       if (*sep == '@')
         p->bytes = read_data_file (sep + 1, &p->len);
       if (p->len > NC_OFFSET_MAX - p->offset)
-        cli_usage_error ("invalid patch %s: it ends past the largest file "
-                         "offset", quote_file (p->arg));
+        patch_error (patches, n, p->arg,
+                     "it ends past the largest file offset");
     }
 
   /* Overlaps, found in order of offset; empty patches touch nothing.  */

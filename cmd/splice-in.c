@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "copy.h"
 #include "error.h"
+#include "number.h"
 #include "progname.h"
 #include "samefile.h"
 #include "sys.h"
@@ -64,7 +66,11 @@ main (int argc, char **argv)
     .out_fd = STDOUT_FILENO,
     .in_off = offset_arg ? &offset : NULL,
     .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
-    .pipe_size = pipe_size_arg ? cli_parse_size ("pipe-size", pipe_size_arg) : 0,
+    /* F_SETPIPE_SZ takes an int.  */
+    .pipe_size = (pipe_size_arg
+                  ? cli_parse_number ("pipe-size", "pipe size", pipe_size_arg,
+                                      INT_MAX, NC_NUMBER_UNITS)
+                  : 0),
   };
 
   req.in_fd = sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);

@@ -51,11 +51,11 @@
 #include "full-write.h"
 #include "intprops.h"
 #include "ns.h"
+#include "number.h"
 #include "progname.h"
 #include "sig2str.h"
 #include "sys.h"
 #include "xalloc.h"
-#include "xstrtol.h"
 
 #ifndef PR_CAP_AMBIENT
 # define PR_CAP_AMBIENT 47
@@ -254,7 +254,9 @@ static struct
 
 /* The argument vector popt parses, and its context: both live as long as
    the program, since COMMAND's words stay in them.  */
-static char **popt_argv;
+/* The vector popt parses, for the life of the process: volatile, so that
+   the compiler keeps the store and a leak checker finds it reachable.  */
+static char **volatile popt_argv;
 static poptContext ctx;
 
 /* --- leaving ----------------------------------------------------------- */
@@ -381,6 +383,8 @@ split_optional_args (int argc, char **argv, int *new_argc)
   for (int i = 0; i < argc; i++)
     room += strlen (argv[i]) + 1;
   char **out = xnmalloc (room, sizeof *out);
+  /* Reachable from now on, through a usage error's exit too.  */
+  popt_argv = out;
   int n = 0;
   out[n++] = argv[0];
 
@@ -425,6 +429,15 @@ split_optional_args (int argc, char **argv, int *new_argc)
               out[n++] = concat ("-", p);
               break;
             }
+          /* "-n=FILE" would be -n, then an unknown option '='.  */
+          if (p[1] == '=' && !(takes_arg (o)
+                               && !(o->argInfo & POPT_ARGFLAG_OPTIONAL)))
+            {
+              if (o->longName && takes_arg (o))
+                cli_usage_error ("option -%c takes no '=': use --%s%s",
+                                 *p, o->longName, p + 1);
+              cli_usage_error ("option -%c takes no argument", *p);
+            }
           if (o->argInfo & POPT_ARGFLAG_OPTIONAL)
             {
               char *dashes = concat ("--", o->longName);
@@ -461,14 +474,12 @@ take (char **slot, char *arg)
 static uint32_t
 parse_id (const char *option, const char *arg, bool group)
 {
-  uintmax_t value;
+  /* A name may not start with a digit: such a word is a number.  */
   if (arg[0] >= '0' && arg[0] <= '9')
-    {
-      if (xstrtoumax (arg, NULL, 10, &value, "") == LONGINT_OK
-          && value < UINT32_MAX)
-        return value;
-    }
-  else if (group)
+    /* (uid_t) -1 is no ID, but "leave unchanged" to setresuid(2).  */
+    return cli_parse_number (option, group ? "group ID" : "user ID", arg,
+                             UINT32_MAX - 1, 0);
+  if (group)
     {
       struct group *gr = getgrnam (arg);
       if (gr)
@@ -484,22 +495,20 @@ parse_id (const char *option, const char *arg, bool group)
                    option, quote_file (arg));
 }
 
+/* The signed offset of a clock, in seconds.  */
 static int64_t
 parse_seconds (const char *option, const char *arg)
 {
-  /* gnulib's xstrtoimax is not among the modules: strtoll.  */
-  char *end;
-  errno = 0;
-  long long value = strtoll (arg, &end, 10);
-  /* strtoll skips any white space, '\r' or '\v' too: a digit or a sign
-     first.  */
-  bool starts_well = (arg[0] >= '0' && arg[0] <= '9') || arg[0] == '-'
-                     || arg[0] == '+';
-  if (starts_well && end != arg && !*end && errno == 0
-      && value >= INT64_MIN / 2 && value <= INT64_MAX / 2)
+  struct nc_number n;
+  int64_t value;
+  /* Half the range, so that the kernel's sum with the clock stays in it
+     and a wrap-around is never asked for.  */
+  if (nc_parse_signed (arg, strlen (arg), INT64_MAX / 2, 0, &n, &value)
+      == NC_NUMBER_OK)
     return value;
-  cli_usage_error ("invalid number of seconds for --%s: %s", option,
-                   quote_file (arg));
+  char msg[NC_NUMBER_MESSAGE_SIZE];
+  cli_usage_error ("invalid --%s %s: %s", option, quote_file (arg),
+                   nc_number_message (&n, arg, "number of seconds", msg));
 }
 
 /* A signal by name (TERM, SIGTERM, RTMIN+1) or number.  */
@@ -624,6 +633,9 @@ parse_options (int argc, char **argv)
           arg = NULL;
           break;
         case OPT_HOSTNAME:
+          /* sethostname(2) would take it, leaving a host with no name.  */
+          if (!*arg)
+            cli_usage_error ("invalid --hostname '': empty host name");
           take (&cfg.hostname, arg);
           arg = NULL;
           break;
@@ -657,14 +669,8 @@ parse_options (int argc, char **argv)
           cfg.forward_signals = true;
           break;
         case OPT_JSON_STATUS_FD:
-          {
-            uintmax_t fd;
-            if (xstrtoumax (arg, NULL, 10, &fd, "") != LONGINT_OK
-                || fd > INT_MAX || !(arg[0] >= '0' && arg[0] <= '9'))
-              cli_usage_error ("invalid descriptor for --json-status-fd: %s",
-                               quote_file (arg));
-            cfg.json_fd = fd;
-          }
+          cfg.json_fd = cli_parse_number ("json-status-fd", "descriptor", arg,
+                                          INT_MAX, 0);
           break;
         default:
           break;

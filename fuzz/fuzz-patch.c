@@ -53,12 +53,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (arg[oplen] != '\0')
     {
       uint64_t offset;
-      const char *msg = nc_parse_offset (arg, oplen, &offset);
+      char buf[NC_NUMBER_MESSAGE_SIZE];
+      const char *msg = nc_parse_offset (arg, oplen, &offset, buf);
       if (!msg && arg[oplen] == '=')
         {
           unsigned char *bytes = NULL;
           size_t len = 0;
-          msg = nc_parse_hex (arg + oplen + 1, &bytes, &len);
+          msg = nc_parse_hex (arg, oplen + 1, &bytes, &len, buf);
           if (!msg)
             {
               check_bytes (arg + oplen + 1, bytes, len);

@@ -16,7 +16,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   char *arg = fuzz_string (data, size);
   struct nc_range r = { 0, 0, false };
-  const char *msg = nc_parse_range (arg, &r);
+  char buf[NC_NUMBER_MESSAGE_SIZE];
+  const char *msg = nc_parse_range (arg, &r, buf);
   if (!msg)
     {
       fuzz_assert (r.offset <= NC_OFFSET_MAX
@@ -26,7 +27,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                    "a range to the end of the file has a length");
       size_t seplen = strcspn (arg, ":-");
       uint64_t offset, second;
-      fuzz_assert (nc_parse_offset (arg, seplen, &offset) == NULL
+      fuzz_assert (nc_parse_offset (arg, seplen, &offset, buf) == NULL
                    && offset == r.offset,
                    "a range's offset is not the number before its separator");
       fuzz_assert (r.to_eof == (arg[seplen] == '\0'),
@@ -34,7 +35,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (!r.to_eof)
         {
           const char *rest = arg + seplen + 1;
-          fuzz_assert (nc_parse_offset (rest, strlen (rest), &second) == NULL,
+          fuzz_assert (nc_parse_offset (rest, strlen (rest), &second, buf)
+                       == NULL,
                        "a range's second number does not parse alone");
           fuzz_assert (arg[seplen] == ':' ? second == r.length
                        : second == r.offset + r.length,

@@ -43,7 +43,8 @@ option_size (const char *arg, uint64_t *value)
 static bool
 operand_number (const char *arg, uint64_t *value)
 {
-  return nc_parse_offset (arg, strlen (arg), value) == NULL;
+  char buf[NC_NUMBER_MESSAGE_SIZE];
+  return nc_parse_offset (arg, strlen (arg), value, buf) == NULL;
 }
 
 int

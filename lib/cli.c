@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c-ctype.h"
 #include "closeout.h"
 #include "error.h"
+#include "number.h"
 #include "progname.h"
 #include "sys.h"
 #include "version-etc.h"
-#include "xstrtol.h"
 
 /* The copyright line of --version, for gnulib's version-etc.  */
 /* glibc positional arguments let the year be ours rather than gnulib's
@@ -100,30 +101,60 @@ cli_usage_error (const char *format, ...)
   exit (EXIT_USAGE);
 }
 
+/* Whether WORD, which popt took for an option, is rather a negative
+   number: '-' then a digit (no tool has a digit for a short option).  */
+static bool
+negative_number (const char *word)
+{
+  return word[0] == '-' && c_isdigit (word[1]);
+}
+
 int
-cli_next_option (poptContext ctx)
+cli_next_option_operands (poptContext ctx,
+                          void (*check_operand) (const char *word))
 {
   int rc = poptGetNextOpt (ctx);
   if (rc < -1)
-    cli_usage_error ("%s: %s",
-                     poptBadOption (ctx, POPT_BADOPTION_NOALIAS),
-                     poptStrerror (rc));
+    {
+      const char *word = poptBadOption (ctx, POPT_BADOPTION_NOALIAS);
+      if (rc == POPT_ERROR_BADOPT && negative_number (word))
+        {
+          if (check_operand)
+            check_operand (word);
+          cli_usage_error ("%s: unknown option (numbers take no sign)",
+                           word);
+        }
+      cli_usage_error ("%s: %s", word, poptStrerror (rc));
+    }
   return rc;
+}
+
+int
+cli_next_option (poptContext ctx)
+{
+  return cli_next_option_operands (ctx, NULL);
+}
+
+uint64_t
+cli_parse_number (const char *option, const char *what, const char *arg,
+                  uint64_t max, unsigned int flags)
+{
+  struct nc_number n;
+  if (nc_parse_number (arg, strlen (arg), max, flags, &n) == NC_NUMBER_OK)
+    return n.value;
+  char msg[NC_NUMBER_MESSAGE_SIZE];
+  cli_usage_error ("invalid --%s %s: %s", option, quote_file (arg),
+                   nc_number_message (&n, arg, what, msg));
 }
 
 uint64_t
 cli_parse_size (const char *option, const char *arg)
 {
-  uintmax_t value;
-  /* xstrtoumax takes a leading '-' as a huge number; refuse it here.  */
-  const char *p = arg;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  /* Base 16 only with 0x, so that a leading zero is not octal.  */
-  int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
-  if (*p != '-'
-      && xstrtoumax (arg, NULL, base, &value, "EGkKMPT0") == LONGINT_OK
-      && value <= INT64_MAX)
-    return value;
-  cli_usage_error ("invalid size for --%s: %s", option, quote_file (arg));
+  /* "pipe-size" is a "pipe size" in messages.  */
+  char what[NC_NUMBER_WHAT_MAX + 1];
+  size_t i;
+  for (i = 0; option[i] && i < NC_NUMBER_WHAT_MAX; i++)
+    what[i] = option[i] == '-' ? ' ' : option[i];
+  what[i] = '\0';
+  return cli_parse_number (option, what, arg, INT64_MAX, NC_NUMBER_UNITS);
 }

@@ -49,13 +49,28 @@ poptContext cli_context (int argc, char **argv,
    bad option is a usage error.  */
 int cli_next_option (poptContext ctx);
 
+/* As cli_next_option, for a tool whose operands are numbers: a word that
+   popt takes for an unknown option but that starts with '-' and a digit
+   is passed to CHECK_OPERAND, to report what is wrong with that operand
+   (a negative number); when it returns, a usage error says so.  */
+int cli_next_option_operands (poptContext ctx,
+                              void (*check_operand) (const char *word));
+
 /* Report a usage error in printf style, point at --help, exit 2.  */
 _Noreturn void cli_usage_error (const char *format, ...)
   __attribute__ ((format (printf, 1, 2)));
 
-/* Parse a size operand of option OPTION: decimal or 0x hex with an
-   optional K, M, G, T, P, E suffix (KiB, KB...), as coreutils tools
-   accept them.  A bad one is a usage error.  */
+/* Parse ARG, the argument of option --OPTION, a number in the syntax of
+   number.h (FLAGS are its NC_NUMBER_* flags) of at most MAX, which
+   messages call WHAT ("offset").  A bad one is a usage error such as
+   "invalid --offset '-1': negative offset".  */
+uint64_t cli_parse_number (const char *option, const char *what,
+                           const char *arg, uint64_t max,
+                           unsigned int flags);
+
+/* Parse the size ARG of option --OPTION: a number with an optional unit,
+   at most INT64_MAX (cli_parse_number, WHAT being OPTION with spaces for
+   its dashes).  */
 uint64_t cli_parse_size (const char *option, const char *arg);
 
 #endif

@@ -5,104 +5,63 @@
 
 #include "ranges.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 
 #include "c-ctype.h"
+#include "number.h"
 #include "sys.h"
 #include "xalloc.h"
-#include "xstrtol.h"
 
-/* What can be wrong with one number of an operand.  */
-enum number_error
-{
-  NUMBER_OK,
-  NUMBER_MISSING,
-  NUMBER_NEGATIVE,
-  NUMBER_MALFORMED,
-  NUMBER_TOO_LARGE
-};
-
-/* Longer than any number with a suffix; only leading zeros could make
-   a valid one longer.  */
-enum { NUMBER_MAX_CHARS = 127 };
-
-static enum number_error
-parse_number (const char *arg, size_t len, uint64_t *value)
-{
-  char buf[NUMBER_MAX_CHARS + 1];
-  if (len == 0)
-    return NUMBER_MISSING;
-  if (arg[0] == '-')
-    return NUMBER_NEGATIVE;
-  /* strtoumax would skip white space and take a sign.  */
-  if (!c_isdigit (arg[0]) || len > NUMBER_MAX_CHARS)
-    return NUMBER_MALFORMED;
-  memcpy (buf, arg, len);
-  buf[len] = '\0';
-  /* Base 16 only with 0x, so that a leading zero is not octal.  */
-  int base = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X') ? 16 : 10;
-  uintmax_t v;
-  switch (xstrtoumax (buf, NULL, base, &v, "EGkKMPT0"))
-    {
-    case LONGINT_OK:
-      if (v > NC_OFFSET_MAX)
-        return NUMBER_TOO_LARGE;
-      *value = v;
-      return NUMBER_OK;
-    case LONGINT_OVERFLOW:
-      return NUMBER_TOO_LARGE;
-    default:
-      return NUMBER_MALFORMED;
-    }
-}
-
-/* The message for error E of the number that is an operand's WHAT:
-   0 an offset, 1 a length, 2 an end.  */
+/* Parse the LEN bytes at ARG + START, the number that is an operand's
+   WHAT, into *VALUE; on error, describe it in MSG with positions in the
+   whole operand ARG, and return MSG.  */
 static const char *
-number_message (enum number_error e, int what)
+operand_number (const char *arg, size_t start, size_t len, const char *what,
+                uint64_t *value, char msg[NC_NUMBER_MESSAGE_SIZE])
 {
-  static const char *const messages[][3] = {
-    [NUMBER_MISSING] = { "missing offset", "missing length", "missing end" },
-    [NUMBER_NEGATIVE] = { "negative offset", "negative length",
-                          "negative end" },
-    [NUMBER_MALFORMED] = { "malformed offset", "malformed length",
-                           "malformed end" },
-    [NUMBER_TOO_LARGE] = { "offset too large", "length too large",
-                           "end too large" },
-  };
-  return e == NUMBER_OK ? NULL : messages[e][what];
+  struct nc_number n;
+  if (nc_parse_number (arg + start, len, NC_OFFSET_MAX, NC_NUMBER_UNITS, &n)
+      == NC_NUMBER_OK)
+    {
+      *value = n.value;
+      return NULL;
+    }
+  n.pos += start;
+  n.end += start;
+  return nc_number_message (&n, arg, what, msg);
 }
 
 const char *
-nc_parse_offset (const char *arg, size_t len, uint64_t *value)
+nc_parse_offset (const char *arg, size_t len, uint64_t *value,
+                 char msg[NC_NUMBER_MESSAGE_SIZE])
 {
-  return number_message (parse_number (arg, len, value), 0);
+  return operand_number (arg, 0, len, "offset", value, msg);
 }
 
 const char *
-nc_parse_range (const char *arg, struct nc_range *range)
+nc_parse_range (const char *arg, struct nc_range *range,
+                char msg[NC_NUMBER_MESSAGE_SIZE])
 {
   uint64_t offset, second;
   /* A leading '-' is a sign, never the separator.  */
-  size_t seplen = arg[0] == '-' ? 0 : strcspn (arg, ":-");
+  size_t seplen = (arg[0] == '-') + strcspn (arg + (arg[0] == '-'), ":-");
   const char *sep = arg + seplen;
-  const char *msg = number_message (parse_number (arg, seplen, &offset), 0);
-  if (seplen == 0 && arg[0] == '-')
-    msg = number_message (NUMBER_NEGATIVE, 0);
-  if (msg)
-    return msg;
+  const char *err = operand_number (arg, 0, seplen, "offset", &offset, msg);
+  if (err)
+    return err;
   range->offset = offset;
   range->length = 0;
   range->to_eof = *sep == '\0';
   if (range->to_eof)
     return NULL;
-  int what = *sep == ':' ? 1 : 2;
-  msg = number_message (parse_number (sep + 1, strlen (sep + 1), &second),
-                        what);
-  if (msg)
-    return msg;
-  if (what == 1)
+  bool is_length = *sep == ':';
+  err = operand_number (arg, seplen + 1, strlen (sep + 1),
+                        is_length ? "length" : "end", &second, msg);
+  if (err)
+    return err;
+  if (is_length)
     {
       if (second > NC_OFFSET_MAX - offset)
         return "range ends past the largest file offset";
@@ -123,37 +82,52 @@ hex_value (unsigned char c)
   return c_isdigit (c) ? c - '0' : c_tolower (c) - 'a' + 10;
 }
 
-const char *
-nc_parse_hex (const char *arg, unsigned char **bytes, size_t *len)
+static bool
+hex_separator (unsigned char c)
 {
-  const char *p = arg;
+  return c == ' ' || c == ':' || c == '_';
+}
+
+const char *
+nc_parse_hex (const char *arg, size_t start, unsigned char **bytes,
+              size_t *len, char msg[NC_NUMBER_MESSAGE_SIZE])
+{
+  const char *p = arg + start;
   if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
     p += 2;
-  unsigned char *buf = xmalloc (strlen (p) / 2 + 1);
+  const char *bad = NULL;
   size_t n = 0;
-  for (;;)
+  /* Check everything before allocating: a pure parse until the end.  */
+  for (const char *q = p;; q += 2)
     {
-      while (*p == ' ' || *p == ':' || *p == '_')
-        p++;
-      if (*p == '\0')
+      while (hex_separator (*q))
+        q++;
+      if (*q == '\0')
         break;
-      if (!c_isxdigit (p[0]))
+      if (!c_isxdigit (q[0]))
+        bad = q;
+      else if (q[1] == '\0' || hex_separator (q[1]))
+        return "odd number of hexadecimal digits";
+      else if (!c_isxdigit (q[1]))
+        bad = q + 1;
+      if (bad)
         {
-          free (buf);
-          return "not a hexadecimal digit";
+          char c[NC_CHAR_SHOWN_SIZE];
+          snprintf (msg, NC_NUMBER_MESSAGE_SIZE,
+                    "'%s' at position %zu is not a hexadecimal digit",
+                    nc_char_shown (*bad, c), (size_t) (bad - arg) + 1);
+          return msg;
         }
-      if (!c_isxdigit (p[1]))
-        {
-          free (buf);
-          return "odd number of hexadecimal digits";
-        }
-      buf[n++] = hex_value (p[0]) << 4 | hex_value (p[1]);
-      p += 2;
+      n++;
     }
   if (n == 0)
+    return "no bytes";
+  unsigned char *buf = xmalloc (n);
+  for (size_t i = 0; i < n; p += 2)
     {
-      free (buf);
-      return "no bytes";
+      while (hex_separator (*p))
+        p++;
+      buf[i++] = hex_value (p[0]) << 4 | hex_value (p[1]);
     }
   *bytes = buf;
   *len = n;

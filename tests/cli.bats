@@ -115,3 +115,117 @@ to_full() {
     assert_err --regexp "^$tool: [^/]*'sub/missing/file': No such file or directory$"
   done
 }
+
+# --- numbers (newcalls(7), NUMBERS) -------------------------------------
+
+# offset_read TOOL SPELLING: the offset TOOL reads in SPELLING, printed, or
+# TOOL's message on standard error and its status.  In "big", 4096 bytes,
+# the readers tell it by what is left to read; the writers make "out"
+# that long, or one byte longer.
+offset_read() {
+  local tool=$1 n=$2 size
+  rm -f out
+  case $tool in
+    splice-in) splice-in --offset="$n" big >out || return
+      size=$(stat -c %s out) ;;
+    preadv-dump) preadv-dump -f raw big -- "$n" >out || return
+      size=$(stat -c %s out) ;;
+    splice-out) splice-out --offset="$n" out </dev/null || return
+      size=$(stat -c %s out) ;;
+    pwritev-patch) touch out && pwritev-patch -e out -- "$n=00" || return
+      size=$(($(stat -c %s out) - 1)) ;;
+  esac
+  case $tool in
+    splice-in | preadv-dump) echo $((4096 - size)) ;;
+    *) echo "$size" ;;
+  esac
+}
+
+# The tools that read an offset, and how each names one it refuses.
+OFFSET_TOOLS=(splice-in splice-out preadv-dump pwritev-patch)
+offset_message() {
+  case $1 in
+    splice-in | splice-out) echo "$1: invalid --offset '$2': $3" ;;
+    preadv-dump) echo "$1: invalid range '$2': $3" ;;
+    pwritev-patch) echo "$1: invalid patch '$2=00': $3" ;;
+  esac
+}
+
+@test "numbers: every tool reads the same spellings as the same value" {
+  head -c 4096 /dev/zero >big
+  local zeros spelling value tool
+  # Leading zeros make no number too long, nor octal.
+  zeros=$(printf '0%.0s' {1..130})
+  while read -r spelling value; do
+    [[ $spelling == ZEROS12 ]] && spelling=${zeros}12
+    for tool in "${OFFSET_TOOLS[@]}"; do
+      run --separate-stderr offset_read "$tool" "$spelling"
+      assert_success
+      assert_output "$value"
+    done
+  done <<'EOF2'
+0 0
+16 16
+0x10 16
+0X10 16
+0x0a 10
+010 10
+0x1B 27
+0x1e 30
+1K 1024
+1k 1024
+1KiB 1024
+1KB 1000
+2kB 2000
+ZEROS12 12
+EOF2
+}
+
+@test "numbers: every tool refuses the same spellings with the same message" {
+  head -c 4096 /dev/zero >big
+  local ones spelling message tool
+  ones=$(printf '1%.0s' {1..130})
+  while IFS='|' read -r spelling message; do
+    [[ $spelling == ONES ]] && spelling=$ones
+    for tool in "${OFFSET_TOOLS[@]}"; do
+      run --separate-stderr offset_read "$tool" "$spelling"
+      assert_failure 2
+      assert_err "$(offset_message "$tool" "$spelling" "$message")
+Try '$tool --help' for more information."
+    done
+  done <<'EOF2'
+|missing offset
+-1|negative offset
+ 1|' ' at position 1 is not a decimal digit
++1|'+' at position 1 is not a decimal digit
+1.5|'.' at position 2 is not a decimal digit
+0x|no digits after '0x'
+0xg|'g' at position 3 is not a hexadecimal digit
+0x1G|'G' at position 4 is not a hexadecimal digit (a 0x number takes no unit)
+0x1KiB|'K' at position 4 is not a hexadecimal digit (a 0x number takes no unit)
+1Q|unknown unit 'Q' at position 2 (units: K, M, G, T, P, E, alone or followed by iB or B)
+4KiBx|unknown unit 'KiBx' at position 2 (units: K, M, G, T, P, E, alone or followed by iB or B)
+8E|offset too large (at most 9223372036854775807)
+9223372036854775808|offset too large (at most 9223372036854775807)
+ONES|offset too large (at most 9223372036854775807)
+EOF2
+}
+
+@test "numbers: a count takes no unit, and its maximum is named" {
+  # unshare-run's descriptor, IDs and seconds are counts, not sizes.
+  local arg
+  for arg in --json-status-fd=1K --setuid=1K; do
+    run --separate-stderr unshare-run "$arg" true
+    assert_failure 2
+    assert_err --regexp "^unshare-run: invalid ${arg%%=*} '1K': 'K' at position 2 is not a decimal digit \\(a [a-zA-Z ]+ takes no unit\\)"
+  done
+  run --separate-stderr unshare-run --json-status-fd=0x1G true
+  assert_failure 2
+  assert_err --partial "invalid --json-status-fd '0x1G': 'G' at position 4 is not a hexadecimal digit (a 0x number takes no unit)"
+  run --separate-stderr unshare-run --json-status-fd=99999999999999999999999 true
+  assert_failure 2
+  assert_err --partial "descriptor too large (at most 2147483647)"
+  run --separate-stderr preadv-dump --cols=0x101 missing-file
+  assert_failure 2
+  assert_err --partial "invalid --cols '0x101': number of columns too large (at most 256)"
+}

@@ -520,7 +520,7 @@ os.pread(fd, 1 << 20, 0)'
     run --separate-stderr preadv-dump f -- "$op"
     assert_failure 2
     assert_output ""
-    assert_err --regexp "^preadv-dump: invalid range '$op': [a-z]"
+    assert_err --regexp "^preadv-dump: invalid range '$op': [a-z']"
     assert_err --partial "Try 'preadv-dump --help' for more information."
   done
   run --separate-stderr preadv-dump f 0xffffffffffffffff:2
@@ -954,4 +954,32 @@ like_regular() {
   run --separate-stderr timeout 20 preadv-dump --stats /dev/zero 1T:0
   assert_success
   assert_err "preadv-dump: '/dev/zero': 1 range, 1 preadv call, 1 iovecs, 1 bytes read (0 of them in gaps)"
+}
+
+@test "pwritev-patch: a bad hexadecimal digit is named, an odd count is said" {
+  make_random f 100
+  cp f orig
+  run --separate-stderr pwritev-patch f 2=4G
+  assert_failure 2
+  assert_err "pwritev-patch: invalid patch '2=4G': 'G' at position 4 is not a hexadecimal digit
+Try 'pwritev-patch --help' for more information."
+  run --separate-stderr pwritev-patch f '0=0xab:c'
+  assert_failure 2
+  assert_err --partial "invalid patch '0=0xab:c': odd number of hexadecimal digits"
+  assert_same orig f
+}
+
+@test "an operand like a negative number: its own message, not 'unknown option'" {
+  make_random f 100
+  cp f orig
+  run --separate-stderr preadv-dump f -1:2
+  assert_failure 2
+  assert_output ""
+  assert_err "preadv-dump: invalid range '-1:2': negative offset
+Try 'preadv-dump --help' for more information."
+  run --separate-stderr pwritev-patch f -1=00
+  assert_failure 2
+  assert_err "pwritev-patch: invalid patch '-1=00': negative offset
+Try 'pwritev-patch --help' for more information."
+  assert_same orig f
 }

@@ -1161,7 +1161,7 @@ stdout_rw_at() {
       run --separate-stderr "$tool" "$arg" "$operand" <src
       assert_failure 2
       assert_output ""
-      assert_err --partial "$tool: invalid size for --"
+      assert_err --partial "$tool: invalid --"
       assert_err --partial "Try '$tool --help'"
     done
   done
@@ -1198,5 +1198,15 @@ stdout_rw_at() {
     run --separate-stderr "$tool" src --offset </dev/null
     assert_failure 2
     assert_err --partial "Try '$tool --help'"
+  done
+}
+
+@test "--pipe-size: at most the int of F_SETPIPE_SZ, the maximum named" {
+  make_random src 100
+  local tool
+  for tool in splice-in splice-out; do
+    run --separate-stderr "$tool" --pipe-size=2G src </dev/null
+    assert_failure 2
+    assert_err --partial "$tool: invalid --pipe-size '2G': pipe size too large (at most 2147483647)"
   done
 }

@@ -877,8 +877,8 @@ PY
 --as-pid-1|--as-pid-1 needs a new PID namespace: add -p
 --kill-child=NOPE|invalid signal for --kill-child: 'NOPE'
 --map-user=no-such-user-x|invalid user for --map-user: 'no-such-user-x'
--T --monotonic=1.5|invalid number of seconds for --monotonic: '1.5'
---json-status-fd=x|invalid descriptor for --json-status-fd: 'x'
+-T --monotonic=1.5|invalid --monotonic '1.5': '.' at position 2 is not a decimal digit
+--json-status-fd=x|invalid --json-status-fd 'x': 'x' at position 1 is not a decimal digit
 --net=|empty argument after '--net='
 --bogus|--bogus: unknown option
 EOF
@@ -890,7 +890,7 @@ EOF
     for ws in ' ' $'\t' $'\n' $'\v' $'\f' $'\r'; do
       run --separate-stderr unshare-run -T --$opt="${ws}8" true
       assert_failure 2
-      assert_err --partial "invalid number of seconds for --$opt: "
+      assert_err --partial "invalid --$opt '"
     done
   done
 }
@@ -955,4 +955,18 @@ EOF
   assert_failure 1
   run unshare-helper ns-inode net
   assert_output "$(ns_link net | tr -dc 0-9)"
+}
+
+@test "-n=FILE: the long form is named; --hostname='': refused" {
+  run --separate-stderr unshare-run -n=FILE true
+  assert_failure 2
+  assert_err "unshare-run: option -n takes no '=': use --net=FILE
+Try 'unshare-run --help' for more information."
+  assert_file_not_exists FILE
+  run --separate-stderr unshare-run -f=x true
+  assert_failure 2
+  assert_err --partial "unshare-run: option -f takes no argument"
+  run --separate-stderr unshare-run -u --hostname= true
+  assert_failure 2
+  assert_err --partial "unshare-run: invalid --hostname '': empty host name"
 }
