@@ -88,32 +88,46 @@ call_parse_signal (void *p)
   c->value = parse_signal ("kill-child", c->arg);
 }
 
-/* True if ARG is digits only, after a sign if SIGNED.  */
+/* The value of ARG in the number syntax of newcalls(7) without a unit
+   (decimal digits, or 0x and hexadecimal digits), after a '-' if SIGN;
+   false if ARG is not written so or does not fit.  Written apart from
+   lib/number.c, as a reference.  */
 static bool
-all_digits (const char *arg, bool sign)
+reference_number (const char *arg, bool sign, intmax_t *value)
 {
-  if (sign && (*arg == '+' || *arg == '-'))
-    arg++;
-  return *arg && arg[strspn (arg, "0123456789")] == '\0';
+  bool negative = sign && *arg == '-';
+  arg += negative;
+  bool hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+  const char *digits = arg + 2 * hex;
+  const char *set = hex ? "0123456789abcdefABCDEF" : "0123456789";
+  if (!*digits || digits[strspn (digits, set)] != '\0')
+    return false;
+  errno = 0;
+  uintmax_t magnitude = strtoumax (digits, NULL, hex ? 16 : 10);
+  if (errno || magnitude > INTMAX_MAX)
+    return false;
+  *value = negative ? -(intmax_t) magnitude : (intmax_t) magnitude;
+  return true;
 }
 
 static void
 check_values (const char *arg)
 {
   struct value_call c = { .arg = arg };
+  intmax_t written;
   if (c_isdigit (arg[0]) && fuzz_call (call_parse_id, &c, NULL))
-    fuzz_assert (all_digits (arg, false) && c.value >= 0
-                 && c.value < UINT32_MAX
-                 && (uintmax_t) c.value == strtoumax (arg, NULL, 10),
+    fuzz_assert (reference_number (arg, false, &written) && c.value >= 0
+                 && c.value < UINT32_MAX && c.value == written,
                  "an id not the number written, or (uid_t) -1");
   c.group = true;
   if (c_isdigit (arg[0]) && fuzz_call (call_parse_id, &c, NULL))
-    fuzz_assert (all_digits (arg, false), "a group id not all digits");
+    fuzz_assert (reference_number (arg, false, &written),
+                 "a group id not a number");
 
   if (fuzz_call (call_parse_seconds, &c, NULL))
-    fuzz_assert (all_digits (arg, true) && c.value >= INT64_MIN / 2
-                 && c.value <= INT64_MAX / 2
-                 && c.value == strtoimax (arg, NULL, 10),
+    fuzz_assert (reference_number (arg, true, &written)
+                 && c.value >= INT64_MIN / 2 && c.value <= INT64_MAX / 2
+                 && c.value == written,
                  "a time offset not the number of seconds written");
 
   if (fuzz_call (call_parse_signal, &c, NULL))
