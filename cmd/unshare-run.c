@@ -293,10 +293,11 @@ leak_check_can_run (void)
 {
   if (!pid_ns_unshared)
     return true;
-  if (own_pid_ns < 0 || setns (own_pid_ns, CLONE_NEWPID) != 0)
+  if (own_pid_ns < 0 || sys_setns (own_pid_ns, CLONE_NEWPID) != 0)
     return false;
   char self[INT_STRLEN_BOUND (pid_t) + 1];
-  ssize_t len = readlink ("/proc/self", self, sizeof self - 1);
+  ssize_t len = sys_readlinkat (AT_FDCWD, "/proc/self", self,
+                                sizeof self - 1);
   if (len < 0)
     return false;
   self[len] = '\0';
