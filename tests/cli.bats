@@ -171,7 +171,10 @@ to_full() {
     # found is 127, as in a shell).
     local status=1
     [[ $tool == unshare-run ]] && status=127
-    run "-$status" --separate-stderr "$NC_BINDIR/$tool" sub/missing/file </dev/null
+    local more=()
+    [[ $tool == pwritev-patch ]] && more=(0=00)
+    run "-$status" --separate-stderr "$NC_BINDIR/$tool" sub/missing/file \
+      "${more[@]}" </dev/null
     assert_failure "$status"
     assert_err --regexp "^$tool: [^/]*'sub/missing/file': No such file or directory$"
   done
