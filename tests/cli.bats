@@ -172,7 +172,7 @@ to_full() {
     local status=1
     [[ $tool == unshare-run ]] && status=127
     local more=()
-    [[ $tool == pwritev-patch ]] && more=(0=00)
+    [[ $tool == pwritev-patch ]] && more=("0=00")
     run "-$status" --separate-stderr "$NC_BINDIR/$tool" sub/missing/file \
       "${more[@]}" </dev/null
     assert_failure "$status"
