@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -73,10 +72,10 @@ main (int argc, char **argv)
     .in_fd = STDIN_FILENO,
     .out_off = offset_arg ? &offset : NULL,
     .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
-    /* F_SETPIPE_SZ takes an int.  */
     .pipe_size = (pipe_size_arg
                   ? cli_parse_number ("pipe-size", "pipe size", pipe_size_arg,
-                                      INT_MAX, NC_NUMBER_UNITS)
+                                      COPY_MAX_PIPE_SIZE,
+                                      NC_NUMBER_UNITS | NC_NUMBER_NONZERO)
                   : 0),
   };
 

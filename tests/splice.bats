@@ -1201,12 +1201,30 @@ stdout_rw_at() {
   done
 }
 
-@test "--pipe-size: at most the int of F_SETPIPE_SZ, the maximum named" {
+@test "--pipe-size: 1 to 1G, the reason named; a page at least, 1G at most" {
   make_random src 100
-  local tool
+  local tool size
   for tool in splice-in splice-out; do
-    run --separate-stderr "$tool" --pipe-size=2G src </dev/null
-    assert_failure 2
-    assert_err --partial "$tool: invalid --pipe-size '2G': pipe size too large (at most 2147483647)"
+    for size in 1T 2G 1073741825; do
+      run --separate-stderr "$tool" --pipe-size="$size" src </dev/null
+      assert_failure 2
+      assert_err "$tool: invalid --pipe-size '$size': pipe size too large (at most 1073741824, 1G)
+Try '$tool --help' for more information."
+    done
+    for size in 0 0x0 0K 00; do
+      run --separate-stderr "$tool" --pipe-size="$size" src </dev/null
+      assert_failure 2
+      assert_err "$tool: invalid --pipe-size '$size': pipe size too small (at least 1)
+Try '$tool --help' for more information."
+    done
+  done
+  # The bounds themselves are taken (the kernel rounds 1 up to a page; a
+  # size it refuses leaves the pipe as it was).
+  for size in 1 1G; do
+    run --separate-stderr splice-in --pipe-size="$size" src
+    assert_success
+    run --separate-stderr splice-out --pipe-size="$size" out <src
+    assert_success
+    assert_same src out
   done
 }
