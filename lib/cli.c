@@ -45,13 +45,16 @@ columns_of (const char *s, size_t len)
 
 /* Write the LEN bytes of LINE (no newline) to OUT, broken at blanks into
    lines of at most HELP_COLUMNS columns, each continuation indented as
-   LINE is.  A word longer than a line is written whole.  */
+   LINE is (unless that is more than half a line).  A word longer than a
+   line is written whole.  */
 static void
 put_wrapped_line (const char *line, size_t len, FILE *out)
 {
   size_t indent = 0;
   while (indent < len && line[indent] == ' ')
     indent++;
+  /* Continuations deep in the line would leave no room for words.  */
+  size_t hang = indent <= HELP_COLUMNS / 2 ? indent : 0;
   const char *end = line + len;
   const char *p = line;
   bool first = true;
@@ -63,9 +66,9 @@ put_wrapped_line (const char *line, size_t len, FILE *out)
             p++;
           if (p == end)
             break;
-          fprintf (out, "%*s", (int) indent, "");
+          fprintf (out, "%*s", (int) hang, "");
         }
-      size_t room = HELP_COLUMNS - (first ? 0 : indent);
+      size_t room = HELP_COLUMNS - (first ? 0 : hang);
       const char *stop = end;
       if (columns_of (p, end - p) > room)
         {
