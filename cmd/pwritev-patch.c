@@ -1,6 +1,6 @@
 /* pwritev-patch -- write byte patches into a file with pwritev(2).
 
-   SYNOPSIS: pwritev-patch [OPTION]... FILE [PATCH]...
+   SYNOPSIS: pwritev-patch [OPTION]... FILE PATCH...
 
    Every patch is checked before a byte is written: the syntax, the data
    files, overlaps, the end of the file.  Patches that follow each other
@@ -389,7 +389,7 @@ main (int argc, char **argv)
 {
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... FILE [PATCH]...");
+                                 "[OPTION]... FILE PATCH...");
   while (cli_next_option_operands (ctx, check_patch_operand) >= 0)
     continue;
   file = poptGetArg (ctx);
@@ -399,10 +399,14 @@ main (int argc, char **argv)
   const char **args = poptGetArgs (ctx);
   while (args && args[n])
     n++;
+  /* Nothing to write is a slip (the patches forgotten, or FILE taken
+     for one), not a success.  */
+  if (n == 0)
+    cli_usage_error ("missing patch operand after %s", quote_file (file));
   n_patches = n;
 
   /* The operands' syntax first, then the data files.  */
-  struct patch *patches = xcalloc (n ? n : 1, sizeof *patches);
+  struct patch *patches = xcalloc (n, sizeof *patches);
   bool stdin_used = false;
   for (size_t i = 0; i < n; i++)
     {
@@ -441,7 +445,7 @@ main (int argc, char **argv)
     }
 
   /* Overlaps, found in order of offset; empty patches touch nothing.  */
-  struct patch **sorted = xnmalloc (n ? n : 1, sizeof *sorted);
+  struct patch **sorted = xnmalloc (n, sizeof *sorted);
   size_t ns = 0;
   for (size_t i = 0; i < n; i++)
     if (patches[i].len > 0)

@@ -6,9 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,7 +40,8 @@ static struct poptOption tool_options[] = {
 static struct poptOption options[] = {
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
     "Copy FILE to standard output; when standard output is a pipe, the pages "
-    "move by splice(2) without being copied.  Standard output that is FILE "
+    "move by splice(2) without being copied.  FILE - is standard input, "
+    "read from its offset (or at --offset).  Standard output that is FILE "
     "itself (FILE >> FILE) is refused, unless nothing is left to read or the "
     "reads and the writes cannot meet.\n\n"
     "N takes a K, M, G, T suffix (KiB...; KB for 1000) or 0x for hex.\n"
@@ -61,31 +62,36 @@ main (int argc, char **argv)
   if (poptPeekArg (ctx))
     cli_usage_error ("extra operand %s", quote_file (poptPeekArg (ctx)));
 
+  /* FILE - is standard input, read from its own offset (which the copy
+     moves, as cat does) or at --offset (which leaves it alone).  */
+  bool is_stdin = strcmp (file, "-") == 0;
+  const char *name = is_stdin ? "standard input" : quote_file (file);
   off_t offset = offset_arg ? (off_t) cli_parse_size ("offset", offset_arg) : 0;
   struct copy_request req = {
     .out_fd = STDOUT_FILENO,
     .in_off = offset_arg ? &offset : NULL,
     .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
-    /* F_SETPIPE_SZ takes an int.  */
     .pipe_size = (pipe_size_arg
                   ? cli_parse_number ("pipe-size", "pipe size", pipe_size_arg,
-                                      INT_MAX, NC_NUMBER_UNITS)
+                                      COPY_MAX_PIPE_SIZE,
+                                      NC_NUMBER_UNITS | NC_NUMBER_NONZERO)
                   : 0),
   };
 
-  req.in_fd = sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
+  req.in_fd = (is_stdin ? STDIN_FILENO
+               : sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0));
   if (req.in_fd < 0)
-    error (EXIT_FAILURE, -req.in_fd, "cannot open %s", quote_file (file));
+    error (EXIT_FAILURE, -req.in_fd, "cannot open %s", name);
   struct stat st;
   int ret = sys_fstat (req.in_fd, &st);
   if (ret == 0 && S_ISDIR (st.st_mode))
     ret = -EISDIR;
   if (ret < 0)
-    error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
+    error (EXIT_FAILURE, -ret, "error reading %s", name);
   ret = samefile_check (req.in_fd, req.in_off, STDOUT_FILENO, NULL,
                         SAMEFILE_NO_TRUNCATE, req.length);
   if (ret > 0)
-    error (EXIT_FAILURE, 0, "%s: input file is output file", quote_file (file));
+    error (EXIT_FAILURE, 0, "%s: input file is output file", name);
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "write error");
 
@@ -100,13 +106,14 @@ main (int argc, char **argv)
   if (ret < 0)
     {
       if (res.side == COPY_SIDE_READ)
-        error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
+        error (EXIT_FAILURE, -ret, "error reading %s", name);
       /* The reader went away: stop quietly, as cat does.  */
       if (ret == -EPIPE)
         exit (EXIT_FAILURE);
       error (EXIT_FAILURE, -ret, "write error");
     }
-  sys_close (req.in_fd);
+  if (!is_stdin)
+    sys_close (req.in_fd);
   poptFreeContext (ctx);
   return EXIT_SUCCESS;
 }

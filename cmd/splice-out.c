@@ -6,9 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +45,8 @@ static struct poptOption options[] = {
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
     "Copy standard input into FILE, created if missing (mode 0666 less the "
     "umask); when standard input is a pipe, the pages move by splice(2).  "
+    "FILE - is standard output, written at its offset (or at --offset) "
+    "and not truncated.  "
     "Standard input that is FILE itself is refused before FILE is touched, "
     "unless nothing is left to read or --length keeps the reads clear of "
     "the writes.\n\n"
@@ -67,30 +69,40 @@ main (int argc, char **argv)
     cli_usage_error ("extra operand %s", quote_file (poptPeekArg (ctx)));
   if (append && offset_arg)
     cli_usage_error ("--append and --offset cannot be combined");
+  /* FILE - is standard output, as the shell opened it: written at its
+     own offset (or at --offset), never truncated nor made O_APPEND here,
+     which would change the shell's open file too.  */
+  bool is_stdout = strcmp (file, "-") == 0;
+  if (is_stdout && append)
+    cli_usage_error ("--append cannot be used with - "
+                     "(open standard output with >> instead)");
+  const char *name = is_stdout ? "standard output" : quote_file (file);
 
   off_t offset = offset_arg ? (off_t) cli_parse_size ("offset", offset_arg) : 0;
   struct copy_request req = {
     .in_fd = STDIN_FILENO,
     .out_off = offset_arg ? &offset : NULL,
     .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
-    /* F_SETPIPE_SZ takes an int.  */
     .pipe_size = (pipe_size_arg
                   ? cli_parse_number ("pipe-size", "pipe size", pipe_size_arg,
-                                      INT_MAX, NC_NUMBER_UNITS)
+                                      COPY_MAX_PIPE_SIZE,
+                                      NC_NUMBER_UNITS | NC_NUMBER_NONZERO)
                   : 0),
   };
 
   /* No O_TRUNC: standard input may be FILE itself, and must be looked at
      before FILE is cut.  */
   int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : 0);
-  req.out_fd = sys_openat (AT_FDCWD, file, flags, 0666);
+  req.out_fd = (is_stdout ? STDOUT_FILENO
+                : sys_openat (AT_FDCWD, file, flags, 0666));
   if (req.out_fd < 0)
-    error (EXIT_FAILURE, -req.out_fd, "cannot open %s", quote_file (file));
+    error (EXIT_FAILURE, -req.out_fd, "cannot open %s", name);
+  bool truncating = !append && !is_stdout;
   int ret = samefile_check (STDIN_FILENO, NULL, req.out_fd, req.out_off,
-                            append ? SAMEFILE_NO_TRUNCATE : offset,
+                            truncating ? offset : SAMEFILE_NO_TRUNCATE,
                             req.length);
   if (ret > 0)
-    error (EXIT_FAILURE, 0, "%s: input file is output file", quote_file (file));
+    error (EXIT_FAILURE, 0, "%s: input file is output file", name);
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "error reading standard input");
 
@@ -99,12 +111,12 @@ main (int argc, char **argv)
   struct stat st;
   ret = sys_fstat (req.out_fd, &st);
   if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot open %s", quote_file (file));
-  if (!append && (offset_arg || S_ISREG (st.st_mode)))
+    error (EXIT_FAILURE, -ret, "cannot open %s", name);
+  if (truncating && (offset_arg || S_ISREG (st.st_mode)))
     {
       ret = sys_ftruncate (req.out_fd, offset);
       if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot truncate %s", quote_file (file));
+        error (EXIT_FAILURE, -ret, "cannot truncate %s", name);
     }
 
   /* A pipe on the other end gets the pipe size asked for, or is grown
@@ -119,12 +131,13 @@ main (int argc, char **argv)
     {
       if (res.side == COPY_SIDE_READ)
         error (EXIT_FAILURE, -ret, "error reading standard input");
-      error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
+      error (EXIT_FAILURE, -ret, "error writing %s", name);
     }
-  /* Some filesystems report a failed write only at close.  */
-  ret = sys_close (req.out_fd);
+  /* Some filesystems report a failed write only at close (standard
+     output's close is close_stdout's, at exit).  */
+  ret = is_stdout ? 0 : sys_close (req.out_fd);
   if (ret < 0 && ret != -EINTR)
-    error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
+    error (EXIT_FAILURE, -ret, "error writing %s", name);
   poptFreeContext (ctx);
   return EXIT_SUCCESS;
 }

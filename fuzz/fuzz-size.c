@@ -5,7 +5,8 @@
    Each parser is called in exactly one line below, so that a new number
    parser can take their place by changing that line.  Where both accept
    the same syntax (a digit first, at most 127 bytes) they must agree on
-   every input: what a tool takes as --offset it takes in a range.  */
+   every input: what a tool takes as --offset it takes in a range.
+   NC_NUMBER_NONZERO (--pipe-size) changes one thing only: 0 is refused.  */
 
 #include <config.h>
 
@@ -14,6 +15,7 @@
 
 #include "cli.h"
 #include "fuzz.h"
+#include "number.h"
 #include "ranges.h"
 
 struct size_call
@@ -58,6 +60,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                "a size beyond INT64_MAX accepted");
   fuzz_assert (!operand_ok || by_operand <= NC_OFFSET_MAX,
                "an offset beyond NC_OFFSET_MAX accepted");
+  struct nc_number plain, nonzero;
+  size_t len = strlen (arg);
+  nc_parse_number (arg, len, INT64_MAX, NC_NUMBER_UNITS, &plain);
+  nc_parse_number (arg, len, INT64_MAX, NC_NUMBER_UNITS | NC_NUMBER_NONZERO,
+                   &nonzero);
+  fuzz_assert (plain.error == NC_NUMBER_OK && plain.value == 0
+               ? nonzero.error == NC_NUMBER_ZERO
+               : nonzero.error == plain.error && nonzero.value == plain.value,
+               "NC_NUMBER_NONZERO changes more than a zero's outcome");
   if (arg[0] >= '0' && arg[0] <= '9' && strlen (arg) <= 127)
     {
       fuzz_assert (option_ok == operand_ok,

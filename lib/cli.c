@@ -17,6 +17,7 @@
 #include "progname.h"
 #include "sys.h"
 #include "version-etc.h"
+#include "xalloc.h"
 
 /* The copyright line of --version, for gnulib's version-etc.  */
 /* glibc positional arguments let the year be ours rather than gnulib's
@@ -24,21 +25,156 @@
 const char version_etc_copyright[] =
   "Copyright %1$s 2026 the newcalls developers.";
 
-static void
-version_callback (poptContext ctx, enum poptCallbackReason reason,
-                  const struct poptOption *opt, const char *arg,
-                  const void *data)
+/* Help text lines are at most this many columns wide: popt lays out the
+   option rows for 79 columns when it writes to something that is not a
+   terminal (and wider on a wider terminal), and the tools' paragraphs are
+   wrapped to match.  A fixed width keeps the output the same for every
+   reader, scripts included.  */
+enum { HELP_COLUMNS = 79 };
+
+/* The display width of the LEN bytes at S: a byte that continues a UTF-8
+   sequence takes no column of its own.  */
+static size_t
+columns_of (const char *s, size_t len)
 {
-  (void) ctx, (void) reason, (void) opt, (void) arg, (void) data;
-  version_etc (stdout, program_name, PACKAGE_NAME, PACKAGE_VERSION,
-               "the newcalls developers", (char *) NULL);
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++)
+    n += ((unsigned char) s[i] & 0xc0) != 0x80;
+  return n;
+}
+
+/* Write the LEN bytes of LINE (no newline) to OUT, broken at blanks into
+   lines of at most HELP_COLUMNS columns, each continuation indented as
+   LINE is (unless that is more than half a line).  A word longer than a
+   line is written whole.  */
+static void
+put_wrapped_line (const char *line, size_t len, FILE *out)
+{
+  size_t indent = 0;
+  while (indent < len && line[indent] == ' ')
+    indent++;
+  /* Continuations deep in the line would leave no room for words.  */
+  size_t hang = indent <= HELP_COLUMNS / 2 ? indent : 0;
+  const char *end = line + len;
+  const char *p = line;
+  bool first = true;
+  while (p < end)
+    {
+      if (!first)
+        {
+          while (p < end && *p == ' ')
+            p++;
+          if (p == end)
+            break;
+          fprintf (out, "%*s", (int) hang, "");
+        }
+      size_t room = HELP_COLUMNS - (first ? 0 : hang);
+      const char *stop = end;
+      if (columns_of (p, end - p) > room)
+        {
+          /* The last blank that leaves at most ROOM columns before it;
+             else the first one after the overlong word.  */
+          const char *text = first ? p + indent : p;
+          const char *fit = NULL, *over = NULL;
+          for (const char *q = text; q < end && !over; q++)
+            if (*q == ' ')
+              {
+                if (columns_of (p, q - p) <= room)
+                  fit = q;
+                else
+                  over = q;
+              }
+          stop = fit ? fit : over ? over : end;
+        }
+      /* No blanks at the end of a line.  */
+      const char *last = stop;
+      while (last > p && last[-1] == ' ')
+        last--;
+      fwrite (p, 1, last - p, out);
+      putc ('\n', out);
+      p = stop;
+      first = false;
+    }
+}
+
+/* Write TEXT to OUT, each line wrapped by put_wrapped_line.  */
+static void
+put_wrapped (const char *text, size_t len, FILE *out)
+{
+  const char *end = text + len;
+  while (text < end)
+    {
+      const char *nl = memchr (text, '\n', end - text);
+      const char *line_end = nl ? nl : end;
+      if (columns_of (text, line_end - text) <= HELP_COLUMNS)
+        {
+          fwrite (text, 1, line_end - text, out);
+          if (nl)
+            putc ('\n', out);
+        }
+      else
+        put_wrapped_line (text, line_end - text, out);
+      text = nl ? nl + 1 : end;
+    }
+}
+
+/* What popt prints for --help (HELP) or --usage, wrapped, on standard
+   output.  popt writes into memory first: it gets no terminal to measure,
+   so it lays its rows out for 79 columns, and the tools' paragraphs,
+   single lines in their option tables, are wrapped here in one place.  */
+static void
+print_help (poptContext ctx, bool help)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream (&text, &len);
+  if (!mem)
+    xalloc_die ();
+  if (help)
+    poptPrintHelp (ctx, mem, 0);
+  else
+    poptPrintUsage (ctx, mem, 0);
+  if (fclose (mem) != 0)
+    xalloc_die ();
+  put_wrapped (text, len, stdout);
+  free (text);
+}
+
+enum { COMMON_HELP = 1, COMMON_USAGE, COMMON_VERSION };
+
+static void
+common_callback (poptContext ctx, enum poptCallbackReason reason,
+                 const struct poptOption *opt, const char *arg,
+                 const void *data)
+{
+  (void) reason, (void) arg, (void) data;
+  switch (opt->val)
+    {
+    case COMMON_HELP:
+    case COMMON_USAGE:
+      print_help (ctx, opt->val == COMMON_HELP);
+      break;
+    default:
+      version_etc (stdout, program_name, PACKAGE_NAME, PACKAGE_VERSION,
+                   "the newcalls developers", (char *) NULL);
+      break;
+    }
   exit (EXIT_SUCCESS);
 }
 
+/* In place of popt's POPT_AUTOHELP, whose rows are worded and capitalised
+   unlike the tools' ones and which has no -h.  */
 struct poptOption cli_common_options[] = {
-  { NULL, '\0', POPT_ARG_CALLBACK, (void *) version_callback, 0, NULL, NULL },
-  { "version", 'V', POPT_ARG_NONE, NULL, 0,
-    "Output version information and exit", NULL },
+  { NULL, '\0', POPT_ARG_CALLBACK, (void *) common_callback, 0, NULL, NULL },
+  { "help", 'h', POPT_ARG_NONE, NULL, COMMON_HELP,
+    "show this help and exit", NULL },
+  /* popt's spelling, kept working but not shown.  */
+  { NULL, '?', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, COMMON_HELP,
+    NULL, NULL },
+  { "usage", '\0', POPT_ARG_NONE, NULL, COMMON_USAGE,
+    "show a short usage message and exit", NULL },
+  { "version", 'V', POPT_ARG_NONE, NULL, COMMON_VERSION,
+    "show version information and exit", NULL },
   POPT_TABLEEND
 };
 

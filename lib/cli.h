@@ -1,7 +1,10 @@
 /* cli.h -- the command-line conventions every newcalls tool shares.
 
-   - options parsed by popt, with --help/--usage (POPT_AUTOHELP) and
-     --version (gnulib version-etc) in every table: CLI_COMMON_OPTIONS;
+   - options parsed by popt, with -h/--help, --usage and -V/--version
+     (gnulib version-etc) in every table: CLI_COMMON_OPTIONS, so no tool
+     takes -h, -V or -? for an option of its own;
+   - --help and --usage wrapped to 79 columns, whatever the terminal:
+     a tool's description is one string per paragraph in its table;
    - errors through gnulib error() with quote()d names;
    - exit status 0 success, 1 failure, 2 usage error;
    - standard output closed and checked at exit (gnulib closeout).  */
@@ -30,7 +33,6 @@ extern struct poptOption cli_common_options[];
 #define CLI_COMMON_OPTIONS \
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, \
     "Common options:", NULL }, \
-  POPT_AUTOHELP \
   POPT_TABLEEND
 
 /* Set the program name and locale, and arrange for stdout to be checked

@@ -46,6 +46,13 @@ enum copy_engine
    megabyte, and the default pipe-max-size, so unprivileged users get it.  */
 #define COPY_DEFAULT_PIPE_SIZE (1024 * 1024)
 
+/* The largest pipe size a user may ask for.  The kernel rounds a size up
+   to a power-of-two number of pages, to at most 2 GiB, a size that
+   F_GETPIPE_SZ and F_SETPIPE_SZ, returning an int, cannot report: any
+   request above 1 GiB would be rounded up to it.  (Unprivileged users are
+   held to /proc/sys/fs/pipe-max-size, 1 MiB by default, by the kernel.)  */
+#define COPY_MAX_PIPE_SIZE (1024 * 1024 * 1024)
+
 struct copy_request
 {
   int in_fd;

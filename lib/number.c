@@ -63,7 +63,8 @@ enum nc_number_error
 nc_parse_number (const char *arg, size_t len, uint64_t max,
                  unsigned int flags, struct nc_number *n)
 {
-  *n = (struct nc_number) { .max = max, .end = len };
+  *n = (struct nc_number) { .max = max, .end = len,
+                            .units = (flags & NC_NUMBER_UNITS) != 0 };
   if (len == 0)
     return fail (n, NC_NUMBER_EMPTY, 0);
   if (arg[0] == '-')
@@ -115,6 +116,8 @@ nc_parse_number (const char *arg, size_t len, uint64_t max,
     }
   if (overflow || v > max / multiplier)
     return fail (n, NC_NUMBER_TOO_LARGE, 0);
+  if (v == 0 && (flags & NC_NUMBER_NONZERO))
+    return fail (n, NC_NUMBER_ZERO, 0);
   n->value = v * multiplier;
   return NC_NUMBER_OK;
 }
@@ -157,6 +160,24 @@ nc_char_shown (unsigned char c, char buf[NC_CHAR_SHOWN_SIZE])
   else
     snprintf (buf, NC_CHAR_SHOWN_SIZE, "\\x%02x", c);
   return buf;
+}
+
+/* Write into BUF ", 1G" when the size MAX is a whole number of the
+   largest unit of 1024 that divides it, at least K; else "".  */
+static void
+round_in_unit (uint64_t max, char buf[32])
+{
+  static const char letters[] = "KMGTPE";
+  int unit = -1;
+  uint64_t count = max;
+  while (count != 0 && count % 1024 == 0 && unit + 1 < 6)
+    {
+      count /= 1024;
+      unit++;
+    }
+  buf[0] = '\0';
+  if (unit >= 0)
+    snprintf (buf, 32, ", %" PRIu64 "%c", count, letters[unit]);
 }
 
 /* Longest unit suffix shown in a message, in bytes of the operand.  */
@@ -220,9 +241,19 @@ nc_number_message (const struct nc_number *n, const char *arg,
       }
       break;
     case NC_NUMBER_TOO_LARGE:
-      snprintf (buf, NC_NUMBER_MESSAGE_SIZE,
-                n->negative ? "%.*s too small (at least -%" PRIu64 ")"
-                : "%.*s too large (at most %" PRIu64 ")", w, what, n->max);
+      {
+        char unit[32] = "";
+        if (n->units)
+          round_in_unit (n->max, unit);
+        snprintf (buf, NC_NUMBER_MESSAGE_SIZE,
+                  n->negative ? "%.*s too small (at least -%" PRIu64 "%s)"
+                  : "%.*s too large (at most %" PRIu64 "%s)", w, what,
+                  n->max, unit);
+      }
+      break;
+    case NC_NUMBER_ZERO:
+      snprintf (buf, NC_NUMBER_MESSAGE_SIZE, "%.*s too small (at least 1)",
+                w, what);
       break;
     }
   return buf;

@@ -12,7 +12,9 @@
    The parsers are pure functions: the text in, the value or a precise
    error out; they never exit or allocate, and read only the LEN bytes
    given (ARG need not be null-terminated).  nc_number_message turns the
-   outcome into the words of a message.  */
+   outcome into the words of a message, which names the maximum when a
+   number is beyond it ("pipe size too large (at most 1073741824, 1G)": a
+   size limit that is a whole number of a unit is also shown with it).  */
 
 #ifndef NC_NUMBER_H
 #define NC_NUMBER_H
@@ -32,13 +34,16 @@ enum nc_number_error
   NC_NUMBER_BAD_UNIT,     /* The suffix from POS is not a unit.  */
   NC_NUMBER_HEX_UNIT,     /* A unit letter at POS after a 0x number.  */
   NC_NUMBER_NO_UNIT,      /* A unit letter at POS, where none is taken.  */
-  NC_NUMBER_TOO_LARGE     /* Beyond MAX (below -MAX when NEGATIVE).  */
+  NC_NUMBER_TOO_LARGE,    /* Beyond MAX (below -MAX when NEGATIVE).  */
+  NC_NUMBER_ZERO          /* 0, where NC_NUMBER_NONZERO says it means
+                             nothing.  */
 };
 
 /* Flags of the parsers.  */
 enum
 {
-  NC_NUMBER_UNITS = 1     /* A size: a unit suffix is taken.  */
+  NC_NUMBER_UNITS = 1,    /* A size: a unit suffix is taken.  */
+  NC_NUMBER_NONZERO = 2   /* 0 (in any spelling: 0x0, 0K) is refused.  */
 };
 
 /* The outcome of a parse.  */
@@ -51,6 +56,8 @@ struct nc_number
   size_t end;             /* Index just past the number's text.  */
   bool hex;               /* Written with 0x.  */
   bool negative;          /* Written with '-' (nc_parse_signed).  */
+  bool units;             /* A size (NC_NUMBER_UNITS): messages may
+                             show its maximum with a unit.  */
 };
 
 /* Parse the LEN bytes at ARG as a number of at most MAX into N; FLAGS are

@@ -25,11 +25,72 @@ expected_version() {
     assert_line --index 0 --regexp "^Usage: $tool \\[OPTION\\]\\.\\.\\. [A-Z[]"
     assert_output --partial "--version"
     assert_err ""
-    # -? is the same.
-    local help=$output
-    run --separate-stderr "$tool" "-?"
+    # -h is the same, and so is popt's -? (kept, not shown).
+    local help=$output opt
+    for opt in -h "-?"; do
+      run --separate-stderr "$tool" "$opt"
+      assert_success
+      assert_output "$help"
+    done
+    assert_line --regexp '^  -h, --help +show this help and exit$'
+    refute_output --partial -- "-?"
+  done
+}
+
+# longest_line: the width of the longest line of standard input.
+longest_line() {
+  awk '{ n = length($0); if (n > max) max = n } END { print max + 0 }'
+}
+
+@test "--help and --usage: no line wider than 79 columns, whatever COLUMNS" {
+  local tool opt width
+  for tool in "${NC_TOOLS[@]}"; do
+    for opt in --help --usage; do
+      run --separate-stderr "$tool" "$opt"
+      assert_success
+      local text=$output
+      width=$(printf '%s\n' "$text" | longest_line)
+      if (( width > 79 )); then
+        fail "$tool $opt: a line of $width columns"
+      fi
+      # The same text for a script as for a narrow or wide terminal.
+      run --separate-stderr env COLUMNS=40 "$tool" "$opt"
+      assert_output "$text"
+      run --separate-stderr env COLUMNS=200 "$tool" "$opt"
+      assert_output "$text"
+    done
+  done
+}
+
+@test "--help: a description paragraph is wrapped between words, filled" {
+  # xcp's first paragraph is one string of about 680 characters.
+  run --separate-stderr xcp --help
+  assert_success
+  local para
+  para=$(printf '%s\n' "$output" | sed -n '/^Copy SRC/,/^$/p')
+  # Eight lines or more, none of them short but the last: filled, with
+  # no word cut (the joined text reads as written).
+  local n
+  n=$(printf '%s\n' "$para" | grep -c .)
+  (( n >= 8 )) || fail "xcp's description is $n lines"
+  run awk 'NF && NR < '"$n"' && length($0) < 60 { print }' <<<"$para"
+  assert_output ""
+  run tr '\n' ' ' <<<"$para"
+  assert_output --partial "Each copy is written to an unnamed temporary file in the destination directory and linked or renamed into place only when complete"
+}
+
+@test "--help: the common options worded as the tools' own rows" {
+  local tool
+  for tool in "${NC_TOOLS[@]}"; do
+    run --separate-stderr "$tool" --help
     assert_success
-    assert_output "$help"
+    assert_line "Common options:"
+    assert_line --regexp '^      --usage +show a short usage message and exit$'
+    assert_line --regexp '^  -V, --version +show version information and exit$'
+    refute_line "Help options:"
+    # No option row starts its description with a capital (an acronym
+    # such as CLONE_FS may).
+    refute_line --regexp '^ +(-[^ ], )?--?[^ ]* {3,}[A-Z][a-z]'
   done
 }
 
@@ -110,7 +171,10 @@ to_full() {
     # found is 127, as in a shell).
     local status=1
     [[ $tool == unshare-run ]] && status=127
-    run "-$status" --separate-stderr "$NC_BINDIR/$tool" sub/missing/file </dev/null
+    local more=()
+    [[ $tool == pwritev-patch ]] && more=("0=00")
+    run "-$status" --separate-stderr "$NC_BINDIR/$tool" sub/missing/file \
+      "${more[@]}" </dev/null
     assert_failure "$status"
     assert_err --regexp "^$tool: [^/]*'sub/missing/file': No such file or directory$"
   done

@@ -109,6 +109,30 @@ static const struct number_case number_cases[] = {
   { "19EB", U, UINT64_MAX, NC_NUMBER_TOO_LARGE, 0, NULL },
   { "18EB", U, UINT64_MAX, NC_NUMBER_OK, UINT64_C (18000000000000000000),
     NULL },
+  /* A maximum that is a whole number of a unit is shown with it too.  */
+  { "1025", U, 1024, NC_NUMBER_TOO_LARGE, 0,
+    "size too large (at most 1024, 1K)" },
+  { "2G", U, UINT64_C (1) << 30, NC_NUMBER_TOO_LARGE, 0,
+    "size too large (at most 1073741824, 1G)" },
+  { "7E", U, UINT64_C (6) << 60, NC_NUMBER_TOO_LARGE, 0,
+    "size too large (at most 6917529027641081856, 6E)" },
+  { "3073", U, 3072, NC_NUMBER_TOO_LARGE, 0,
+    "size too large (at most 3072, 3K)" },
+  { "3073", 0, 3072, NC_NUMBER_TOO_LARGE, 0,
+    "size too large (at most 3072)" },
+  { "1000", U, 999, NC_NUMBER_TOO_LARGE, 0,
+    "size too large (at most 999)" },
+  /* Zero where it means nothing, in any spelling.  */
+  { "0", U | NC_NUMBER_NONZERO, BIG, NC_NUMBER_ZERO, 0,
+    "size too small (at least 1)" },
+  { "0x0", U | NC_NUMBER_NONZERO, BIG, NC_NUMBER_ZERO, 0, NULL },
+  { "0K", U | NC_NUMBER_NONZERO, BIG, NC_NUMBER_ZERO, 0, NULL },
+  { "000", NC_NUMBER_NONZERO, BIG, NC_NUMBER_ZERO, 0, NULL },
+  { "1", U | NC_NUMBER_NONZERO, BIG, NC_NUMBER_OK, 1, NULL },
+  { "0x01", NC_NUMBER_NONZERO, BIG, NC_NUMBER_OK, 1, NULL },
+  /* Other errors come first.  */
+  { "0Q", U | NC_NUMBER_NONZERO, BIG, NC_NUMBER_BAD_UNIT, 1, NULL },
+  { "-0", U | NC_NUMBER_NONZERO, BIG, NC_NUMBER_NEGATIVE, 0, NULL },
   /* A bad character after an overflow is the error to fix first.  */
   { "99999999999999999999999x", U, BIG, NC_NUMBER_BAD_UNIT, 23, NULL },
 };

@@ -757,6 +757,24 @@ PY
   assert_output $'\xde\xad\xbe\xef'
 }
 
+@test "pwritev-patch: no patch is a usage error, FILE untouched" {
+  make_random f 100
+  cp f orig
+  run --separate-stderr pwritev-patch f
+  assert_failure 2
+  assert_output ""
+  assert_err "pwritev-patch: missing patch operand after 'f'
+Try 'pwritev-patch --help' for more information."
+  # Checked before FILE is opened: a missing FILE is not the complaint.
+  run --separate-stderr pwritev-patch -n nonexistent
+  assert_failure 2
+  assert_err --partial "missing patch operand after 'nonexistent'"
+  run --separate-stderr pwritev-patch
+  assert_failure 2
+  assert_err --partial "pwritev-patch: missing file operand"
+  assert_same orig f
+}
+
 @test "pwritev-patch: missing file, directory, missing data file: exit 1" {
   run --separate-stderr pwritev-patch nonexistent 0=00
   assert_failure 1

@@ -358,6 +358,97 @@ proc_copy() {
   assert_file_not_exists new
 }
 
+# --- FILE -: standard input or output -----------------------------------
+
+@test "splice-in -: standard input, a pipe or a regular file" {
+  make_random src $((3 * MIB))
+  # Pipe to pipe, spliced.
+  dd if=src bs=64K status=none | splice-in --debug - 2>err | cat >dst
+  assert_same src dst
+  run cat err
+  assert_output --regexp '^splice-in: engine splice, 3145728 bytes'
+  # A regular file to a pipe, and to a regular file.
+  splice-in - <src | cat >dst
+  assert_same src dst
+  splice-in - <src >dst
+  assert_same src dst
+  # Standard input at its end: nothing.
+  run splice-in - </dev/null
+  assert_success
+  assert_output ""
+}
+
+@test "splice-in -: read from its offset, which moves; --offset leaves it" {
+  make_random src 1000
+  # The first 10 bytes by splice-in, the rest by cat: the offset moved.
+  { splice-in -l 10 -; cat; } <src >dst
+  assert_same src dst
+  # At --offset, then cat from where the shell left the offset: 0.
+  { splice-in -o 990 -; cat; } <src >dst
+  { tail -c 10 src; cat src; } >expected
+  assert_same expected dst
+  # A pipe has no offsets.
+  run --separate-stderr bash -c 'cat src | splice-in -o 5 -'
+  assert_failure 1
+  assert_err "splice-in: error reading standard input: Illegal seek"
+}
+
+@test "splice-out -: standard output, a pipe or a regular file" {
+  make_random src $((3 * MIB))
+  dd if=src bs=64K status=none | splice-out --debug - 2>err | cat >dst
+  assert_same src dst
+  run cat err
+  assert_output --regexp '^splice-out: engine splice, 3145728 bytes'
+  splice-out - <src | cat >dst
+  assert_same src dst
+  splice-out - <src >dst
+  assert_same src dst
+  # Appended where the shell's >> puts it.
+  echo header >dst
+  splice-out - <src >>dst
+  { echo header; cat src; } >expected
+  assert_same expected dst
+}
+
+@test "splice-out -: never truncated; --offset writes there; no --append" {
+  printf 'abcdefghij' >f
+  printf 'XY' | splice-out -o 3 - 1<>f
+  run cat f
+  assert_output "abcXYfghij"
+  printf 'XY' | splice-out - 1<>f
+  run cat f
+  assert_output "XYcXYfghij"
+  run --separate-stderr splice-out -a - </dev/null
+  assert_failure 2
+  assert_err "splice-out: --append cannot be used with - (open standard output with >> instead)
+Try 'splice-out --help' for more information."
+}
+
+@test "- that is the other end's file is refused, as cat does" {
+  make_random f 1000
+  cp f orig
+  run --separate-stderr bash -c 'splice-in - <f >>f'
+  assert_failure 1
+  assert_err "splice-in: standard input: input file is output file"
+  run --separate-stderr bash -c 'splice-out - <f >>f'
+  assert_failure 1
+  assert_err "splice-out: standard output: input file is output file"
+  assert_same orig f
+}
+
+@test "./- is a file named -, for both tools" {
+  printf 'data' >./-
+  run --separate-stderr splice-in ./- </dev/null
+  assert_success
+  assert_output "data"
+  # Standard output is not written by splice-out ./-, the file is.
+  run bash -c 'printf new | splice-out ./-'
+  assert_success
+  assert_output ""
+  run cat ./-
+  assert_output "new"
+}
+
 # --- which system calls move the data --------------------------------
 
 @test "strace: splice-in | splice-out moves the data by splice only" {
@@ -1201,12 +1292,30 @@ stdout_rw_at() {
   done
 }
 
-@test "--pipe-size: at most the int of F_SETPIPE_SZ, the maximum named" {
+@test "--pipe-size: 1 to 1G, the reason named; a page at least, 1G at most" {
   make_random src 100
-  local tool
+  local tool size
   for tool in splice-in splice-out; do
-    run --separate-stderr "$tool" --pipe-size=2G src </dev/null
-    assert_failure 2
-    assert_err --partial "$tool: invalid --pipe-size '2G': pipe size too large (at most 2147483647)"
+    for size in 1T 2G 1073741825; do
+      run --separate-stderr "$tool" --pipe-size="$size" src </dev/null
+      assert_failure 2
+      assert_err "$tool: invalid --pipe-size '$size': pipe size too large (at most 1073741824, 1G)
+Try '$tool --help' for more information."
+    done
+    for size in 0 0x0 0K 00; do
+      run --separate-stderr "$tool" --pipe-size="$size" src </dev/null
+      assert_failure 2
+      assert_err "$tool: invalid --pipe-size '$size': pipe size too small (at least 1)
+Try '$tool --help' for more information."
+    done
+  done
+  # The bounds themselves are taken (the kernel rounds 1 up to a page; a
+  # size it refuses leaves the pipe as it was).
+  for size in 1 1G; do
+    run --separate-stderr splice-in --pipe-size="$size" src
+    assert_success
+    run --separate-stderr splice-out --pipe-size="$size" out <src
+    assert_success
+    assert_same src out
   done
 }
