@@ -859,6 +859,7 @@ print(ascii(json.loads(sys.stdin.read())["ready"][0]["target"]))' <<<"$output"
   while IFS=: read -r spec reason; do
     run --separate-stderr ppoll-wait -t "$spec" f
     assert_failure 2
+    # shellcheck disable=SC2154 # set by run --separate-stderr.
     assert_equal "${stderr_lines[0]}" \
       "ppoll-wait: invalid duration '$spec' for --timeout:$reason"
   done <<'EOF'
