@@ -17,9 +17,9 @@
 #define NS_PER_S_LONG 1000000000L
 
 /* The units, largest first: a compound duration takes them in this
-   order.  Each as a number of nanoseconds; the largest, a day, times 16
-   still fits in 64 bits with a lot of room, which the arithmetic below
-   relies on.  */
+   order.  Each as a number of nanoseconds; the largest, a day, times 10
+   (the largest base) still fits in 64 bits with a lot of room, which the
+   arithmetic below relies on.  */
 static const struct
 {
   const char *name;
@@ -35,9 +35,10 @@ static const struct
 };
 enum { N_UNITS = sizeof units / sizeof units[0], UNIT_SECONDS = 3 };
 
-/* A bound on an exponent's magnitude: beyond it, any nonzero number is
-   below a nanosecond or above the largest time_t all the same.  */
-enum { EXPONENT_MAX = 1000000 };
+/* A bound on an exponent's magnitude, beyond the length of any string:
+   past it, a number that is not zero is below a nanosecond or above the
+   largest time_t whatever its digits.  */
+#define EXPONENT_MAX INT64_C (1000000000000000)
 
 /* A duration being summed up: seconds, and nanoseconds below a second.
    OVERFLOW once the seconds no longer fit in a time_t.  */
@@ -58,7 +59,7 @@ add_ns (struct sum *s, uint64_t ns)
   s->overflow |= ckd_add (&s->sec, s->sec, carry);
 }
 
-/* *S *= BASE, BASE at most 16.  */
+/* *S *= BASE, 2 or 10.  */
 static void
 multiply (struct sum *s, unsigned int base)
 {
@@ -69,9 +70,10 @@ multiply (struct sum *s, unsigned int base)
 }
 
 /* A number as written, before its unit.  Its digits are those of
-   [INT, INT_END) then of [FRAC, FRAC_END), in BASE 10, or for a 0x number
-   in base 2, each hexadecimal digit being 4 of them; POINT is the number
-   of digits before the point, the exponent included.  */
+   [INT_BEGIN, INT_END) then of [FRAC_BEGIN, FRAC_END), in BASE 10, or
+   for a 0x number in base 2, each hexadecimal digit being 4 of them;
+   POINT is the number of digits before the point, the exponent
+   included.  */
 struct number
 {
   const char *int_begin, *int_end, *frac_begin, *frac_end;

@@ -84,6 +84,9 @@ static const struct value_case values[] = {
   { "1234567891e-9", false, 1, 234567891 },
   { "1e9ns", false, 1, 0 },
   { "100000000000000000000e-20", false, 1, 0 },
+  { "0.0000000001e10", false, 1, 0 },
+  { "0.00000000000000000000000000000000000000001e50", false, 1000000000,
+    0 },
   /* Hexadecimal floating point: a power of 2 after p.  */
   { "0x10", false, 16, 0 },
   { "0X1F", false, 31, 0 },
