@@ -41,6 +41,7 @@ static int want_pri;
 static int want_hup;
 static int all;
 static char *timeout_arg;
+static bool timeout_infinite;   /* --timeout=inf */
 static int remaining;
 static int use_select;
 static int quiet;
@@ -58,8 +59,8 @@ static struct poptOption tool_options[] = {
   { "all", 'a', POPT_ARG_NONE, &all, 0,
     "wait until every target is ready (default: any)", NULL },
   { "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
-    "give up DURATION (250ms, 1.5s, 2m...) after the wait starts, time "
-    "stopped included: exit 124", "DURATION" },
+    "give up DURATION (250ms, 1.5, 1m30s, inf...) after the wait starts, "
+    "time stopped included: exit 124", "DURATION" },
   { "remaining", '\0', POPT_ARG_NONE, &remaining, 0,
     "print the time left of the timeout", NULL },
   { "signal", 's', POPT_ARG_STRING, NULL, OPT_SIGNAL,
@@ -633,6 +634,8 @@ print_lines (const struct target *t, size_t n, enum outcome outcome,
       char buf[DURATION_BUFSIZE];
       printf ("remaining %s\n", duration_format (timeout, buf));
     }
+  else if (remaining && timeout_infinite)
+    puts ("remaining inf");
 }
 
 /* The options that do not go together, and no target without a signal to
@@ -658,17 +661,24 @@ check_usage (size_t n, const sigset_t *wake, const sigset_t *ignore)
     cli_usage_error ("--remaining needs --timeout");
 }
 
-/* The --timeout duration in *BUF, and BUF; NULL without the option.  */
+/* The --timeout duration in *BUF, and BUF; NULL without the option or
+   with an infinite duration (then TIMEOUT_INFINITE is set), which waits
+   as long as no option.  */
 static struct timespec *
 parse_timeout (struct timespec *buf)
 {
   if (!timeout_arg)
     return NULL;
-  int ret = duration_parse (timeout_arg, buf);
-  if (ret < 0)
-    cli_usage_error ("invalid duration for --timeout: %s%s",
+  struct duration d;
+  char why[DURATION_MESSAGE_SIZE];
+  if (duration_parse (timeout_arg, &d) != DURATION_OK)
+    cli_usage_error ("invalid duration %s for --timeout: %s",
                      quote_file (timeout_arg),
-                     ret == -ERANGE ? " (too large)" : "");
+                     duration_message (&d, timeout_arg, why));
+  timeout_infinite = d.infinite;
+  if (d.infinite)
+    return NULL;
+  *buf = d.ts;
   return buf;
 }
 

@@ -50,8 +50,9 @@ static struct poptOption tool_options[] = {
   { "no-preserve-root", '\0', POPT_ARG_NONE, NULL, OPT_NO_PRESERVE_ROOT,
     "do not treat '/' specially", NULL },
   { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
-    "show a count of removed entries and the rate on standard error "
-    "(the default when it is a terminal)", NULL },
+    "show a count of removed entries and the rate on standard error, "
+    "and the totals at the end (by default on a terminal: after a "
+    "second, erased at the end)", NULL },
   { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
     "do not show the progress line", NULL },
   POPT_TABLEEND
@@ -415,14 +416,14 @@ main (int argc, char **argv)
 
   if (preserve_root)
     root_st_ok = sys_fstatat (AT_FDCWD, "/", &root_st, 0) == 0;
-  progress_start (&bar);
+  progress_start (&bar, progress > 0);
   if (progress < 0)
     progress = bar.tty && !verbose && !dry_run;
 
   for (; args && *args; args++)
     remove_operand (*args);
 
-  if (progress > 0)
+  if (progress_finish (&bar))
     progress_line (true);
   poptFreeContext (ctx);
   return status;

@@ -103,8 +103,9 @@ static struct poptOption tool_options[] = {
   { "no-target-directory", 'T', POPT_ARG_NONE, &no_target_dir, 0,
     "treat DST as the name of the copy, even if it is a directory", NULL },
   { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
-    "show bytes, files, rate and time left on standard error (the "
-    "default on a terminal for copies of more than 8 MiB)", NULL },
+    "show bytes, files, rate and time left on standard error, and the "
+    "totals at the end (by default on a terminal: after a second, erased "
+    "at the end)", NULL },
   { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
     "do not show the progress line", NULL },
   POPT_TABLEEND
@@ -152,9 +153,6 @@ static bool is_root;
 
 /* --- progress ------------------------------------------------------ */
 
-/* Shown once this much is copied, by default.  */
-#define PROGRESS_AUTO_BYTES (8 * 1024 * 1024)
-
 static uintmax_t n_bytes, n_files, total_bytes;
 static struct progress bar;
 
@@ -186,7 +184,7 @@ progress_add (uintmax_t n, bool file)
 {
   n_bytes += n;
   n_files += file;
-  if (progress == 0 || (progress < 0 && n_bytes < PROGRESS_AUTO_BYTES))
+  if (progress == 0)
     return;
   if (progress_due (&bar))
     progress_line (false);
@@ -2477,7 +2475,7 @@ main (int argc, char **argv)
   euid = geteuid ();
   egid = getegid ();
   is_root = euid == 0;
-  progress_start (&bar);
+  progress_start (&bar, progress > 0);
   if (progress < 0 && !bar.tty)
     progress = 0;
   catch_signals ();
@@ -2520,11 +2518,8 @@ main (int argc, char **argv)
   else
     copy_to (args[0], args[1]);
 
-  if (progress > 0 || (progress < 0 && n_bytes >= PROGRESS_AUTO_BYTES))
-    {
-      progress_clear (&bar);
-      progress_line (true);
-    }
+  if (progress_finish (&bar))
+    progress_line (true);
   poptFreeContext (ctx);
   free (argv_copy);
   return status;

@@ -30,13 +30,16 @@ schedule (struct progress *p, const struct timespec *now)
 }
 
 void
-progress_start (struct progress *p)
+progress_start (struct progress *p, bool asked)
 {
   p->tty = isatty (STDERR_FILENO);
+  p->asked = asked;
   p->shown = false;
   clock_gettime (CLOCK_MONOTONIC, &p->start);
-  /* Nothing is drawn for a job done within the first interval.  */
-  schedule (p, &p->start);
+  /* Nothing is drawn for a job done within a second: a line that would
+     flash and vanish, or a log line for a job that had barely begun.  */
+  p->next = p->start;
+  p->next.tv_sec++;
 }
 
 bool
@@ -85,4 +88,13 @@ progress_clear (struct progress *p)
       fputs ("\r\33[K", stderr);
       p->shown = false;
     }
+}
+
+bool
+progress_finish (struct progress *p)
+{
+  /* The last line, drawn from the start of this one, replaces it.  */
+  if (!p->asked)
+    progress_clear (p);
+  return p->asked;
 }

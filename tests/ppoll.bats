@@ -437,7 +437,85 @@ assert_stop_counted() {
 0.0166666666667m 1, tv_nsec=1
 0.333333333333m 20, tv_nsec=0
 0 0, tv_nsec=0
+1e3 1000, tv_nsec=0
+1E-3 0, tv_nsec=1000000
+2.5e-1m 15, tv_nsec=0
+1e-400 0, tv_nsec=1
+0x10 16, tv_nsec=0
+0x1.8p1 3, tv_nsec=0
+0x1p-1 0, tv_nsec=500000000
+0x1d 29, tv_nsec=0
+1m30s 90, tv_nsec=0
+1h2m3.5s 3723, tv_nsec=500000000
+1s250ms 1, tv_nsec=250000000
 EOF
+}
+
+@test "inf, infinity and durations beyond time_t: no timeout at all (strace)" {
+  require_strace
+  local spec
+  for spec in inf INF infinity Infinitys infd 1e400 99999999999999999999d; do
+    strace -o log -e trace=ppoll,ppoll_time64 ppoll-wait -q -t "$spec" /dev/null
+    run grep -E -c '^ppoll(_time64)?\(.*, NULL, ' log
+    assert_output 1 || fail "-t $spec: $(cat log)"
+  done
+  # --remaining says so; --json has no number for it.
+  run --separate-stderr ppoll-wait --remaining -t inf /dev/null
+  assert_success
+  assert_output $'/dev/null in\nremaining inf'
+  run --separate-stderr ppoll-wait --json -t inf /dev/null
+  assert_success
+  assert_output --partial '"remaining":null}'
+}
+
+@test "-t inf waits until the target is ready" {
+  mkfifo f
+  start_wait -t inf f
+  exec {w}>f
+  printf x >&"$w"
+  finish_wait
+  exec {w}>&-
+  assert_equal "$status" 0
+  assert_output "f in"
+}
+
+# The strings timeout(1) takes are taken: the same verdict on each, but
+# for the documented differences of the next test.
+@test "durations: what timeout(1) takes, ppoll-wait takes" {
+  require_cmd timeout
+  local spec got want status
+  for spec in 0 1 .5 5. 1.5s 2m .25h 1d 007 1e3 1E-3 1e+2 .5e1 5.e-1 \
+    1e-400 1e400 1e400s 0x10 0X1F 0x.8 0x1.8p1 0x1P-4 0x1d 0x1ds 0x1p0d \
+    inf INF Infinity infs infinityd \
+    '' . 1e 1e+ 1es 0x 0x. 0xp1 0x1p nan NaN infin infinit 1x 1S 1D 1sec \
+    -1 1.2.3 '1 ' '1 s' 1,5 1p3 s; do
+    # 125: an invalid duration (124, a short one that ran out, is fine).
+    want=takes got=takes status=0
+    timeout -- "$spec" true 2>/dev/null || status=$?
+    ((status != 125)) || want=refuses
+    ppoll-wait -q -t "$spec" /dev/null 2>/dev/null || got=refuses
+    [[ $got == "$want" ]] \
+      || fail "-t '$spec': timeout $want it, ppoll-wait $got it"
+  done
+}
+
+@test "durations: the differences from timeout(1), both ways" {
+  require_cmd timeout
+  local spec
+  # More units, and compound durations.
+  for spec in 250ms 1500us 7ns 1m30s 1h2m3.5s 1d1h1m1s1ms1us1ns 1m5ms; do
+    run timeout -- "$spec" true
+    assert_failure 125
+    run --separate-stderr ppoll-wait -t "$spec" /dev/null
+    assert_success
+  done
+  # No sign and no blank, as in every newcalls number.
+  for spec in +1 -0 ' 1' $'\t1'; do
+    run timeout -- "$spec" true
+    assert_success
+    run --separate-stderr ppoll-wait -t "$spec" /dev/null
+    assert_failure 2
+  done
 }
 
 # --- --select and --json --------------------------------------------------
@@ -766,19 +844,35 @@ print(ascii(json.loads(sys.stdin.read())["ready"][0]["target"]))' <<<"$output"
   assert_err --partial "signal USR1 is given to both --signal and --ignore"
 }
 
-@test "malformed or negative durations: exit 2" {
+@test "malformed or negative durations: exit 2, with the reason" {
   mkfifo f
   local spec
-  for spec in -1 -1s abc 1x '' 1.2.3 ' 1' '1 s' 1e3 s . 1sec 1S +1 0x10 \
-    99999999999999999999d; do
+  for spec in -1 -1s abc 1x '' 1.2.3 ' 1' '1 s' s . 1sec 1S +1 1e 0x nan \
+    1m30 1s1m 1s1s inf1s; do
     run --separate-stderr ppoll-wait -t "$spec" f
     assert_failure 2
     assert_output ""
-    assert_err --partial "ppoll-wait: invalid duration for --timeout: "
+    assert_err --partial "ppoll-wait: invalid duration '$spec' for --timeout: "
     assert_err --partial "Try 'ppoll-wait --help'"
   done
-  run --separate-stderr ppoll-wait -t 99999999999999999999d f
-  assert_err --partial "(too large)"
+  local reason
+  while IFS=: read -r spec reason; do
+    run --separate-stderr ppoll-wait -t "$spec" f
+    assert_failure 2
+    # shellcheck disable=SC2154 # set by run --separate-stderr.
+    assert_equal "${stderr_lines[0]}" \
+      "ppoll-wait: invalid duration '$spec' for --timeout:$reason"
+  done <<'EOF'
+-1s: negative duration
+1x: unknown unit 'x' at position 2 (units: ns, us, ms, s, m, h, d)
++1: '+' at position 1 does not start a number (a duration takes no sign)
+1e: no digit in the exponent at position 2
+0x: no hexadecimal digit after '0x' at position 1
+nan: not a number
+1m30: no unit for the number at position 3 (each part of a compound duration has one)
+1s1m: unit 'm' at position 4 out of order (a compound duration goes from d down to ns, each unit once)
+inf1s: inf cannot be part of a compound duration
+EOF
 }
 
 @test "descriptor not open: exit 1" {

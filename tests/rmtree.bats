@@ -544,19 +544,74 @@ EOF
   assert_err ""
 }
 
-@test "rmtree: the progress line is the default on a terminal" {
+@test "rmtree: silent on success on a terminal, as rm" {
   require_cmd script
   mkdir -p d/sub
   touch d/f
   run script -qec "rmtree d" /dev/null
   assert_success
-  assert_output --regexp $'^\rrmtree: 3 removed, [0-9]+\\.[0-9] s, [0-9.]+[kKMGTPE]?/s\e\\[K'
+  assert_output ""
   assert_not_exist d
-  # Not with -v.
+  # A failure is told all the same.
+  run script -qec "rmtree d" /dev/null
+  assert_failure 1
+  assert_output --partial "rmtree: cannot remove 'd': No such file or directory"
+  # -v lists, with no progress line.
   mkdir d
   run script -qec "rmtree -v d" /dev/null
   assert_success
-  refute_output --partial "removed, "
+  assert_output $'removed directory \'d\'\r'
+}
+
+# slow_removal OPTION...: rmtree OPTION... d on a terminal, with d a tree
+# of 200 files each removed 10 ms late (strace), so that it takes more than
+# 2 s; its output (the terminal's) in $output, the trace with times in
+# ./log.
+slow_removal() {
+  require_cmd script
+  require_strace
+  mkdir d
+  local i
+  for ((i = 0; i < 200; i++)); do
+    : >"d/f$i"
+  done
+  run script -qec "strace -o log -ttt -e trace=execve,unlinkat,write \
+    -e inject=unlinkat:delay_enter=10000 rmtree $* d" /dev/null
+  assert_success
+  assert_not_exist d
+}
+
+# first_line_after: the seconds from rmtree's start to its first progress
+# line, from ./log.
+first_line_after() {
+  awk '/ execve\(/ && !t0 { t0 = $1 }
+       / write\(2, "\\r/ && !t1 { t1 = $1 }
+       END { if (t0 && t1) printf "%.3f\n", t1 - t0; else print "none" }' log
+}
+
+@test "rmtree: a slow removal on a terminal: a progress line after 1 s, erased at the end" {
+  slow_removal
+  # The line is drawn in place (\r ... \e[K), at least once: at the
+  # 128th file, more than 1.28 s in.
+  assert_output --regexp $'\rrmtree: [0-9]+ removed, [0-9]+\\.[0-9] s, [0-9.]+[kKMGTPE]?/s\e\\[K'
+  # Not before a second of work.
+  local after
+  after=$(first_line_after)
+  [[ $after != none ]] && awk -v t="$after" 'BEGIN { exit !(t >= 1) }' \
+    || fail "first progress line after $after s"
+  # Erased at the end, and nothing else: no line stays.
+  [[ $output == *$'\r\e[K' ]] || fail "the line is not erased: $(printf %q "$output")"
+  [[ $output != *$'\n'* ]] || fail "a line stays: $(printf %q "$output")"
+}
+
+@test "rmtree --progress on a terminal: the line, then the totals stay" {
+  slow_removal --progress
+  assert_output --regexp $'/s\e\\[K\rrmtree: 201 removed, [0-9]+\\.[0-9] s, [0-9.]+[kKMGTPE]?/s\e\\[K\r$'
+  # A quick one: no line during it, the totals at the end.
+  mkdir d
+  run script -qec "rmtree --progress d" /dev/null
+  assert_success
+  assert_output --regexp $'^\rrmtree: 1 removed, [0-9]+\\.[0-9] s, [0-9.]+[kKMGTPE]?/s\e\\[K\r$'
 }
 
 @test "rmtree: standard output full: -v fails" {

@@ -1464,17 +1464,49 @@ EOF
   assert_err ""
 }
 
-@test "xcp: the progress line is the default on a terminal, --no-progress hides it" {
+@test "xcp: silent on success on a terminal, --no-progress too" {
   require_cmd script
-  use_tmpfs
-  make_big src 64
+  make_random src $((1 * MIB))
   run script -qec "xcp src dst" /dev/null
   assert_success
-  [[ -n $output ]] || fail "no progress line on a terminal"
+  assert_output ""
   assert_same src dst
   run script -qec "xcp --no-progress src dst2" /dev/null
   assert_success
   assert_output ""
+}
+
+# slow_copy OPTION...: xcp OPTION... -r s t on a terminal, s a tree of 120
+# files each opened 10 ms late (strace), so that the copy takes more than
+# 2 s; its output (the terminal's) in $output.
+slow_copy() {
+  require_cmd script
+  require_strace
+  mkdir s
+  local i
+  for ((i = 0; i < 120; i++)); do
+    echo "$i" >"s/f$i"
+  done
+  run script -qec "strace -f -o /dev/null -e trace=openat \
+    -e inject=openat:delay_enter=10000 xcp $* -r s t" /dev/null
+  assert_success
+  diff -r s t || fail "t is not a copy of s"
+}
+
+@test "xcp: a slow copy on a terminal: a progress line, erased at the end" {
+  slow_copy
+  assert_output --regexp $'\rxcp: [0-9.]+ ?[KMG]?i?B, [0-9]+ files?, [0-9.]+ ?[KMG]?i?B/s\e\\[K'
+  [[ $output == *$'\r\e[K' ]] || fail "the line is not erased: $(printf %q "$output")"
+  [[ $output != *$'\n'* ]] || fail "a line stays: $(printf %q "$output")"
+  # With --no-progress, nothing.
+  rm -r s t
+  slow_copy --no-progress
+  assert_output ""
+}
+
+@test "xcp --progress on a terminal: the totals stay" {
+  slow_copy --progress
+  assert_output --regexp $'\e\\[K\rxcp: [0-9.]+ ?B, 120 files, [0-9.]+ ?[KMG]?i?B/s\e\\[K\r$'
 }
 
 # --- what is at the destination stays what the user had ------------------
