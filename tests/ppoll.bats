@@ -676,6 +676,17 @@ fd_flags() {
   assert_failure 126
 }
 
+@test "-- COMMAND: an --ignore signal held during the wait does not reach it" {
+  mkfifo f
+  start_wait --ignore=TERM f -- sh -c 'read -r line <&3; echo "ran: $line"'
+  kill -TERM "$WAIT_PID"
+  echo x >f
+  finish_wait
+  # Discarded, as ppoll-wait's exit would: not killed by it (143).
+  assert_equal "$status" 0
+  assert_output "ran: x"
+}
+
 @test "-- COMMAND: the signal mask and actions and the personality as inherited" {
   skip_under_qemu "qemu keeps its own signal mask and actions in the host" \
     "process, which COMMAND inherits, not the tool's"
