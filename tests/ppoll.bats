@@ -678,6 +678,7 @@ fd_flags() {
 
 @test "-- COMMAND: an --ignore signal held during the wait does not reach it" {
   mkfifo f
+  # shellcheck disable=SC2016 # for the inner sh.
   start_wait --ignore=TERM f -- sh -c 'read -r line <&3; echo "ran: $line"'
   kill -TERM "$WAIT_PID"
   echo x >f
