@@ -87,8 +87,8 @@ static struct poptOption options[] = {
     "non-blocking: a FIFO, a device, a regular file, a Unix socket.  Print "
     "a line per ready target: its name and events (3 in).  With -- "
     "COMMAND, print nothing but run COMMAND once ready, the targets open "
-    "on descriptors 3, 4... (blocking), their list in $PPOLL_WAIT_READY, "
-    "so that no data is lost.\n\n"
+    "on descriptors 3, 4... (blocking), the ready ones listed in "
+    "$PPOLL_WAIT_READY: no data is lost.\n\n"
     "Exit status: 0 ready, or COMMAND's; 124 timed out, 128+N woken by "
     "signal N, 126 COMMAND cannot run, 127 COMMAND not found; 1 failure, "
     "2 usage error.\n\nOptions:", NULL },
