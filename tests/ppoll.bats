@@ -677,6 +677,8 @@ fd_flags() {
 }
 
 @test "-- COMMAND: an --ignore signal held during the wait does not reach it" {
+  skip_under_qemu "qemu queues a blocked signal itself, and setting SIG_IGN" \
+    "does not discard it there as the kernel does"
   mkfifo f
   # shellcheck disable=SC2016 # for the inner sh.
   start_wait --ignore=TERM f -- sh -c 'read -r line <&3; echo "ran: $line"'
