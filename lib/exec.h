@@ -8,7 +8,7 @@
 #ifndef NC_EXEC_H
 #define NC_EXEC_H
 
-/* A command not found, and one that cannot run.  */
+/* A command found that cannot run, and one not found.  */
 #define EXIT_CANNOT_RUN 126
 #define EXIT_NOT_FOUND 127
 
