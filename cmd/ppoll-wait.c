@@ -1,8 +1,9 @@
 /* ppoll-wait -- wait until descriptors are ready or a signal arrives, the
    signal mask applied by the kernel for the wait alone (ppoll, pselect6,
-   rt_sigsuspend).
+   rt_sigsuspend); then, given a COMMAND, become it with the targets
+   open on descriptors 3, 4...
 
-   SYNOPSIS: ppoll-wait [OPTION]... TARGET...  */
+   SYNOPSIS: ppoll-wait [OPTION]... TARGET... [-- COMMAND [ARG]...]  */
 
 #include <config.h>
 
@@ -23,6 +24,8 @@
 #include "cli.h"
 #include "duration.h"
 #include "error.h"
+#include "exec.h"
+#include "intprops.h"
 #include "progname.h"
 #include "sig2str.h"
 #include "sys.h"
@@ -83,9 +86,13 @@ static struct poptOption options[] = {
     "the signals are unblocked only inside the wait, by the kernel, so none "
     "is lost.  A TARGET is a descriptor number (3) or a file, opened "
     "non-blocking: a FIFO, a device, a regular file, a Unix socket.  Print "
-    "a line per ready target: its name and events (3 in).\n\n"
-    "Exit status: 0 ready, 124 timed out, 128+N woken by signal N, "
-    "1 failure, 2 usage error.\n\nOptions:", NULL },
+    "a line per ready target: its name and events (3 in).  With -- "
+    "COMMAND, print nothing but run COMMAND once ready, the targets open "
+    "on descriptors 3, 4... (blocking), the ready ones listed in "
+    "$PPOLL_WAIT_READY: no data is lost.\n\n"
+    "Exit status: 0 ready, or COMMAND's; 124 timed out, 128+N woken by "
+    "signal N, 126 COMMAND cannot run, 127 COMMAND not found; 1 failure, "
+    "2 usage error.\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
@@ -94,6 +101,7 @@ struct target
 {
   const char *name;    /* as given on the command line */
   int fd;
+  bool opened;         /* by ppoll-wait, non-blocking; else inherited */
   short revents;       /* the events that made it ready; 0 while not */
 };
 
@@ -114,6 +122,24 @@ catch_signal (int sig)
 {
   if (!caught_signal)
     caught_signal = sig;
+}
+
+/* What ppoll-wait changes of the state that a COMMAND would inherit,
+   and puts back before it runs one: the actions of the signals it
+   catches (an inherited SIG_IGN would otherwise become SIG_DFL across
+   execve), and the personality, which execve keeps.  */
+static struct sigaction inherited_actions[NSIG];
+static sigset_t changed_actions;
+static int inherited_persona = -1;     /* -1: the personality is as it was */
+
+/* Catch SIG with SA, keeping its inherited action for a COMMAND.  */
+static int
+catch_keeping (int sig, const struct sigaction *sa)
+{
+  if (sigaction (sig, sa, &inherited_actions[sig]) != 0)
+    return -1;
+  sigaddset (&changed_actions, sig);
+  return 0;
 }
 
 /* The end of the --timeout, on CLOCK_MONOTONIC: the clock of the kernel's
@@ -154,6 +180,7 @@ sticky_timeouts (void)
     return 0;
   if (personality ((unsigned long) persona | STICKY_TIMEOUTS) < 0)
     return -errno;
+  inherited_persona = persona;
   return 0;
 }
 
@@ -216,18 +243,21 @@ signal_name (int sig, char buf[SIG2STR_MAX])
 }
 
 /* Block the WAKE and IGNORE signals from now on, and return the mask of
-   the wait: the one inherited, plus IGNORE, less WAKE.  */
+   the wait: the one inherited, which goes into *INHERITED, plus IGNORE,
+   less WAKE.  */
 static sigset_t
-block_signals (const sigset_t *wake, const sigset_t *ignore)
+block_signals (const sigset_t *wake, const sigset_t *ignore,
+               sigset_t *inherited)
 {
-  sigset_t block, mask;
+  sigset_t block;
   sigemptyset (&block);
   for (int sig = 1; sig < NSIG; sig++)
     if (sigismember (wake, sig) == 1 || sigismember (ignore, sig) == 1)
       sigaddset (&block, sig);
-  int ret = sys_rt_sigprocmask (SIG_BLOCK, &block, &mask);
+  int ret = sys_rt_sigprocmask (SIG_BLOCK, &block, inherited);
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "cannot block signals");
+  sigset_t mask = *inherited;
   for (int sig = 1; sig < NSIG; sig++)
     {
       if (sigismember (ignore, sig) == 1)
@@ -247,7 +277,7 @@ catch_signals (const sigset_t *wake)
   struct sigaction sa = { .sa_handler = catch_signal };
   sa.sa_mask = *wake;
   for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (wake, sig) == 1 && sigaction (sig, &sa, NULL) != 0)
+    if (sigismember (wake, sig) == 1 && catch_keeping (sig, &sa) != 0)
       {
         char buf[SIG2STR_MAX];
         error (EXIT_FAILURE, errno, "cannot catch signal %s",
@@ -267,7 +297,7 @@ count_stops (const sigset_t *wake, const sigset_t *ignore, sigset_t *mask)
       || sigismember (wake, SIGCONT) == 1 || sigismember (ignore, SIGCONT) == 1)
     return;
   struct sigaction sa = { .sa_handler = on_continue };
-  if (sigaction (SIGCONT, &sa, NULL) != 0)
+  if (catch_keeping (SIGCONT, &sa) != 0)
     error (EXIT_FAILURE, errno, "cannot catch signal CONT");
   sigdelset (mask, SIGCONT);
 }
@@ -362,7 +392,10 @@ get_targets (const char **operands, size_t n, short events)
     }
   for (size_t i = 0; i < n; i++)
     if (t[i].fd < 0)
-      t[i].fd = open_target (t[i].name, events);
+      {
+        t[i].fd = open_target (t[i].name, events);
+        t[i].opened = true;
+      }
   if (use_select)
     for (size_t i = 0; i < n; i++)
       if (t[i].fd >= FD_SETSIZE)
@@ -638,11 +671,120 @@ print_lines (const struct target *t, size_t n, enum outcome outcome,
     puts ("remaining inf");
 }
 
-/* The options that do not go together, and no target without a signal to
-   wait for.  */
-static void
-check_usage (size_t n, const sigset_t *wake, const sigset_t *ignore)
+/* The COMMAND of ARGV: the words after its first "--", which ends the
+   targets; NULL without one.  *OPTIONS_ARGC is the number of the words
+   before it, the only ones popt parses.  No option takes "--" for its
+   argument: in "-t -- ...", popt finds -t without one.  */
+static char **
+split_command (int argc, char **argv, int *options_argc)
 {
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--") == 0)
+      {
+        *options_argc = i;
+        return argv + i + 1;
+      }
+  *options_argc = argc;
+  return NULL;
+}
+
+/* Put back what ppoll-wait changed of what COMMAND inherits, but the
+   descriptors: the personality, the signals' actions and the mask.  An
+   IGNORE signal that ppoll-wait blocked and that arrived meanwhile is
+   discarded, as ppoll-wait's exit would discard it; a --signal signal
+   that arrived after the wait had ended, and any other, stays pending,
+   to take its inherited action as the mask is restored, or, blocked by
+   the caller, to be COMMAND's.  */
+static void
+restore_inherited (const sigset_t *ignore, const sigset_t *inherited_mask)
+{
+  if (inherited_persona >= 0
+      && personality ((unsigned long) inherited_persona) < 0)
+    error (EXIT_FAILURE, errno, "cannot restore the personality");
+  for (int sig = 1; sig < NSIG; sig++)
+    {
+      if (sigismember (&changed_actions, sig) == 1
+          && sigaction (sig, &inherited_actions[sig], NULL) != 0)
+        error (EXIT_FAILURE, errno, "cannot restore a signal's action");
+      if (sigismember (ignore, sig) == 1
+          && sigismember (inherited_mask, sig) != 1)
+        {
+          /* Setting SIG_IGN discards a pending signal.  */
+          struct sigaction discard = { .sa_handler = SIG_IGN }, old;
+          if (sigaction (sig, &discard, &old) != 0
+              || sigaction (sig, &old, NULL) != 0)
+            error (EXIT_FAILURE, errno, "cannot discard a signal");
+        }
+    }
+  int ret = sys_rt_sigprocmask (SIG_SETMASK, inherited_mask, NULL);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot restore the signal mask");
+}
+
+/* Become COMMAND, the N targets open on descriptors 3 to 2 + N, in the
+   order of the command line, and the ready ones listed in
+   $PPOLL_WAIT_READY ("3 5").  A target that ppoll-wait opened, and
+   that nothing else shares, is made blocking: the reader that COMMAND is
+   expects a read to wait for data, not to fail with EAGAIN.  An
+   inherited descriptor keeps its flags, and its own number as well.  */
+static _Noreturn void
+run_command (char **command, const struct target *t, size_t n,
+             const sigset_t *ignore, const sigset_t *inherited_mask)
+{
+  /* Out of the way first, above 2 + N, then into place: a target may be
+     on the number that another one is to take.  */
+  int *moved = xnmalloc (n, sizeof *moved);
+  for (size_t i = 0; i < n; i++)
+    {
+      int ret = 0;
+      if (t[i].opened)
+        {
+          ret = sys_fcntl (t[i].fd, F_GETFL, 0);
+          if (ret >= 0)
+            ret = sys_fcntl (t[i].fd, F_SETFL, ret & ~O_NONBLOCK);
+        }
+      if (ret >= 0)
+        ret = moved[i] = sys_fcntl (t[i].fd, F_DUPFD_CLOEXEC,
+                                    (long) (3 + n));
+      if (ret < 0)
+        error (EXIT_FAILURE, -ret, "cannot pass %s to the command",
+               quote_file (t[i].name));
+    }
+  char *ready = xnmalloc (n + 1, INT_STRLEN_BOUND (int) + 1);
+  char *end = ready;
+  *end = '\0';
+  for (size_t i = 0; i < n; i++)
+    {
+      int fd = 3 + (int) i;
+      if (dup3 (moved[i], fd, 0) < 0)
+        error (EXIT_FAILURE, errno, "cannot pass %s on descriptor %d",
+               quote_file (t[i].name), fd);
+      sys_close (moved[i]);
+      if (t[i].revents)
+        end += sprintf (end, "%s%d", end == ready ? "" : " ", fd);
+    }
+  free (moved);
+  if (setenv ("PPOLL_WAIT_READY", ready, 1) != 0)
+    error (EXIT_FAILURE, errno, "cannot set PPOLL_WAIT_READY");
+  free (ready);
+  restore_inherited (ignore, inherited_mask);
+  execvp (command[0], command);
+  int err = errno;
+  int status = exec_failure_status (command[0], &err);
+  error (0, err, "cannot run %s", quote_file (command[0]));
+  exit (status);
+}
+
+/* The options that do not go together, no target without a signal to
+   wait for, or before a COMMAND, and no "--" without a COMMAND.  */
+static void
+check_usage (size_t n, const sigset_t *wake, const sigset_t *ignore,
+             char **command)
+{
+  if (command && !command[0])
+    cli_usage_error ("missing command after '--'");
+  if (command && n == 0)
+    cli_usage_error ("missing target operand before '--'");
   if (n == 0 && sigset_empty (wake))
     cli_usage_error ("missing target operand");
   for (int sig = 1; sig < NSIG; sig++)
@@ -659,6 +801,11 @@ check_usage (size_t n, const sigset_t *wake, const sigset_t *ignore)
                      "hang-up set");
   if (remaining && !timeout_arg)
     cli_usage_error ("--remaining needs --timeout");
+  /* COMMAND's standard output is its own.  */
+  if (command && json)
+    cli_usage_error ("--json cannot be used with a COMMAND");
+  if (command && remaining)
+    cli_usage_error ("--remaining cannot be used with a COMMAND");
 }
 
 /* The --timeout duration in *BUF, and BUF; NULL without the option or
@@ -686,8 +833,11 @@ int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
-  poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... TARGET...");
+  int options_argc;
+  char **command = split_command (argc, argv, &options_argc);
+  poptContext ctx = cli_context (options_argc, argv, options,
+                                 "[OPTION]... TARGET... "
+                                 "[-- COMMAND [ARG]...]");
   sigset_t wake, ignore;
   sigemptyset (&wake);
   sigemptyset (&ignore);
@@ -705,7 +855,7 @@ main (int argc, char **argv)
   size_t n = 0;
   while (operands && operands[n])
     n++;
-  check_usage (n, &wake, &ignore);
+  check_usage (n, &wake, &ignore, command);
   struct timespec timeout_buf;
   struct timespec *timeout = parse_timeout (&timeout_buf);
   short events = ((want_read ? POLLIN : 0) | (want_write ? POLLOUT : 0)
@@ -716,7 +866,8 @@ main (int argc, char **argv)
   /* From here on, a --signal signal can only be delivered inside the
      wait: one sent while the targets are opened waits, pending, for the
      wait to unblock it.  */
-  sigset_t mask = block_signals (&wake, &ignore);
+  sigset_t inherited_mask;
+  sigset_t mask = block_signals (&wake, &ignore, &inherited_mask);
   catch_signals (&wake);
 
   struct target *targets = get_targets (operands, n, events);
@@ -735,12 +886,14 @@ main (int argc, char **argv)
     *timeout = (struct timespec) { 0, 0 };
   else if (timeout)
     time_left (timeout);
+  if (command && outcome == OUTCOME_READY)
+    run_command (command, targets, n, &ignore, &inherited_mask);
   int status = (outcome == OUTCOME_READY ? EXIT_SUCCESS
                 : outcome == OUTCOME_TIMEOUT ? EXIT_TIMEDOUT
                 : EXIT_SIGNAL_BASE + caught_signal);
   if (json)
     print_json (targets, n, outcome, status, timeout);
-  else if (!quiet)
+  else if (!quiet && !command)
     print_lines (targets, n, outcome, timeout);
   free (targets);
   poptFreeContext (ctx);

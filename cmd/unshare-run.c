@@ -48,6 +48,7 @@
 #include "cli.h"
 #include "closeout.h"
 #include "error.h"
+#include "exec.h"
 #include "full-write.h"
 #include "intprops.h"
 #include "ns.h"
@@ -1355,35 +1356,6 @@ keep_caps (void)
       die (-ret, "cannot make capability %d ambient", cap);
 }
 
-/* Whether NAME, which execvp(3) could not run, is a file somewhere: it
-   reports EACCES for a directory of $PATH that cannot be searched too,
-   while shells, like unshare-run, say "not found" (127) unless some
-   NAME was there.  */
-static bool
-in_path (const char *name)
-{
-  if (strchr (name, '/'))
-    return true;
-  const char *path = getenv ("PATH");
-  if (!path)
-    path = "/bin:/usr/bin";
-  size_t name_len = strlen (name);
-  for (;;)
-    {
-      size_t len = strcspn (path, ":");
-      char *file = xmalloc (len + name_len + 3);
-      snprintf (file, len + name_len + 3, "%.*s%s%s", (int) len, path,
-                len ? "/" : "", name);
-      bool found = sys_faccessat (AT_FDCWD, file, F_OK, 0) == 0;
-      free (file);
-      if (found)
-        return true;
-      if (!path[len])
-        return false;
-      path += len + 1;
-    }
-}
-
 /* Become COMMAND.  DEATH_SIG, LIFELINE and PARENT: set_death_signal's,
    armed last, after the changes of user that would disarm it.  */
 static _Noreturn void
@@ -1405,10 +1377,9 @@ exec_command (int death_sig, int lifeline, pid_t parent)
   else
     execvp (file, cfg.command);
   int err = errno;
-  if (err == EACCES && !in_path (file))
-    err = ENOENT;
+  int status = exec_failure_status (file, &err);
   error (0, err, "cannot run %s", quote_file (file));
-  leave (err == ENOENT ? 127 : 126);
+  leave (status);
 }
 
 /* --json-status-fd.  */

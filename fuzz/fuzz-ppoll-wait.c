@@ -1,9 +1,13 @@
 /* fuzz-ppoll-wait.c -- the parsers of ppoll-wait, which are static in
    cmd/ppoll-wait.c: parse_signals (the lists of --signal and --ignore:
-   names in either case, with or without SIG, or numbers) and
-   descriptor_number (a TARGET that is a descriptor).  They belong in lib/;
-   until then the tool's file is compiled into this target, its main
-   renamed.  */
+   names in either case, with or without SIG, or numbers),
+   descriptor_number (a TARGET that is a descriptor) and split_command
+   (the words after "--", the COMMAND, from those popt parses).  They
+   belong in lib/; until then the tool's file is compiled into this
+   target, its main renamed.
+
+   The input is an argument vector, its words separated by null bytes,
+   for split_command; the other parsers take its first word.  */
 
 #include <config.h>
 
@@ -85,9 +89,52 @@ check_descriptor (const char *name)
                "a descriptor number misread");
 }
 
+/* Words of the argument vector at most.  */
+enum { MAX_WORDS = 64 };
+
+/* What split_command should do with ARGV: no COMMAND without a "--"
+   among ARGV[1] on; else the words after the first, the words before it
+   to popt, none of them a "--".  */
+static void
+check_split (int argc, char **argv)
+{
+  int options_argc = -1;
+  char **command = split_command (argc, argv, &options_argc);
+  int first = 0;
+  for (int i = argc - 1; i >= 1; i--)
+    if (strcmp (argv[i], "--") == 0)
+      first = i;
+  if (!first)
+    {
+      fuzz_assert (!command && options_argc == argc,
+                   "a COMMAND without a \"--\"");
+      return;
+    }
+  fuzz_assert (command == argv + first + 1 && options_argc == first,
+               "not the first \"--\" that ends the targets");
+  int n = 0;
+  while (command[n])
+    n++;
+  fuzz_assert (options_argc + 1 + n == argc,
+               "words lost or added around the \"--\"");
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
+  char *words = xmalloc (size + 1);
+  memcpy (words, data, size);
+  words[size] = '\0';
+  char *argv[MAX_WORDS + 2];
+  int argc = 0;
+  argv[argc++] = (char *) "ppoll-wait";
+  for (char *w = words; w <= words + size && argc <= MAX_WORDS;
+       w += strlen (w) + 1)
+    argv[argc++] = w;
+  argv[argc] = NULL;
+  check_split (argc, argv);
+  free (words);
+
   char *arg = fuzz_string (data, size);
   struct signals_call c = { .list = arg };
   if (fuzz_call (call_parse_signals, &c, NULL))

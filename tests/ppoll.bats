@@ -613,6 +613,200 @@ print(ascii(json.loads(sys.stdin.read())["ready"][0]["target"]))' <<<"$output"
   assert_output "'q\"b\\\\s\\tt\\x01\\xe9\\ufffd'"
 }
 
+# --- -- COMMAND -------------------------------------------------------------
+
+@test "FIFO by path: a line written as the wait starts, 100 rounds, none lost" {
+  mkfifo f
+  local i line writer
+  for ((i = 1; i <= 100; i++)); do
+    # The writer races the wait: it may open the FIFO before ppoll-wait
+    # (and wait there for a reader) or after, and closes it at once.
+    printf 'line %d\n' "$i" >f &
+    writer=$!
+    # shellcheck disable=SC2016 # $line is the inner sh's.
+    line=$(ppoll-wait -t 10s f -- sh -c 'read -r line <&3; echo "$line"')
+    wait "$writer"
+    assert_equal "$line" "line $i"
+  done
+}
+
+@test "FIFO by path without COMMAND: the data survives only while a writer holds it" {
+  mkfifo f
+  # A writer that keeps the FIFO open: ppoll-wait may come and go.
+  exec {w}<>f
+  echo kept >&"$w"
+  run ppoll-wait -t 5s f
+  assert_success
+  assert_output "f in"
+  local line=
+  read -r line <f
+  exec {w}>&-
+  assert_equal "$line" kept
+  # A writer that has closed: the pipe goes with ppoll-wait, the last to
+  # hold it (the pitfall of the man page).
+  printf 'lost\n' >f &
+  run ppoll-wait -t 5s f
+  wait $!
+  assert_success
+  assert_output --regexp '^f in( hup)?$'
+  run dd if=f iflag=nonblock status=none
+  assert_output ""
+}
+
+@test "-- COMMAND: the targets on descriptors 3, 4..., the ready ones listed" {
+  echo data >file
+  mkfifo f
+  # shellcheck disable=SC2016 # for the inner sh.
+  run --separate-stderr ppoll-wait file f /dev/null -- sh -c \
+    'readlink /proc/self/fd/3 /proc/self/fd/4 /proc/self/fd/5
+     echo "ready: $PPOLL_WAIT_READY"; read -r x <&3; echo "$x"'
+  assert_success
+  assert_err ""
+  assert_output "$PWD/file
+$PWD/f
+/dev/null
+ready: 3 5
+data"
+  # Inherited descriptors move too, even onto each other's numbers, and
+  # stay on their own number as well.
+  run ppoll-wait 4 3 7 -- sh -c \
+    'readlink /proc/self/fd/3 /proc/self/fd/4 /proc/self/fd/5 /proc/self/fd/7' \
+    3<file 4</dev/null 7</dev/zero
+  assert_success
+  assert_output "/dev/null
+$PWD/file
+/dev/zero
+/dev/zero"
+  # The same target twice: on two descriptors.
+  # shellcheck disable=SC2016 # for the inner sh.
+  run ppoll-wait --all 0 0 -- sh -c 'echo "$PPOLL_WAIT_READY"' </dev/null
+  assert_output "3 4"
+  # A descriptor 3 of the caller that is no target gives way.
+  run ppoll-wait /dev/null -- readlink /proc/self/fd/3 3<file
+  assert_output /dev/null
+}
+
+# fd_flags LINE: the octal flags of a "flags:" LINE of fdinfo, in $flags.
+fd_flags() {
+  flags=${1##*[[:space:]]}
+  [[ $1 == flags:* && $flags =~ ^[0-7]+$ ]] || fail "no flags in: $1"
+}
+
+@test "-- COMMAND: a target opened by ppoll-wait is blocking, an inherited one as it was" {
+  mkfifo f
+  exec {w}<>f
+  echo x >&"$w"
+  # O_NONBLOCK is 04000: COMMAND is the host's grep, under qemu too.
+  local flags
+  run ppoll-wait f -- grep ^flags: /proc/self/fdinfo/3
+  fd_flags "$output"
+  (((8#$flags & 8#4000) == 0)) || fail "descriptor 3 is non-blocking: $flags"
+  run ppoll-wait "$w" -- grep ^flags: /proc/self/fdinfo/3
+  fd_flags "$output"
+  (((8#$flags & 8#4000) == 0)) || fail "descriptor 3 made non-blocking: $flags"
+  exec {w}>&-
+  # An inherited non-blocking descriptor stays non-blocking: a socket
+  # made so by ppoll-wait for another target would not be shared, but
+  # this one is the caller's.
+  printf 'import os, sys\nos.set_blocking(0, False)\nos.execvp(sys.argv[1], sys.argv[1:])\n' >nonblock.py
+  require_cmd python3
+  run python3 nonblock.py ppoll-wait 0 -- grep ^flags: /proc/self/fdinfo/3 </dev/zero
+  fd_flags "$output"
+  (((8#$flags & 8#4000) != 0)) || fail "descriptor 3 made blocking: $flags"
+}
+
+@test "-- COMMAND: its exit status, or 124 and 128+N if the wait ends so" {
+  run ppoll-wait /dev/null -- sh -c 'exit 7'
+  assert_failure 7
+  run ppoll-wait /dev/null -- true
+  assert_success
+  # COMMAND killed: the shell's 128+N, as for COMMAND alone.
+  run ppoll-wait /dev/null -- sh -c 'kill -TERM $$'
+  assert_failure 143
+  mkfifo f
+  run --separate-stderr ppoll-wait -t 100ms f -- touch ran
+  assert_failure 124
+  assert_output ""
+  assert_err ""
+  assert_not_exist ran
+  start_wait -s USR1 f -- touch ran
+  kill -USR1 "$WAIT_PID"
+  finish_wait
+  assert_equal "$status" 138
+  assert_output ""
+  assert_not_exist ran
+  # The output is COMMAND's alone.
+  run ppoll-wait --all /dev/null /dev/zero -- echo hi
+  assert_output hi
+}
+
+@test "-- COMMAND: not found 127, cannot run 126" {
+  run -127 --separate-stderr ppoll-wait /dev/null -- no-such-command-here
+  assert_failure 127
+  assert_err "ppoll-wait: cannot run 'no-such-command-here': No such file or directory"
+  printf '#!/bin/sh\n' >script
+  chmod 644 script
+  run --separate-stderr ppoll-wait /dev/null -- ./script
+  assert_failure 126
+  assert_err "ppoll-wait: cannot run './script': Permission denied"
+  mkdir adir
+  run --separate-stderr ppoll-wait /dev/null -- ./adir
+  assert_failure 126
+}
+
+@test "-- COMMAND: an --ignore signal held during the wait does not reach it" {
+  skip_under_qemu "qemu queues a blocked signal itself, and setting SIG_IGN" \
+    "does not discard it there as the kernel does"
+  mkfifo f
+  # shellcheck disable=SC2016 # for the inner sh.
+  start_wait --ignore=TERM f -- sh -c 'read -r line <&3; echo "ran: $line"'
+  kill -TERM "$WAIT_PID"
+  echo x >f
+  finish_wait
+  # Discarded, as ppoll-wait's exit would: not killed by it (143).
+  assert_equal "$status" 0
+  assert_output "ran: x"
+}
+
+@test "-- COMMAND: the signal mask and actions and the personality as inherited" {
+  skip_under_qemu "qemu keeps its own signal mask and actions in the host" \
+    "process, which COMMAND inherits, not the tool's"
+  local want got
+  # USR2 blocked and ignored by the caller, and caught by ppoll-wait; TERM
+  # blocked by it; the personality changed by -t (STICKY_TIMEOUTS).  The
+  # probes are no shell, which would set its own mask.
+  want=$(env --block-signal=USR2 --ignore-signal=USR2 \
+    grep -E '^Sig(Blk|Ign)' /proc/self/status)
+  [[ $want == *SigBlk:*800* ]] || fail "env did not block USR2: $want"
+  got=$(env --block-signal=USR2 --ignore-signal=USR2 \
+    ppoll-wait -t 5s -s USR1,USR2 --ignore=TERM /dev/null -- \
+    grep -E '^Sig(Blk|Ign)' /proc/self/status)
+  assert_equal "$got" "$want"
+  want=$(cat /proc/self/personality)
+  got=$(ppoll-wait -t 5s /dev/null -- cat /proc/self/personality)
+  assert_equal "$got" "$want"
+}
+
+@test "-- COMMAND: usage errors" {
+  local args want
+  while IFS='|' read -r args want; do
+    # shellcheck disable=SC2086 # the arguments are words.
+    run --separate-stderr ppoll-wait $args
+    assert_failure 2
+    assert_output ""
+    assert_err --partial "ppoll-wait: $want"
+    assert_err --partial "Try 'ppoll-wait --help' for more information."
+  done <<'EOF'
+/dev/null --|missing command after '--'
+--|missing command after '--'
+-- /dev/null|missing target operand before '--'
+-s USR1 -- true|missing target operand before '--'
+-t -- /dev/null|-t: missing argument
+--json /dev/null -- true|--json cannot be used with a COMMAND
+-t 1s --remaining /dev/null -- true|--remaining cannot be used with a COMMAND
+EOF
+}
+
 # --- signals --------------------------------------------------------------
 
 @test "kill -USR1 during the wait: exit 128+10, the signal named" {
