@@ -10,7 +10,18 @@
 #   bench_ext4 DIR SIZE [MKFS-OPTION...]
 #                     an ext4 image of SIZE (DIR.img) on a loop device,
 #                     mounted on DIR; fails with a message unless root
-#                     with mkfs.ext4 (or with EXT4=0).
+#                     with mkfs.ext4 (or with EXT4=0);
+#   bench_export JSON...
+#                     with $BENCH_RESULTS set (bench/report sets it), copy
+#                     the results (hyperfine's --export-json files, named
+#                     SCENARIO.ROUND.json) there: the data of the report;
+#   bench_pair SCENARIO TITLE TOOL PEER [SERIES X]
+#                     tell the report what SCENARIO's files compare: the
+#                     command named TOOL (hyperfine's -n) against PEER,
+#                     ratio = TOOL's time / PEER's; with SERIES and X, the
+#                     scenario is the point X (a number of files, bytes)
+#                     of the series SERIES, which the report plots as time
+#                     against X.  Names and titles must not hold a tab.
 
 bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
 # shellcheck disable=SC2034 # used by the scripts that source this
@@ -61,4 +72,17 @@ bench_ext4() {
   fi
   echo "bench: no ext4 on a loop device; tmpfs only" >&2
   return 1
+}
+
+bench_export() {
+  [[ -n ${BENCH_RESULTS:-} ]] || return 0
+  mkdir -p "$BENCH_RESULTS"
+  cp "$@" "$BENCH_RESULTS/"
+}
+
+bench_pair() {
+  [[ -n ${BENCH_RESULTS:-} ]] || return 0
+  mkdir -p "$BENCH_RESULTS"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5-}" "${6-}" \
+    >>"$BENCH_RESULTS/pairs.tsv"
 }

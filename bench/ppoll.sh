@@ -16,18 +16,14 @@
 set -euo pipefail
 runs=${RUNS:-300}
 startup_runs=${STARTUP_RUNS:-500}
-bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 tool=$bindir/ppoll-wait
 [[ -x $tool ]] || {
   echo "bench: no $tool; build first or set NC_BINDIR" >&2
   exit 1
 }
-for cmd in hyperfine python3 bash timeout; do
-  command -v "$cmd" >/dev/null || {
-    echo "bench: $cmd not found" >&2
-    exit 1
-  }
-done
+bench_need hyperfine python3 bash timeout
 dir=$(mktemp -d "${TMPDIR:-/tmp}/newcalls-bench.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
@@ -35,7 +31,7 @@ trap 'rm -rf "$dir"' EXIT
 "$tool" -q -t 0 /dev/null
 
 python3 - "$tool" "$dir" "$runs" <<'PY'
-import os, statistics, subprocess, sys, time
+import json, os, statistics, subprocess, sys, time
 
 tool, tmp, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 fifo = os.path.join(tmp, "fifo")
@@ -82,6 +78,10 @@ times = {name: [] for name in waiters}
 for _ in range(runs):
     for name, argv in waiters.items():
         times[name].append(round_trip(argv))
+# The rounds in hyperfine's form, for bench/report.
+with open(os.path.join(tmp, "latency.1.json"), "w") as f:
+    json.dump({"results": [{"command": name, "times": t}
+                           for name, t in times.items()]}, f)
 med = {name: statistics.median(t) * 1e6 for name, t in times.items()}
 peer = med["bash read -t"]
 print(f"wake-up latency, FIFO write to exit, {runs} rounds each (medians):")
@@ -96,17 +96,24 @@ PY
 # every newcalls tool does first (cli_init).
 for locale in "" C; do
   LC_ALL=$locale hyperfine --style none -N --warmup 20 --runs "$startup_runs" \
-    --export-json "$dir/startup-${locale:-caller}.json" \
+    --export-json "$dir/startup-${locale:-caller}.1.json" \
     -n ppoll-wait "$tool -t 0 /dev/null" \
     -n true "true" \
     -n "timeout 0 true" "timeout 0 true" >/dev/null 2>&1
 done
+bench_export "$dir"/latency.1.json "$dir"/startup-*.1.json
+bench_pair latency "wake-up latency" ppoll-wait "bash read -t"
+bench_pair latency "wake-up latency, --select" "ppoll-wait --select" \
+  "bash read -t"
+bench_pair startup-caller "start-up, locale ${LC_ALL:-${LANG:-C}}" \
+  ppoll-wait "timeout 0 true"
+bench_pair startup-C "start-up, locale C" ppoll-wait "timeout 0 true"
 
 python3 - "$startup_runs" "${LC_ALL:-${LANG:-C}}" "$dir" <<'PY'
 import json, statistics, sys
 runs, caller, tmp = sys.argv[1:]
 for name, locale in (("caller", caller), ("C", "C")):
-    with open(f"{tmp}/startup-{name}.json") as f:
+    with open(f"{tmp}/startup-{name}.1.json") as f:
         results = json.load(f)["results"]
     med = {r["command"]: statistics.median(r["times"]) * 1e6 for r in results}
     tool = med["ppoll-wait"]

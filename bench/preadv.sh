@@ -18,13 +18,9 @@ rounds=${ROUNDS:-5}
 runs=${RUNS:-2}
 nranges=${RANGES:-10000}
 ndd=${DD_RANGES:-500}
-bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
-for cmd in hyperfine xxd python3 dd; do
-  command -v "$cmd" >/dev/null || {
-    echo "bench: $cmd not found" >&2
-    exit 1
-  }
-done
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
+bench_need hyperfine xxd python3 dd
 dir=$(mktemp -d /dev/shm/newcalls-bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 head -c "$size" /dev/urandom >"$dir/src"
@@ -68,7 +64,7 @@ xxd "$dir/src" | cmp - <("$bindir/preadv-dump" "$dir/src")
 # to /dev/null, hyperfine's default.
 for round in $(seq "$rounds"); do
   hyperfine -N --style none --warmup 1 --runs "$runs" \
-    --export-json "$dir/round$round.json" \
+    --export-json "$dir/preadv.$round.json" \
     -n dump-xxd "$dump '$dir/src'" \
     -n xxd "xxd '$dir/src'" \
     -n dump-ranges "$dump -f raw '$dir/src' $(cat "$dir/ops")" \
@@ -77,8 +73,13 @@ for round in $(seq "$rounds"); do
     -n dd-loop "bash '$dir/dd-loop.sh' '$dir/src' '$dir/offsets-dd'" \
     >/dev/null
 done
+bench_export "$dir"/preadv.*.json
+# The dd loop reads fewer ranges (its time is scaled in the summary
+# below): no ratio of its raw time.
+bench_pair preadv "hex dump of $size" dump-xxd xxd
+bench_pair preadv "$nranges ranges of 4 bytes" dump-ranges python-pread
 
-python3 - "$size" "$nranges" "$ndd" "$(cat "$dir/stats")" "$dir"/round*.json <<'PY'
+python3 - "$size" "$nranges" "$ndd" "$(cat "$dir/stats")" "$dir"/preadv.*.json <<'PY'
 import json, statistics, sys
 size, nranges, ndd, stats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 times = {}

@@ -3,7 +3,10 @@
 # trees, on tmpfs and (as root) on ext4 in a loop-mounted image:
 #   deep   20000 levels, 2 files in each;
 #   wide   200000 files in one directory;
-#   bushy  4000 directories, 8 to a parent, 15 files in each (60000).
+#   bushy  4000 directories, 8 to a parent, 15 files in each (60000);
+# and, for how the cost grows, rmtree against rm -rf on tmpfs: bushy trees
+# of each number of files of TREE_SIZES (15 to a directory), and four
+# files of each size of FILE_SIZES.
 # Then the comparison behind the *at calls (Drepper, 2005: rm -fr of a deep
 # tree on tmpfs, 31.9 s with glibc's /proc/self/fd emulation, 20.7 s with
 # the real calls): 1000 levels of 2 files (short names, so that full paths
@@ -19,10 +22,18 @@
 #   usage: bench/rmtree.sh
 #   env:   ROUNDS (default 3), RUNS per command per round (default 1),
 #          EXT4=0 to skip ext4, NC_BINDIR, NC_BUILDDIR (the helper
-#          tests/rmtree-race is built by make check)
+#          tests/rmtree-race is built by make check), DEEP_LEVELS
+#          (default 20000), WIDE_FILES (200000), BUSHY_DIRS (4000),
+#          TREE_SIZES (default "1500 6000 24000 96000"), FILE_SIZES in
+#          MiB (default "1 8 64 256"); empty: no such series
 set -euo pipefail
 rounds=${ROUNDS:-3}
 runs=${RUNS:-1}
+deep_levels=${DEEP_LEVELS:-20000}
+wide_files=${WIDE_FILES:-200000}
+bushy_dirs=${BUSHY_DIRS:-4000}
+read -ra tree_sizes <<<"${TREE_SIZES-1500 6000 24000 96000}"
+read -ra file_sizes <<<"${FILE_SIZES-1 8 64 256}"
 # shellcheck source=bench/common.sh
 . "$(dirname "$0")/common.sh"
 helper=$builddir/tests/rmtree-race
@@ -42,11 +53,22 @@ fi
 
 # The trees: the helper's kind of tree and its sizes, by shape.
 declare -A kind=([deep]=deep [wide]=wide [bushy]=bushy [deep1000]=deep)
-declare -A sizes=([deep]="20000 2" [wide]=200000 [bushy]="4000 15"
-  [deep1000]="1000 2")
+declare -A sizes=([deep]="$deep_levels 2" [wide]=$wide_files
+  [bushy]="$bushy_dirs 15" [deep1000]="1000 2")
+for n in "${tree_sizes[@]}"; do
+  kind[files$n]=bushy sizes[files$n]="$((n / 15)) 15"
+done
 # prepare SHAPE DIR FS: hyperfine's --prepare command.
 prepare() {
-  echo "rm -rf '$2'; '$helper' ${kind[$1]} '$2' ${sizes[$1]}; sync -f '$3'"
+  local make
+  case $1 in
+  fsize*)
+    make="mkdir '$2'; for i in 1 2 3 4; do"
+    make+=" head -c ${1#fsize}M /dev/zero >'$2'/f\$i; done"
+    ;;
+  *) make="'$helper' ${kind[$1]} '$2' ${sizes[$1]}" ;;
+  esac
+  echo "rm -rf '$2'; $make; sync -f '$3'"
 }
 
 # The removals must be complete before their speed matters (checked on
@@ -89,18 +111,58 @@ for round in $(seq "$rounds"); do
     -n "full paths" "'$helper' pathrm '$t'" \
     -n "/proc/self/fd" "'$helper' procrm '$t'" \
     -n rmtree "'$bindir/rmtree' '$t'" >/dev/null
+  # How the cost grows, on tmpfs (files-N, fsize-MIB: the report's
+  # series; not in the summary below).
+  for n in "${tree_sizes[@]}"; do
+    hyperfine --style none --warmup 0 --runs "$runs" \
+      --prepare "$(prepare "files$n" "$t" "$dir/tmpfs")" \
+      --export-json "$dir/json/files$n-tmpfs.$round.json" \
+      -n rmtree "'$bindir/rmtree' '$t'" -n "rm -rf" "rm -rf '$t'" >/dev/null
+  done
+  for mib in "${file_sizes[@]}"; do
+    hyperfine --style none --warmup 0 --runs "$runs" \
+      --prepare "$(prepare "fsize$mib" "$t" "$dir/tmpfs")" \
+      --export-json "$dir/json/fsize$mib-tmpfs.$round.json" \
+      -n rmtree "'$bindir/rmtree' '$t'" -n "rm -rf" "rm -rf '$t'" >/dev/null
+  done
 done
 
-python3 - "$dir"/json/*.json <<'PY'
+bench_export "$dir"/json/*.json
+for fs in "${filesystems[@]}"; do
+  for shape in deep wide bushy; do
+    case $shape in
+    deep) what="deep ($deep_levels levels x 2 files)" ;;
+    wide) what="wide ($wide_files files)" ;;
+    bushy) what="bushy ($((bushy_dirs * 15)) files in $bushy_dirs dirs)" ;;
+    esac
+    bench_pair "$shape-$fs" "$what on $fs" rmtree "rm -rf"
+    bench_pair "$shape-$fs" "$what on $fs" rmtree "find -delete"
+  done
+done
+bench_pair seed-tmpfs "1000 levels x 2 files on tmpfs" rmtree "full paths"
+bench_pair seed-tmpfs "1000 levels x 2 files on tmpfs" rmtree "/proc/self/fd"
+for n in "${tree_sizes[@]}"; do
+  bench_pair "files$n-tmpfs" "bushy, $((n / 15 * 15)) files on tmpfs" \
+    rmtree "rm -rf" files "$((n / 15 * 15))"
+done
+for mib in "${file_sizes[@]}"; do
+  bench_pair "fsize$mib-tmpfs" "4 files of $mib MiB on tmpfs" \
+    rmtree "rm -rf" file-size "$((mib * 1024 * 1024))"
+done
+
+python3 - "$deep_levels" "$wide_files" "$bushy_dirs" "$dir"/json/*.json <<'PY'
 import json, os, statistics, sys
 times = {}
-for path in sys.argv[1:]:
+for path in sys.argv[4:]:
     scenario = os.path.basename(path).split(".")[0]
+    if scenario.startswith(("files", "fsize")):
+        continue
     for r in json.load(open(path))["results"]:
         times.setdefault(scenario, {}).setdefault(r["command"], []).extend(r["times"])
-shapes = {"deep": "deep (20000 levels x 2 files)",
-          "wide": "wide (200000 files)",
-          "bushy": "bushy (60000 files in 4000 dirs)"}
+deep, wide, bushy = (int(n) for n in sys.argv[1:4])
+shapes = {"deep": f"deep ({deep} levels x 2 files)",
+          "wide": f"wide ({wide} files)",
+          "bushy": f"bushy ({bushy * 15} files in {bushy} dirs)"}
 def ms(t):
     return f"{t*1000:.0f} ms"
 order = ["deep", "wide", "bushy", "seed"]

@@ -10,11 +10,9 @@ set -euo pipefail
 size=${1:-1G}
 rounds=${ROUNDS:-5}
 runs=${RUNS:-2}
-bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
-command -v hyperfine >/dev/null || {
-  echo "bench: hyperfine not found; apt-get install hyperfine" >&2
-  exit 1
-}
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
+bench_need hyperfine python3 cmp
 dir=$(mktemp -d /dev/shm/newcalls-bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 head -c "$size" /dev/urandom >"$dir/src"
@@ -27,14 +25,17 @@ cmp "$dir/src" "$dir/dst"
 # trip through the pipe, where splice saves the copies).
 for round in $(seq "$rounds"); do
   hyperfine --style none --warmup 1 --runs "$runs" \
-    --prepare "rm -f '$dir/dst'" --export-json "$dir/round$round.json" \
+    --prepare "rm -f '$dir/dst'" --export-json "$dir/splice.$round.json" \
     -n splice-file "'$bindir/splice-in' '$dir/src' | '$bindir/splice-out' '$dir/dst'" \
     -n cat-file "cat '$dir/src' | cat > '$dir/dst'" \
     -n splice-null "'$bindir/splice-in' '$dir/src' | '$bindir/splice-out' /dev/null" \
     -n cat-null "cat '$dir/src' | cat > /dev/null" >/dev/null
 done
+bench_export "$dir"/splice.*.json
+bench_pair splice "$size to a tmpfs file" splice-file cat-file
+bench_pair splice "$size to /dev/null" splice-null cat-null
 
-python3 - "$size" "$dir"/round*.json <<'PY'
+python3 - "$size" "$dir"/splice.*.json <<'PY'
 import json, statistics, sys
 times = {}
 for path in sys.argv[2:]:

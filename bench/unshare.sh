@@ -13,13 +13,9 @@
 set -euo pipefail
 rounds=${ROUNDS:-5}
 runs=${RUNS:-30}
-bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
-for cmd in hyperfine unshare python3; do
-  command -v "$cmd" >/dev/null || {
-    echo "bench: $cmd not found (hyperfine, util-linux, python3)" >&2
-    exit 1
-  }
-done
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
+bench_need hyperfine unshare python3
 [[ $(id -u) -eq 0 ]] || {
   echo "bench: run as root: namespaces without -U need CAP_SYS_ADMIN" >&2
   exit 1
@@ -36,7 +32,7 @@ trap 'rm -rf "$dir"' EXIT
 # -N: no shell between hyperfine and the command, whose start is measured.
 for round in $(seq "$rounds"); do
   hyperfine -N --style none --warmup 3 --runs "$runs" \
-    --export-json "$dir/round$round.json" \
+    --export-json "$dir/unshare.$round.json" \
     -n run-net "$bindir/unshare-run -n true" \
     -n ul-net "unshare -n true" \
     -n run-pid "$bindir/unshare-run -pf --mount-proc true" \
@@ -44,8 +40,11 @@ for round in $(seq "$rounds"); do
     -n run-pid1 "$bindir/unshare-run -pf --as-pid-1 --mount-proc true" \
     >/dev/null
 done
+bench_export "$dir"/unshare.*.json
+bench_pair unshare "-n true" run-net ul-net
+bench_pair unshare "-pf --mount-proc true" run-pid ul-pid
 
-python3 - "$dir"/round*.json <<'PY'
+python3 - "$dir"/unshare.*.json <<'PY'
 import json, statistics, sys
 times = {}
 for path in sys.argv[1:]:

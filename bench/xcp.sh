@@ -6,6 +6,9 @@
 #   50 000 small files (1-8 KiB) on tmpfs,
 #     xcp -a against cp -a and rsync -a         goal <= 0.8x cp -a
 #   sparse 4 GiB file, 4 MiB of data, tmpfs    goal <= 1.0x cp
+# and, for how the cost grows, xcp against cp on tmpfs: one file of each
+# size of FILE_SIZES, and xcp -a against cp -a: a tree of each number of
+# files of TREE_SIZES (1-8 KiB files, 500 to a directory).
 # Every copy is checked (cmp, or diff -r and the file count) before it is
 # timed; a wrong copy is reported and not timed.  hyperfine runs the
 # commands, without a shell, in alternating rounds (the machine's load
@@ -15,10 +18,17 @@
 # median time of the other command.
 #   usage: bench/xcp.sh
 #   env:   ROUNDS (default 3), RUNS per command per round (default 2),
-#          EXT4=0 to skip ext4, NC_BINDIR
+#          EXT4=0 to skip ext4, NC_BINDIR, BIG_MIB the big file's size
+#          (default 1024, a multiple of 16), TREE_FILES (default 50000),
+#          FILE_SIZES in MiB (default "1 4 16 64 256"), TREE_SIZES
+#          (default "500 2000 8000 32000"); empty: no such series
 set -euo pipefail
 rounds=${ROUNDS:-3}
 runs=${RUNS:-2}
+big_mib=${BIG_MIB:-1024}
+tree_files=${TREE_FILES:-50000}
+read -ra file_sizes <<<"${FILE_SIZES-1 4 16 64 256}"
+read -ra tree_sizes <<<"${TREE_SIZES-500 2000 8000 32000}"
 # shellcheck source=bench/common.sh
 . "$(dirname "$0")/common.sh"
 xcp=$bindir/xcp
@@ -50,7 +60,7 @@ if bench_ext4 "$dir/ext4" 3G; then
   filesystems+=(ext4)
 fi
 for fs in "${filesystems[@]}"; do
-  big "$dir/$fs/big" 1024
+  big "$dir/$fs/big" "$big_mib"
 done
 
 # The sparse file: 4 MiB of data in four 1 MiB pieces, at 0, 1 GiB,
@@ -62,22 +72,31 @@ for seek in 0 1024 2048 4095; do
     dd of="$sparse" bs=1M seek="$seek" conv=notrunc iflag=fullblock status=none
 done
 
-# The tree: 50 000 files of 1 to 8 KiB, 500 to a directory, in 100
-# directories below 10 (a source tree, a maildir).
-tree=$dir/tmpfs/tree
-python3 - "$tree" <<'PY'
+# make_tree DIR FILES: FILES files of 1 to 8 KiB, 500 to a directory, the
+# directories 10 to a parent (a source tree, a maildir).
+make_tree() {
+  python3 - "$1" "$2" <<'PY'
 import os, random, sys
-top = sys.argv[1]
+top, files = sys.argv[1], int(sys.argv[2])
 rand = random.Random(3)
 block = os.urandom(8192)
-for d in range(100):
+for d in range((files + 499) // 500):
     sub = os.path.join(top, f"d{d // 10}", f"s{d}")
     os.makedirs(sub)
-    for f in range(500):
+    for f in range(min(500, files - d * 500)):
         n = rand.randint(1024, 8192)
         with open(os.path.join(sub, f"f{f}.txt"), "wb") as out:
             out.write(block[:n])
 PY
+}
+tree=$dir/tmpfs/tree
+make_tree "$tree" "$tree_files"
+for n in "${tree_sizes[@]}"; do
+  make_tree "$dir/tmpfs/tree$n" "$n"
+done
+for mib in "${file_sizes[@]}"; do
+  head -c "$((mib * MIB))" /dev/urandom >"$dir/tmpfs/file$mib"
+done
 
 # check NAME SRC DST CMD...: run CMD, which copies SRC to DST, and compare;
 # print why and fail if the copy is wrong.
@@ -125,6 +144,20 @@ if check tree "$tree" "$dir/tmpfs/dst" "$xcp" -a "$tree" "$dir/tmpfs/dst" \
     have_rsync=0
   fi
 fi
+for mib in "${file_sizes[@]}"; do
+  src=$dir/tmpfs/file$mib
+  if check "fsize$mib" "$src" "$dir/tmpfs/dst" "$xcp" "$src" "$dir/tmpfs/dst" \
+    && check "fsize$mib" "$src" "$dir/tmpfs/dst" cp "$src" "$dir/tmpfs/dst"; then
+    scenarios+=("fsize$mib")
+  fi
+done
+for n in "${tree_sizes[@]}"; do
+  src=$dir/tmpfs/tree$n
+  if check "files$n" "$src" "$dir/tmpfs/dst" "$xcp" -a "$src" "$dir/tmpfs/dst" \
+    && check "files$n" "$src" "$dir/tmpfs/dst" cp -a "$src" "$dir/tmpfs/dst"; then
+    scenarios+=("files$n")
+  fi
+done
 
 for round in $(seq "$rounds"); do
   for scenario in "${scenarios[@]}"; do
@@ -145,6 +178,14 @@ for round in $(seq "$rounds"); do
         cmds+=(-n "rsync -a" "rsync -a '$src/' '$dst/'")
       fi
       ;;
+    fsize*)
+      fs=tmpfs src=$dir/tmpfs/file${scenario#fsize} dst=$dir/tmpfs/dst
+      cmds=(-n xcp "'$xcp' '$src' '$dst'" -n cp "cp '$src' '$dst'")
+      ;;
+    files*)
+      fs=tmpfs src=$dir/tmpfs/tree${scenario#files} dst=$dir/tmpfs/dst
+      cmds=(-n "xcp -a" "'$xcp' -a '$src' '$dst'" -n "cp -a" "cp -a '$src' '$dst'")
+      ;;
     esac
     # -N: no shell around the commands (the sparse copy takes a few ms).
     hyperfine -N --style none --warmup 1 --runs "$runs" \
@@ -157,16 +198,42 @@ done
   echo "bench: nothing to time" >&2
   exit 1
 }
-python3 - "$dir"/json/*.json <<'PY'
+bench_export "$dir"/json/*.json
+for scenario in "${scenarios[@]}"; do
+  case $scenario in
+  1G-*)
+    bench_pair "$scenario" "$big_mib MiB file on ${scenario#1G-}" xcp cp
+    ;;
+  sparse)
+    bench_pair sparse "sparse 4 GiB file, 4 MiB of data, on tmpfs" xcp cp
+    ;;
+  tree)
+    bench_pair tree "$tree_files small files on tmpfs" xcp "cp -a"
+    if ((have_rsync)); then
+      bench_pair tree "$tree_files small files on tmpfs" xcp "rsync -a"
+    fi
+    ;;
+  fsize*)
+    bench_pair "$scenario" "one ${scenario#fsize} MiB file on tmpfs" xcp cp \
+      file-size $((${scenario#fsize} * MIB))
+    ;;
+  files*)
+    bench_pair "$scenario" "${scenario#files} small files on tmpfs" \
+      "xcp -a" "cp -a" files "${scenario#files}"
+    ;;
+  esac
+done
+python3 - "$big_mib" "$tree_files" "$dir"/json/*.json <<'PY'
 import json, os, statistics, sys
 times = {}
-for path in sys.argv[1:]:
+big_mib, tree_files = sys.argv[1], sys.argv[2]
+for path in sys.argv[3:]:
     scenario = os.path.basename(path).split(".")[0]
     for r in json.load(open(path))["results"]:
         times.setdefault(scenario, {}).setdefault(r["command"], []).extend(r["times"])
-what = {"1G-tmpfs": ("1 GiB file on tmpfs", {"cp": 0.8}),
-        "1G-ext4": ("1 GiB file on ext4", {"cp": 1.0}),
-        "tree": ("50000 small files on tmpfs", {"cp -a": 0.8}),
+what = {"1G-tmpfs": (f"{big_mib} MiB file on tmpfs", {"cp": 0.8}),
+        "1G-ext4": (f"{big_mib} MiB file on ext4", {"cp": 1.0}),
+        "tree": (f"{tree_files} small files on tmpfs", {"cp -a": 0.8}),
         "sparse": ("sparse 4 GiB file, 4 MiB of data, on tmpfs", {"cp": 1.0})}
 def ms(t):
     return f"{t*1000:.0f} ms"
