@@ -158,12 +158,13 @@ expected_options() {
 @test "after --, operands only: file names, even those starting with '-'" {
   : >-x
   local tool lines=()
+  # unshare-run and ppoll-wait take a COMMAND there: tested below.
   for tool in "${NC_TOOLS[@]}"; do
-    [[ $tool == unshare-run ]] || lines+=("$tool -- -")
+    [[ $tool == @(unshare-run|ppoll-wait) ]] || lines+=("$tool -- -")
   done
   complete_lines "${lines[@]}"
   for tool in "${NC_TOOLS[@]}"; do
-    [[ $tool == unshare-run ]] ||
+    [[ $tool == @(unshare-run|ppoll-wait) ]] ||
       same_words "'$tool -- -'" "${OFFERED[$tool -- -]}" -x
   done
 }
@@ -411,6 +412,15 @@ bash_signal_names() {
   expect 'ppoll-wait ' dir1 fifo file1
   expect 'ppoll-wait -w fifo f' fifo file1
   expect 'ppoll-wait --signal=USR1 f' fifo file1
+}
+
+@test "ppoll-wait: COMMAND after --, then COMMAND's own line" {
+  mkfifo fifo
+  expect_some 'ppoll-wait fifo -- xc' xcp
+  expect_some 'ppoll-wait -t 2s --signal=USR1 fifo -- xc' xcp
+  expect 'ppoll-wait fifo -- xcp --eng' --engine=
+  expect 'ppoll-wait fifo -- rmtree fi' fifo file1
+  expect 'ppoll-wait fifo -- ppoll-wait -s usr' USR1 USR2
 }
 
 @test "unshare-run: COMMAND after the options, then COMMAND's own line" {
