@@ -4,6 +4,15 @@
 #   $(MAKE) -C gnulib/lib -f gnulib.mk -f <srcdir>/build-aux/libgnu.mk \
 #           srcdir=<srcdir>/gnulib/lib top_builddir=../.. libgnu.a
 
+# Silent rules as in the top Makefile ("  CC    gnulib/lib/error.o"), for
+# gnulib's rules too (they use automake's AM_V_GEN and AM_V_at); V=1
+# shows every command.
+V = 0
+nc_verbose = $(filter 1,$(V))
+nc_say = $(if $(nc_verbose),,@printf '  %-6s%s\n' '$(1)' 'gnulib/lib/$(2)';)
+AM_V_GEN = $(call nc_say,GEN,$@)
+AM_V_at = $(if $(nc_verbose),,@)
+
 vpath %.c $(srcdir)
 vpath %.h $(srcdir)
 
@@ -12,15 +21,15 @@ libgnu_objects = \
   $(filter %.o,$(gl_LIBOBJS))
 
 libgnu.a: $(libgnu_objects)
-	rm -f $@
-	$(AR) $(ARFLAGS) $@ $^
-	$(RANLIB) $@
+	$(call nc_say,AR,$@)rm -f $@
+	$(AM_V_at)$(AR) $(ARFLAGS) $@ $^
+	$(AM_V_at)$(RANLIB) $@
 
 # Every object may include any generated header.
 $(libgnu_objects): $(BUILT_SOURCES)
 
 %.o: %.c
-	$(CC) $(DEFS) -I. -I$(srcdir) -I$(top_builddir) $(CPPFLAGS) \
+	$(call nc_say,CC,$@)$(CC) $(DEFS) -I. -I$(srcdir) -I$(top_builddir) $(CPPFLAGS) \
 	  $(AM_CPPFLAGS) $(CFLAGS) $(SAN_CFLAGS) $(libgnu_a_CFLAGS) -c -o $@ $<
 
 .PHONY: built-sources
