@@ -2,14 +2,15 @@
 # rules for generated headers only, from gnulib-tool --gnu-make) into
 # libgnu.a.  Run from the top Makefile as
 #   $(MAKE) -C gnulib/lib -f gnulib.mk -f <srcdir>/build-aux/libgnu.mk \
-#           srcdir=<srcdir>/gnulib/lib top_builddir=../.. libgnu.a
+#           srcdir=<srcdir>/gnulib/lib top_builddir=../.. build-libgnu
 
 # Silent rules as in the top Makefile ("  CC    gnulib/lib/error.o"), for
 # gnulib's rules too (they use automake's AM_V_GEN and AM_V_at); V=1
-# shows every command.
+# shows every command, make -s none.
 V = 0
 nc_verbose = $(filter 1,$(V))
-nc_say = $(if $(nc_verbose),,@printf '  %-6s%s\n' '$(1)' 'gnulib/lib/$(2)';)
+nc_make_s = $(findstring s,$(firstword -$(MAKEFLAGS)))
+nc_say = $(if $(nc_verbose),,@$(if $(nc_make_s),,printf '  %-6s%s\n' '$(1)' 'gnulib/lib/$(2)';))
 AM_V_GEN = $(call nc_say,GEN,$@)
 AM_V_at = $(if $(nc_verbose),,@)
 
@@ -19,6 +20,11 @@ vpath %.h $(srcdir)
 libgnu_objects = \
   $(patsubst %.c,%.o,$(filter %.c,$(libgnu_a_SOURCES))) \
   $(filter %.o,$(gl_LIBOBJS))
+
+# The top Makefile's goal: libgnu.a, without "'libgnu.a' is up to date".
+.PHONY: build-libgnu
+build-libgnu: libgnu.a
+	@:
 
 libgnu.a: $(libgnu_objects)
 	$(call nc_say,AR,$@)rm -f $@
