@@ -787,26 +787,6 @@ fd_flags() {
   assert_equal "$got" "$want"
 }
 
-@test "-- COMMAND: usage errors" {
-  local args want
-  while IFS='|' read -r args want; do
-    # shellcheck disable=SC2086 # the arguments are words.
-    run --separate-stderr ppoll-wait $args
-    assert_failure 2
-    assert_output ""
-    assert_err --partial "ppoll-wait: $want"
-    assert_err --partial "Try 'ppoll-wait --help' for more information."
-  done <<'EOF'
-/dev/null --|missing command after '--'
---|missing command after '--'
--- /dev/null|missing target operand before '--'
--s USR1 -- true|missing target operand before '--'
--t -- /dev/null|-t: missing argument
---json /dev/null -- true|--json cannot be used with a COMMAND
--t 1s --remaining /dev/null -- true|--remaining cannot be used with a COMMAND
-EOF
-}
-
 # --- signals --------------------------------------------------------------
 
 @test "kill -USR1 during the wait: exit 128+10, the signal named" {
@@ -1110,5 +1090,12 @@ EOF
 --select --hup /dev/null|--hup cannot be used with --select
 --remaining /dev/null|--remaining needs --timeout
 --bogus /dev/null|--bogus
+/dev/null --|missing command after '--'
+--|missing command after '--'
+-- /dev/null|missing target operand before '--'
+-s USR1 -- true|missing target operand before '--'
+-t -- /dev/null|-t: missing argument
+--json /dev/null -- true|--json cannot be used with a COMMAND
+-t 1s --remaining /dev/null -- true|--remaining cannot be used with a COMMAND
 EOF
 }
