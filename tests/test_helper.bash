@@ -62,7 +62,12 @@ require_root() {
 # Every strace in the suite goes through this function, which turns leak
 # detection off for the traced command only.
 strace() {
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" command strace "$@"
+  ASAN_OPTIONS=$(no_leak_check_options) command strace "$@"
+}
+# The ASAN_OPTIONS of a traced run, for a strace started by another
+# program (script -c) rather than through the function above.
+no_leak_check_options() {
+  printf '%s\n' "${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
 
 # The tools may be foreign binaries run by qemu-user (arch/check-arches
