@@ -4,6 +4,9 @@
 #   bindir, builddir  the tools ($NC_BINDIR, else ../cmd beside this
 #                     script) and the build tree ($NC_BUILDDIR, else
 #                     bindir/..);
+#   bench_rounds ROUNDS RUNS
+#                     rounds= and runs=, from $ROUNDS and $RUNS, else the
+#                     script's defaults ROUNDS and RUNS;
 #   bench_need CMD... exit with a message unless every CMD is installed;
 #   bench_scratch     dir=, a new directory on tmpfs, removed at exit
 #                     with every file system bench_ext4 mounted in it;
@@ -26,6 +29,12 @@
 bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
 # shellcheck disable=SC2034 # used by the scripts that source this
 builddir=$(cd "${NC_BUILDDIR:-$bindir/..}" && pwd)
+
+# shellcheck disable=SC2034 # used by the scripts that source this
+bench_rounds() {
+  rounds=${ROUNDS:-$1}
+  runs=${RUNS:-$2}
+}
 
 bench_need() {
   local cmd

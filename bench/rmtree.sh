@@ -27,15 +27,14 @@
 #          TREE_SIZES (default "1500 6000 24000 96000"), FILE_SIZES in
 #          MiB (default "1 8 64 256"); empty: no such series
 set -euo pipefail
-rounds=${ROUNDS:-3}
-runs=${RUNS:-1}
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
+bench_rounds 3 1
 deep_levels=${DEEP_LEVELS:-20000}
 wide_files=${WIDE_FILES:-200000}
 bushy_dirs=${BUSHY_DIRS:-4000}
 read -ra tree_sizes <<<"${TREE_SIZES-1500 6000 24000 96000}"
 read -ra file_sizes <<<"${FILE_SIZES-1 8 64 256}"
-# shellcheck source=bench/common.sh
-. "$(dirname "$0")/common.sh"
 helper=$builddir/tests/rmtree-race
 bench_need hyperfine python3 find
 [[ -x $helper ]] || {
@@ -69,6 +68,19 @@ prepare() {
   *) make="'$helper' ${kind[$1]} '$2' ${sizes[$1]}" ;;
   esac
   echo "rm -rf '$2'; $make; sync -f '$3'"
+}
+
+# series_round SERIES X...: this round of the series SERIES (files, fsize)
+# on tmpfs: rmtree against rm -rf on the tree of each size X.
+series_round() {
+  local series=$1 x t=$dir/tmpfs/tree
+  shift
+  for x; do
+    hyperfine --style none --warmup 0 --runs "$runs" \
+      --prepare "$(prepare "$series$x" "$t" "$dir/tmpfs")" \
+      --export-json "$dir/json/$series$x-tmpfs.$round.json" \
+      -n rmtree "'$bindir/rmtree' '$t'" -n "rm -rf" "rm -rf '$t'" >/dev/null
+  done
 }
 
 # The removals must be complete before their speed matters (checked on
@@ -113,18 +125,8 @@ for round in $(seq "$rounds"); do
     -n rmtree "'$bindir/rmtree' '$t'" >/dev/null
   # How the cost grows, on tmpfs (files-N, fsize-MIB: the report's
   # series; not in the summary below).
-  for n in "${tree_sizes[@]}"; do
-    hyperfine --style none --warmup 0 --runs "$runs" \
-      --prepare "$(prepare "files$n" "$t" "$dir/tmpfs")" \
-      --export-json "$dir/json/files$n-tmpfs.$round.json" \
-      -n rmtree "'$bindir/rmtree' '$t'" -n "rm -rf" "rm -rf '$t'" >/dev/null
-  done
-  for mib in "${file_sizes[@]}"; do
-    hyperfine --style none --warmup 0 --runs "$runs" \
-      --prepare "$(prepare "fsize$mib" "$t" "$dir/tmpfs")" \
-      --export-json "$dir/json/fsize$mib-tmpfs.$round.json" \
-      -n rmtree "'$bindir/rmtree' '$t'" -n "rm -rf" "rm -rf '$t'" >/dev/null
-  done
+  series_round files "${tree_sizes[@]}"
+  series_round fsize "${file_sizes[@]}"
 done
 
 bench_export "$dir"/json/*.json

@@ -23,14 +23,13 @@
 #          FILE_SIZES in MiB (default "1 4 16 64 256"), TREE_SIZES
 #          (default "500 2000 8000 32000"); empty: no such series
 set -euo pipefail
-rounds=${ROUNDS:-3}
-runs=${RUNS:-2}
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
+bench_rounds 3 2
 big_mib=${BIG_MIB:-1024}
 tree_files=${TREE_FILES:-50000}
 read -ra file_sizes <<<"${FILE_SIZES-1 4 16 64 256}"
 read -ra tree_sizes <<<"${TREE_SIZES-500 2000 8000 32000}"
-# shellcheck source=bench/common.sh
-. "$(dirname "$0")/common.sh"
 xcp=$bindir/xcp
 [[ -x $xcp ]] || {
   echo "bench: no $xcp; build first or set NC_BINDIR" >&2

@@ -70,6 +70,26 @@ fuzz_string (const uint8_t *data, size_t size)
   return s;
 }
 
+int
+fuzz_argv (const char *name, const uint8_t *data, size_t size, char **argv,
+           char **words)
+{
+  /* A copy, null-terminated, so that the last word ends too.  */
+  char *copy = malloc (size + 1);
+  if (!copy)
+    abort ();
+  memcpy (copy, data, size);
+  copy[size] = '\0';
+  int argc = 0;
+  argv[argc++] = (char *) name;
+  for (char *w = copy; w <= copy + size && argc <= FUZZ_MAX_WORDS;
+       w += strlen (w) + 1)
+    argv[argc++] = w;
+  argv[argc] = NULL;
+  *words = copy;
+  return argc;
+}
+
 _Noreturn void
 fuzz_fail (const char *file, int line, const char *message)
 {

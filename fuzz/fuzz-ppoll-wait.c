@@ -89,9 +89,6 @@ check_descriptor (const char *name)
                "a descriptor number misread");
 }
 
-/* Words of the argument vector at most.  */
-enum { MAX_WORDS = 64 };
-
 /* What split_command should do with ARGV: no COMMAND without a "--"
    among ARGV[1] on; else the words after the first, the words before it
    to popt, none of them a "--".  */
@@ -122,16 +119,8 @@ check_split (int argc, char **argv)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  char *words = xmalloc (size + 1);
-  memcpy (words, data, size);
-  words[size] = '\0';
-  char *argv[MAX_WORDS + 2];
-  int argc = 0;
-  argv[argc++] = (char *) "ppoll-wait";
-  for (char *w = words; w <= words + size && argc <= MAX_WORDS;
-       w += strlen (w) + 1)
-    argv[argc++] = w;
-  argv[argc] = NULL;
+  char *argv[FUZZ_MAX_WORDS + 2], *words;
+  int argc = fuzz_argv ("ppoll-wait", data, size, argv, &words);
   check_split (argc, argv);
   free (words);
 

@@ -19,9 +19,6 @@ int unshare_run_main (int argc, char **argv);
 
 #include "c-ctype.h"
 
-/* Words of the argument vector at most: enough to reach every branch.  */
-enum { MAX_WORDS = 64 };
-
 struct split_call
 {
   int argc;
@@ -146,17 +143,8 @@ check_values (const char *arg)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  /* A copy, null-terminated, so that the last word ends too.  */
-  char *words = xmalloc (size + 1);
-  memcpy (words, data, size);
-  words[size] = '\0';
-  char *argv[MAX_WORDS + 2];
-  int argc = 0;
-  argv[argc++] = (char *) "unshare-run";
-  for (char *w = words; w <= words + size && argc <= MAX_WORDS;
-       w += strlen (w) + 1)
-    argv[argc++] = w;
-  argv[argc] = NULL;
+  char *argv[FUZZ_MAX_WORDS + 2], *words;
+  int argc = fuzz_argv ("unshare-run", data, size, argv, &words);
 
   struct split_call s = { argc, argv };
   fuzz_call (call_split, &s, NULL);

@@ -17,8 +17,6 @@ int xcp_main (int argc, char **argv);
 #include "cmd/xcp.c"
 #undef main
 
-enum { MAX_WORDS = 64 };
-
 struct value_call
 {
   const char *arg;
@@ -121,16 +119,8 @@ check_bare (int argc, char **argv)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  char *words = xmalloc (size + 1);
-  memcpy (words, data, size);
-  words[size] = '\0';
-  char *argv[MAX_WORDS + 2];
-  int argc = 0;
-  argv[argc++] = (char *) "xcp";
-  for (char *w = words; w <= words + size && argc <= MAX_WORDS;
-       w += strlen (w) + 1)
-    argv[argc++] = w;
-  argv[argc] = NULL;
+  char *argv[FUZZ_MAX_WORDS + 2], *words;
+  int argc = fuzz_argv ("xcp", data, size, argv, &words);
 
   check_preserve (argv[1]);
   struct value_call c = { .arg = argv[1] };

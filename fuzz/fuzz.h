@@ -34,6 +34,18 @@ bool fuzz_call (void (*fn) (void *), void *arg, int *status);
    after the first null byte: the parsers take C strings.  Free it.  */
 char *fuzz_string (const uint8_t *data, size_t size);
 
+/* Words of an argument vector fuzz_argv makes at most: enough to reach
+   every branch of the option parsers.  */
+enum { FUZZ_MAX_WORDS = 64 };
+
+/* An argument vector as a tool's main gets it, into ARGV (room for
+   FUZZ_MAX_WORDS + 2 pointers): NAME, then the SIZE bytes at DATA split
+   at their null bytes into at most FUZZ_MAX_WORDS words (the last ends
+   where DATA ends), then NULL.  Returns argc.  The words are in a copy
+   of DATA, *WORDS, which the caller frees after the last use of ARGV.  */
+int fuzz_argv (const char *name, const uint8_t *data, size_t size,
+               char **argv, char **words);
+
 /* Abort with MESSAGE (a crash for libFuzzer) unless COND holds: the
    targets check what the parsers promise, not only that they survive.  */
 #define fuzz_assert(cond, message) \
