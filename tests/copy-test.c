@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -47,6 +48,8 @@
 #include "tap.h"
 
 #define check tap_check
+#define check_int tap_check_int
+#define skip tap_skip
 #define die tap_die
 
 static unsigned char data[DATA_LEN];
@@ -375,6 +378,810 @@ test_fsize_limit (void)
   close (in);
 }
 
+/* ------------------------------------------------------------------ */
+/* The copy engine on files, pipes and sockets: each engine, non-blocking
+   ends, whole files, the automatic choice (from sys-test.c).  They work
+   in the scratch directory, DFD.  */
+
+static int dfd = -1;
+
+static int
+open_rd (const char *name)
+{
+  int fd = openat (dfd, name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    die (name);
+  return fd;
+}
+
+#define CP_LEN (300 * 1024)
+static unsigned char cp_data[CP_LEN];
+static unsigned char cp_buf[CP_LEN + 4096];
+
+static const enum copy_engine engines[] = {
+  COPY_ENGINE_COPY_FILE_RANGE, COPY_ENGINE_SPLICE, COPY_ENGINE_SENDFILE,
+  COPY_ENGINE_RW,
+};
+
+static int
+open_out (const char *name, int extra)
+{
+  int fd = openat (dfd, name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | extra,
+                   0644);
+  if (fd < 0)
+    die (name);
+  return fd;
+}
+
+/* A pipe of 1 MiB, so that 300 KiB fit without a reader.  */
+static void
+big_pipe (int p[2])
+{
+  if (pipe2 (p, O_CLOEXEC) < 0)
+    die ("pipe2");
+  if (fcntl (p[1], F_SETPIPE_SZ, 1 << 20) < (1 << 20))
+    die ("F_SETPIPE_SZ");
+}
+
+/* Check a copy's return value, byte count and engine.  */
+static void
+check_copy (int ret, const struct copy_result *res, int want_ret,
+            uint64_t want_bytes, enum copy_engine want_engine,
+            const char *what)
+{
+  check_int (ret, want_ret, "copy_range %s: return value", what);
+  check_int ((long long) res->bytes, (long long) want_bytes,
+             "copy_range %s: res.bytes", what);
+  check (res->engine == want_engine, copy_engine_name (res->engine),
+         "copy_range %s: res.engine is %s", what,
+         copy_engine_name (want_engine));
+}
+
+static void
+test_copy_engine (enum copy_engine e)
+{
+  const char *name = copy_engine_name (e);
+  char what[160], fname[64];
+  struct copy_result res;
+  int ret;
+
+  /* file -> file, at the descriptors' offsets.  */
+  int in = open_rd ("cp-src");
+  snprintf (fname, sizeof fname, "cp-ff-%d", (int) e);
+  int out = open_out (fname, 0);
+  struct copy_request req = { .in_fd = in, .out_fd = out,
+                              .length = COPY_TO_EOF,
+                              .engines = COPY_ENGINE_BIT (e) };
+  snprintf (what, sizeof what, "[%s] file -> file, 300 KiB", name);
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, CP_LEN, e, what);
+  check (read_at (out, cp_buf, sizeof cp_buf, 0) == CP_LEN
+         && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+         "copy_range %s: the bytes", what);
+  check (fd_pos (in) == CP_LEN && fd_pos (out) == CP_LEN, "offsets",
+         "copy_range %s: both file offsets advanced", what);
+  check (res.side == COPY_SIDE_NONE && res.calls > 0, "side or calls",
+         "copy_range %s: res.side none, res.calls > 0", what);
+  close (out);
+
+  /* file -> pipe.  */
+  int p[2];
+  big_pipe (p);
+  lseek (in, 0, SEEK_SET);
+  req.out_fd = p[1];
+  snprintf (what, sizeof what, "[%s] file -> pipe, 300 KiB", name);
+  ret = copy_range (&req, &res);
+  if (e == COPY_ENGINE_COPY_FILE_RANGE)
+    {
+      /* copy_file_range needs two regular files: nothing else allowed.  */
+      check_copy (ret, &res, -EINVAL, 0, COPY_ENGINE_NONE, what);
+    }
+  else
+    {
+      check_copy (ret, &res, 0, CP_LEN, e, what);
+      size_t n = read_all (p[0], cp_buf, CP_LEN);
+      check (n == CP_LEN && memcmp (cp_buf, cp_data, CP_LEN) == 0,
+             "bytes differ", "copy_range %s: the bytes", what);
+      if (e == COPY_ENGINE_SPLICE)
+        check (!res.via_pipe, "via_pipe set",
+               "copy_range %s: straight into the pipe (no internal pipe)",
+               what);
+    }
+  close (p[0]);
+  close (p[1]);
+
+  /* With in_off, out_off and a length: the descriptors' offsets stay.  */
+  snprintf (fname, sizeof fname, "cp-off-%d", (int) e);
+  out = open_out (fname, 0);
+  lseek (in, 0, SEEK_SET);
+  off_t in_off = 1000, out_off = 7;
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .in_off = &in_off, .out_off = &out_off,
+                                .length = 100000,
+                                .engines = COPY_ENGINE_BIT (e) };
+  snprintf (what, sizeof what, "[%s] in_off 1000, out_off 7, 100000 bytes",
+            name);
+  ret = copy_range (&req, &res);
+  struct stat st;
+  if (e == COPY_ENGINE_SENDFILE)
+    {
+      /* sendfile writes at the output's own position only: it declines
+         an out_off, and nothing else is allowed.  */
+      check_copy (ret, &res, -EINVAL, 0, COPY_ENGINE_NONE, what);
+      fstat (out, &st);
+      check (in_off == 1000 && out_off == 7 && st.st_size == 0,
+             "something moved", "copy_range %s: nothing moved", what);
+    }
+  else
+    {
+      check_copy (ret, &res, 0, 100000, e, what);
+      check (in_off == 101000 && out_off == 100007, "offsets not advanced",
+             "copy_range %s: *in_off and *out_off advanced", what);
+      check (fd_pos (in) == 0 && fd_pos (out) == 0, "a file offset moved",
+             "copy_range %s: the file offsets unchanged", what);
+      memset (cp_buf, 0xee, 100007);
+      fstat (out, &st);
+      check (st.st_size == 100007
+             && read_at (out, cp_buf, 100007, 0) == 100007
+             && memcmp (cp_buf, "\0\0\0\0\0\0\0", 7) == 0
+             && memcmp (cp_buf + 7, cp_data + 1000, 100000) == 0,
+             "bytes differ or misplaced",
+             "copy_range %s: the bytes land at 7, the file is 100007 long",
+             what);
+    }
+
+  /* in_off alone: the output's own position.  */
+  if (ftruncate (out, 0) < 0)
+    die ("ftruncate");
+  in_off = 2000;
+  req.out_off = NULL;
+  req.length = 50000;
+  snprintf (what, sizeof what, "[%s] in_off 2000 only, 50000 bytes", name);
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, 50000, e, what);
+  check (in_off == 52000 && fd_pos (in) == 0 && fd_pos (out) == 50000,
+         "offsets", "copy_range %s: *in_off and the output offset advanced, "
+         "the input offset not", what);
+  check (read_at (out, cp_buf, 50000, 0) == 50000
+         && memcmp (cp_buf, cp_data + 2000, 50000) == 0, "bytes differ",
+         "copy_range %s: the bytes", what);
+  req.out_off = &out_off;
+  if (e == COPY_ENGINE_SENDFILE)
+    req.out_off = NULL;
+
+  /* COPY_TO_EOF from an offset near the end.  */
+  in_off = CP_LEN - 7200;
+  out_off = 0;
+  lseek (out, 0, SEEK_SET);
+  req.length = COPY_TO_EOF;
+  snprintf (what, sizeof what, "[%s] COPY_TO_EOF from 7200 before the end",
+            name);
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, 7200, e, what);
+  check (in_off == CP_LEN && read_at (out, cp_buf, 7200, 0) == 7200
+         && memcmp (cp_buf, cp_data + CP_LEN - 7200, 7200) == 0,
+         "bytes differ", "copy_range %s: the bytes", what);
+  close (out);
+
+  /* A length limit at the descriptors' offsets.  */
+  snprintf (fname, sizeof fname, "cp-len-%d", (int) e);
+  out = open_out (fname, 0);
+  lseek (in, 5, SEEK_SET);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out, .length = 12345,
+                                .engines = COPY_ENGINE_BIT (e) };
+  snprintf (what, sizeof what, "[%s] length 12345 from offset 5", name);
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, 12345, e, what);
+  fstat (out, &st);
+  check (st.st_size == 12345 && fd_pos (in) == 12350
+         && read_at (out, cp_buf, 12345, 0) == 12345
+         && memcmp (cp_buf, cp_data + 5, 12345) == 0, "bytes or sizes",
+         "copy_range %s: the bytes, and no more", what);
+  close (out);
+  close (in);
+
+  /* An empty input: 0 bytes, return 0.  */
+  in = open_rd ("cp-empty");
+  snprintf (fname, sizeof fname, "cp-e-%d", (int) e);
+  out = open_out (fname, 0);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = COPY_TO_EOF,
+                                .engines = COPY_ENGINE_BIT (e) };
+  ret = copy_range (&req, &res);
+  check_int (ret, 0, "copy_range [%s] of an empty file: returns 0", name);
+  check_int ((long long) res.bytes, 0,
+             "copy_range [%s] of an empty file: 0 bytes", name);
+  close (out);
+  close (in);
+
+  /* /dev/full.  */
+  in = open_rd ("cp-src");
+  out = open ("/dev/full", O_WRONLY | O_CLOEXEC);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = COPY_TO_EOF,
+                                .engines = COPY_ENGINE_BIT (e) };
+  ret = copy_range (&req, &res);
+  if (e == COPY_ENGINE_COPY_FILE_RANGE)
+    check_int (ret, -EINVAL, "copy_range [%s] to /dev/full: not applicable",
+               name);
+  else
+    {
+      /* sendfile may decline (EINVAL: /dev/full cannot be spliced to on
+         recent kernels), the others hit ENOSPC.  */
+      char d[80];
+      snprintf (d, sizeof d, "ret %d, side %d", ret, (int) res.side);
+      check ((e == COPY_ENGINE_SENDFILE ? ret < 0 : ret == -ENOSPC)
+             && res.side == COPY_SIDE_WRITE, d,
+             "copy_range [%s] to /dev/full: %s, COPY_SIDE_WRITE", name,
+             e == COPY_ENGINE_SENDFILE ? "fails" : "-ENOSPC");
+    }
+  close (out);
+  close (in);
+}
+
+/* Non-blocking pipes: EAGAIN waited out, for each engine that can write
+   to a pipe; a child at the other end, slow on purpose.  */
+
+static void
+nap_ms (int ms)
+{
+  struct timespec t = { 0, ms * 1000L * 1000L };
+  nanosleep (&t, NULL);
+}
+
+/* Child: read the pipe FD to EOF, exit 0 if it held exactly cp_data.  */
+static void
+reader_child (int fd)
+{
+  static unsigned char piped[CP_LEN + 1];
+  size_t n = 0;
+  nap_ms (5);
+  for (;;)
+    {
+      ssize_t r = read (fd, piped + n, sizeof piped - n);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      n += r;
+      if (n >= sizeof piped)
+        break;
+    }
+  _exit (n == CP_LEN && memcmp (piped, cp_data, CP_LEN) == 0 ? 0 : 1);
+}
+
+static void
+test_copy_nonblocking (void)
+{
+  static const enum copy_engine to_pipe[] = {
+    0, COPY_ENGINE_SPLICE, COPY_ENGINE_SENDFILE, COPY_ENGINE_RW,
+  };
+  struct copy_result res;
+  int ret;
+
+  for (size_t i = 0; i < sizeof to_pipe / sizeof to_pipe[0]; i++)
+    {
+      const char *name = to_pipe[i] ? copy_engine_name (to_pipe[i]) : "auto";
+      int p[2];
+      /* A 64 KiB pipe, non-blocking at the writing end: full at once.  */
+      if (pipe2 (p, O_CLOEXEC) < 0)
+        die ("pipe2");
+      fcntl (p[1], F_SETPIPE_SZ, 65536);
+      fcntl (p[1], F_SETFL, O_NONBLOCK);
+      fflush (stdout);
+      pid_t pid = fork ();
+      if (pid == 0)
+        {
+          close (p[1]);
+          reader_child (p[0]);
+        }
+      close (p[0]);
+      int in = open_rd ("cp-src");
+      struct copy_request req = {
+        .in_fd = in, .out_fd = p[1], .length = COPY_TO_EOF,
+        .engines = to_pipe[i] ? COPY_ENGINE_BIT (to_pipe[i]) : 0,
+      };
+      ret = copy_range (&req, &res);
+      close (p[1]);
+      close (in);
+      int status = -1;
+      waitpid (pid, &status, 0);
+      check (ret == 0 && res.bytes == CP_LEN, "copy failed",
+             "copy_range [%s] into a full non-blocking pipe: all 300 KiB",
+             name);
+      check (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+             "the reader got other bytes",
+             "copy_range [%s] into a non-blocking pipe: the reader got "
+             "the bytes", name);
+    }
+
+  /* A non-blocking input pipe that a slow writer fills.  */
+  static const enum copy_engine from_pipe[] = {
+    0, COPY_ENGINE_SPLICE, COPY_ENGINE_RW,
+  };
+  for (size_t i = 0; i < sizeof from_pipe / sizeof from_pipe[0]; i++)
+    {
+      const char *name = from_pipe[i] ? copy_engine_name (from_pipe[i])
+        : "auto";
+      int p[2];
+      if (pipe2 (p, O_CLOEXEC) < 0)
+        die ("pipe2");
+      fcntl (p[0], F_SETFL, O_NONBLOCK);
+      fflush (stdout);
+      pid_t pid = fork ();
+      if (pid == 0)
+        {
+          close (p[0]);
+          for (size_t off = 0; off < CP_LEN; off += 100 * 1024)
+            {
+              nap_ms (3);
+              size_t len = CP_LEN - off < 100 * 1024 ? CP_LEN - off
+                : 100 * 1024;
+              for (size_t done = 0; done < len;)
+                {
+                  ssize_t w = write (p[1], cp_data + off + done, len - done);
+                  if (w <= 0)
+                    _exit (1);
+                  done += w;
+                }
+            }
+          _exit (0);
+        }
+      close (p[1]);
+      char fname[64];
+      snprintf (fname, sizeof fname, "cp-nbin-%zu", i);
+      int out = open_out (fname, 0);
+      struct copy_request req = {
+        .in_fd = p[0], .out_fd = out, .length = COPY_TO_EOF,
+        .engines = from_pipe[i] ? COPY_ENGINE_BIT (from_pipe[i]) : 0,
+      };
+      ret = copy_range (&req, &res);
+      waitpid (pid, NULL, 0);
+      check (ret == 0 && res.bytes == CP_LEN, "copy failed",
+             "copy_range [%s] from an empty non-blocking pipe: all 300 KiB",
+             name);
+      check (read_at (out, cp_buf, sizeof cp_buf, 0) == CP_LEN
+             && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+             "copy_range [%s] from a non-blocking pipe: the bytes", name);
+      close (out);
+      close (p[0]);
+    }
+
+  /* A length limit on a pipe: exactly that much is taken.  */
+  int p[2];
+  big_pipe (p);
+  xwrite (p[1], cp_data, 5000);
+  int out = open_out ("cp-pipelen", 0);
+  struct copy_request req = { .in_fd = p[0], .out_fd = out, .length = 1000 };
+  ret = copy_range (&req, &res);
+  int left = 0;
+  ioctl (p[0], FIONREAD, &left);
+  check (ret == 0 && res.bytes == 1000 && left == 4000, "wrong amount",
+         "copy_range of 1000 bytes from a pipe holding 5000 leaves 4000");
+  /* Length 0: nothing, 0.  */
+  req.length = 0;
+  ret = copy_range (&req, &res);
+  check (ret == 0 && res.bytes == 0, "not 0", "copy_range of length 0: 0");
+  close (out);
+
+  /* A pipe whose reader is gone: -EPIPE on the write side (SIGPIPE
+     ignored, as the tools do not, but a library must not care).  */
+  close (p[0]);
+  struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+  sigaction (SIGPIPE, &ign, &old);
+  int in = open_rd ("cp-src");
+  for (size_t i = 0; i < sizeof to_pipe / sizeof to_pipe[0]; i++)
+    {
+      const char *name = to_pipe[i] ? copy_engine_name (to_pipe[i]) : "auto";
+      lseek (in, 0, SEEK_SET);
+      req = (struct copy_request) {
+        .in_fd = in, .out_fd = p[1], .length = COPY_TO_EOF,
+        .engines = to_pipe[i] ? COPY_ENGINE_BIT (to_pipe[i]) : 0,
+      };
+      ret = copy_range (&req, &res);
+      char d[80];
+      snprintf (d, sizeof d, "ret %d, side %d", ret, (int) res.side);
+      check (ret == -EPIPE && res.side == COPY_SIDE_WRITE, d,
+             "copy_range [%s] into a pipe without reader: -EPIPE, "
+             "COPY_SIDE_WRITE", name);
+    }
+  sigaction (SIGPIPE, &old, NULL);
+  close (in);
+  close (p[1]);
+}
+
+/* copy_extents, copy_clone, COPY_REGULAR_FILES and res.declined: what
+   xcp adds to the engine.  */
+static void
+test_copy_whole_files (void)
+{
+  struct copy_result res;
+  struct copy_request req;
+  struct stat st;
+  bool holes;
+  int ret;
+
+  /* A sparse file: 8 MiB, data at 1 MiB and in the last 300 KiB.  */
+  int sp = open_out ("cx-sparse", 0);
+  if (ftruncate (sp, 8 << 20) < 0
+      || pwrite (sp, cp_data, 4096, 1 << 20) != 4096
+      || pwrite (sp, cp_data, CP_LEN, (8 << 20) - CP_LEN) != CP_LEN)
+    die ("cx-sparse");
+  fstat (sp, &st);
+  lseek (sp, 0, SEEK_SET);
+  int out = open_out ("cx-sparse-copy", 0);
+  req = (struct copy_request) { .in_fd = sp, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_extents (&req, st.st_size, &res, &holes);
+  check_int (ret, 0, "copy_extents of a sparse file: 0");
+  struct stat cst;
+  fstat (out, &cst);
+  check_int (cst.st_size, 8 << 20, "copy_extents: the size is kept");
+  if (lseek (sp, 0, SEEK_DATA) == (off_t) 0)
+    skip ("copy_extents holes: the scratch file system reports none");
+  else
+    {
+      check (holes, "holes false", "copy_extents: holes reported kept");
+      check ((long long) res.bytes < 8 << 20, "all bytes copied",
+             "copy_extents copied the data only (%llu bytes)",
+             (unsigned long long) res.bytes);
+      check (cst.st_blocks < st.st_size / 512, "no holes in the copy",
+             "copy_extents: the copy has holes (%lld blocks)",
+             (long long) cst.st_blocks);
+    }
+  bool same = true;
+  static unsigned char a[1 << 16], b[1 << 16];
+  for (off_t o = 0; o < (8 << 20) && same; o += sizeof a)
+    same = read_at (sp, a, sizeof a, o) == sizeof a
+           && read_at (out, b, sizeof b, o) == sizeof b
+           && memcmp (a, b, sizeof a) == 0;
+  check (same, "bytes differ", "copy_extents: the copy reads the same");
+  close (out);
+
+  /* The same with a single engine, which must be the one used.  */
+  lseek (sp, 0, SEEK_SET);
+  out = open_out ("cx-sparse-rw", 0);
+  req.out_fd = out;
+  req.engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
+  ret = copy_extents (&req, st.st_size, &res, &holes);
+  check (ret == 0 && res.engine == COPY_ENGINE_RW, "wrong",
+         "copy_extents [read/write]: 0, engine read/write");
+  fstat (out, &cst);
+  check_int (cst.st_size, 8 << 20, "copy_extents [read/write]: the size");
+  check (read_at (out, b, 4096, 1 << 20) == 4096
+         && memcmp (b, cp_data, 4096) == 0, "bytes differ",
+         "copy_extents [read/write]: the data at 1 MiB");
+  close (out);
+
+  /* A file with no hole: one extent, and no hole reported.  */
+  int in = open_rd ("cp-src");
+  out = open_out ("cx-full", 0);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_extents (&req, CP_LEN, &res, &holes);
+  check (ret == 0 && res.bytes == CP_LEN && !holes, "wrong",
+         "copy_extents of a file without holes: all of it, no holes");
+  check (read_at (out, cp_buf, sizeof cp_buf, 0) == CP_LEN
+         && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+         "copy_extents of a file without holes: the bytes");
+  close (out);
+
+  /* Only holes: nothing copied, the size set.  */
+  int hole = open_out ("cx-hole", 0);
+  if (ftruncate (hole, 1 << 20) < 0)
+    die ("cx-hole");
+  out = open_out ("cx-hole-copy", 0);
+  req = (struct copy_request) { .in_fd = hole, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_extents (&req, 1 << 20, &res, &holes);
+  fstat (out, &cst);
+  check (ret == 0 && cst.st_size == 1 << 20 && cst.st_blocks == 0, "wrong",
+         "copy_extents of holes only: size 1 MiB, no block");
+  close (out);
+  close (hole);
+  close (sp);
+
+  /* COPY_ZEROS_AS_HOLES: a full file of 1 MiB of zeros between two
+     blocks of data, and zeros at the end; the zeros become holes.  */
+  int full = open_out ("cx-zeros", 0);
+  static unsigned char zeros[1 << 20];
+  if (write (full, cp_data, 8192) != 8192
+      || write (full, zeros, sizeof zeros) != (ssize_t) sizeof zeros
+      || write (full, cp_data, 4096) != 4096
+      || write (full, zeros, 10000) != 10000)
+    die ("cx-zeros");
+  off_t full_size = 8192 + (1 << 20) + 4096 + 10000;
+  lseek (full, 0, SEEK_SET);
+  out = open_out ("cx-zeros-copy", 0);
+  req = (struct copy_request) { .in_fd = full, .out_fd = out,
+                                .flags = COPY_REGULAR_FILES
+                                         | COPY_ZEROS_AS_HOLES };
+  ret = copy_extents (&req, full_size, &res, &holes);
+  fstat (out, &cst);
+  check (ret == 0 && holes && res.engine == COPY_ENGINE_RW
+         && res.bytes == 8192 + 4096 && cst.st_size == full_size, "wrong",
+         "copy_extents COPY_ZEROS_AS_HOLES: the data written, the size "
+         "set (%llu bytes, size %lld)", (unsigned long long) res.bytes,
+         (long long) cst.st_size);
+  same = true;
+  for (off_t o = 0; o < full_size && same; o += sizeof a)
+    {
+      size_t n = full_size - o < (off_t) sizeof a ? (size_t) (full_size - o)
+                                                   : sizeof a;
+      same = read_at (full, a, n, o) == n && read_at (out, b, n, o) == n
+             && memcmp (a, b, n) == 0;
+    }
+  check (same, "bytes differ",
+         "copy_extents COPY_ZEROS_AS_HOLES: the copy reads the same");
+  check (cst.st_blocks * 512 < 1 << 20, "zeros written",
+         "copy_extents COPY_ZEROS_AS_HOLES: the zeros are holes (%lld "
+         "blocks)", (long long) cst.st_blocks);
+  close (out);
+  close (full);
+
+  /* COPY_REGULAR_FILES: no fstat or fcntl, the same bytes.  */
+  lseek (in, 0, SEEK_SET);
+  out = open_out ("cx-regular", 0);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = CP_LEN,
+                                .flags = COPY_REGULAR_FILES };
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, CP_LEN, COPY_ENGINE_COPY_FILE_RANGE,
+              "COPY_REGULAR_FILES");
+  check_int ((long long) res.calls, 1,
+             "copy_range of a known length: one copy_file_range call");
+  close (out);
+
+  /* declined: nothing for a copy the first engine made; across file
+     systems (scratch -> /dev/shm), copy_file_range if it said EXDEV.  */
+  lseek (in, 0, SEEK_SET);
+  out = open_out ("cx-declined", 0);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check_int (res.declined, 0, "copy_range that worked: nothing declined");
+  close (out);
+  char shm[64];
+  snprintf (shm, sizeof shm, "/dev/shm/sys-test-cx.%ld", (long) getpid ());
+  out = open (shm, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (out < 0)
+    skip ("res.declined across file systems: cannot create %s", shm);
+  else
+    {
+      unlink (shm);
+      lseek (in, 0, SEEK_SET);
+      req.out_fd = out;
+      ret = copy_range (&req, &res);
+      check (ret == 0 && res.bytes == CP_LEN
+             && (res.engine == COPY_ENGINE_COPY_FILE_RANGE
+                 ? res.declined == 0
+                 : res.declined == COPY_ENGINE_BIT
+                                     (COPY_ENGINE_COPY_FILE_RANGE)),
+             "wrong", "copy_range across file systems (engine %s): "
+             "res.declined names copy_file_range if it refused",
+             copy_engine_name (res.engine));
+      close (out);
+    }
+
+  /* copy_clone: a reflink where the file system has it, else one of the
+     "cannot" errors, and the output left empty.  */
+  out = open_out ("cx-clone", 0);
+  ret = copy_clone (in, out);
+  fstat (out, &cst);
+  if (ret == 0)
+    check (cst.st_size == CP_LEN && read_at (out, cp_buf, CP_LEN, 0) == CP_LEN
+           && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+           "copy_clone: the bytes");
+  else
+    check ((ret == -EOPNOTSUPP || ret == -EXDEV || ret == -EINVAL
+            || ret == -ENOTTY) && cst.st_size == 0, "wrong",
+           "copy_clone without reflinks: %d, output empty", ret);
+  check_int (copy_clone (in, -1), -EBADF, "copy_clone to fd -1: -EBADF");
+  close (out);
+  close (in);
+  check (strcmp (copy_engine_name (COPY_ENGINE_CLONE), "clone") == 0,
+         "wrong name", "copy_engine_name (COPY_ENGINE_CLONE)");
+}
+
+static void
+test_copy (void)
+{
+  struct copy_result res;
+  int ret;
+
+  fill_random (cp_data, CP_LEN, 2005);
+  close (make_file ("cp-src", cp_data, CP_LEN));
+  close (make_file ("cp-empty", "", 0));
+
+  check (strcmp (copy_engine_name (COPY_ENGINE_COPY_FILE_RANGE),
+                 "copy_file_range") == 0
+         && strcmp (copy_engine_name (COPY_ENGINE_SPLICE), "splice") == 0
+         && strcmp (copy_engine_name (COPY_ENGINE_SENDFILE), "sendfile") == 0
+         && strcmp (copy_engine_name (COPY_ENGINE_RW), "read/write") == 0,
+         "wrong names", "copy_engine_name");
+
+  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+    test_copy_engine (engines[i]);
+
+  /* Auto mode, file -> file: copy_file_range.  */
+  int in = open_rd ("cp-src"), out = open_out ("cp-auto", 0);
+  struct copy_request req = { .in_fd = in, .out_fd = out,
+                              .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, CP_LEN, COPY_ENGINE_COPY_FILE_RANGE,
+              "auto, file -> file");
+  check (read_at (out, cp_buf, sizeof cp_buf, 0) == CP_LEN
+         && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+         "copy_range auto, file -> file: the bytes");
+  close (out);
+
+  /* Auto mode, file -> pipe: splice.  */
+  int p[2];
+  big_pipe (p);
+  lseek (in, 0, SEEK_SET);
+  req.out_fd = p[1];
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, CP_LEN, COPY_ENGINE_SPLICE, "auto, file -> pipe");
+  check (read_all (p[0], cp_buf, CP_LEN) == CP_LEN
+         && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+         "copy_range auto, file -> pipe: the bytes");
+
+  /* Auto mode, pipe -> file: splice.  */
+  if (write (p[1], cp_data, CP_LEN) != CP_LEN)
+    die ("write pipe");
+  close (p[1]);
+  out = open_out ("cp-frompipe", 0);
+  req = (struct copy_request) { .in_fd = p[0], .out_fd = out,
+                                .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, CP_LEN, COPY_ENGINE_SPLICE, "auto, pipe -> file");
+  check (read_at (out, cp_buf, sizeof cp_buf, 0) == CP_LEN
+         && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+         "copy_range auto, pipe -> file: the bytes");
+  /* A pipe has no offset to read at.  */
+  off_t off = 0;
+  req.in_off = &off;
+  ret = copy_range (&req, &res);
+  check_int (ret, -ESPIPE, "copy_range with in_off on a pipe: -ESPIPE");
+  check_int (res.side, COPY_SIDE_READ, "copy_range in_off on a pipe: "
+             "res.side is COPY_SIDE_READ");
+  close (p[0]);
+  close (out);
+
+  /* /proc/version, whose size stat does not know: a plain read agrees.  */
+  char want[4096];
+  int pv = open ("/proc/version", O_RDONLY | O_CLOEXEC);
+  size_t wlen = pv < 0 ? 0 : read_all (pv, want, sizeof want);
+  if (pv >= 0)
+    close (pv);
+  pv = open ("/proc/version", O_RDONLY | O_CLOEXEC);
+  if (pv < 0 || wlen == 0)
+    skip ("copy_range of /proc/version: cannot read it");
+  else
+    {
+      out = open_out ("cp-proc", 0);
+      req = (struct copy_request) { .in_fd = pv, .out_fd = out,
+                                    .length = COPY_TO_EOF };
+      ret = copy_range (&req, &res);
+      check_int (ret, 0, "copy_range auto of /proc/version: returns 0");
+      check_int ((long long) res.bytes, wlen,
+                 "copy_range of /proc/version: res.bytes as a read's");
+      check (res.engine != COPY_ENGINE_NONE, "none",
+             "copy_range of /proc/version: an engine named (%s)",
+             copy_engine_name (res.engine));
+      check (read_at (out, cp_buf, sizeof want, 0) == wlen
+             && memcmp (cp_buf, want, wlen) == 0, "bytes differ",
+             "copy_range of /proc/version: the bytes of a plain read");
+      close (out);
+      close (pv);
+    }
+
+  /* Across file systems (scratch -> /dev/shm): copy_file_range may say
+     EXDEV, and the next engine must take over with nothing lost.  */
+  struct stat sd, ss;
+  char shm[64];
+  snprintf (shm, sizeof shm, "/dev/shm/sys-test.%ld", (long) getpid ());
+  if (stat ("/dev/shm", &sd) < 0 || fstat (dfd, &ss) < 0
+      || sd.st_dev == ss.st_dev)
+    skip ("copy_range across file systems: no /dev/shm of its own");
+  else
+    {
+      out = open (shm, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      if (out < 0)
+        skip ("copy_range across file systems: cannot create %s", shm);
+      else
+        {
+          lseek (in, 0, SEEK_SET);
+          req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                        .length = COPY_TO_EOF };
+          ret = copy_range (&req, &res);
+          check_int (ret, 0, "copy_range auto across file systems: 0");
+          check_int ((long long) res.bytes, CP_LEN,
+                     "copy_range across file systems: res.bytes (engine %s)",
+                     copy_engine_name (res.engine));
+          check (read_at (out, cp_buf, sizeof cp_buf, 0) == CP_LEN
+                 && memcmp (cp_buf, cp_data, CP_LEN) == 0, "bytes differ",
+                 "copy_range across file systems: the bytes");
+          close (out);
+          unlink (shm);
+        }
+    }
+
+  /* O_APPEND: read/write, appended.  */
+  close (make_file ("cp-append", "HEAD", 4));
+  lseek (in, 0, SEEK_SET);
+  out = openat (dfd, "cp-append", O_WRONLY | O_APPEND | O_CLOEXEC);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check_copy (ret, &res, 0, CP_LEN, COPY_ENGINE_RW, "auto, O_APPEND output");
+  int chk = open_rd ("cp-append");
+  check (read_at (chk, cp_buf, sizeof cp_buf, 0) == CP_LEN + 4
+         && memcmp (cp_buf, "HEAD", 4) == 0
+         && memcmp (cp_buf + 4, cp_data, CP_LEN) == 0, "bytes differ",
+         "copy_range O_APPEND: the bytes appended after HEAD");
+  close (chk);
+  close (out);
+
+  /* /dev/full: ENOSPC on the write side.  */
+  lseek (in, 0, SEEK_SET);
+  out = open ("/dev/full", O_WRONLY | O_CLOEXEC);
+  req = (struct copy_request) { .in_fd = in, .out_fd = out,
+                                .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check_int (ret, -ENOSPC, "copy_range auto to /dev/full: -ENOSPC");
+  check_int (res.side, COPY_SIDE_WRITE,
+             "copy_range to /dev/full: res.side is COPY_SIDE_WRITE");
+  lseek (in, 0, SEEK_SET);
+  req.engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
+  ret = copy_range (&req, &res);
+  check_int (ret, -ENOSPC, "copy_range [read/write] to /dev/full: -ENOSPC");
+  check_int (res.side, COPY_SIDE_WRITE,
+             "copy_range [read/write] to /dev/full: COPY_SIDE_WRITE");
+  close (out);
+
+  /* Bad descriptors: the side that is bad.  */
+  req = (struct copy_request) { .in_fd = -1, .out_fd = in,
+                                .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check (ret == -EBADF && res.side == COPY_SIDE_READ, "wrong",
+         "copy_range from fd -1: -EBADF, COPY_SIDE_READ");
+  req = (struct copy_request) { .in_fd = in, .out_fd = -1,
+                                .length = COPY_TO_EOF };
+  ret = copy_range (&req, &res);
+  check (ret == -EBADF && res.side == COPY_SIDE_WRITE, "wrong",
+         "copy_range to fd -1: -EBADF, COPY_SIDE_WRITE");
+  close (in);
+
+  /* copy_size_pipe.  */
+  big_pipe (p);
+  check_int (copy_size_pipe (p[0], 0), 1 << 20,
+             "copy_size_pipe 0 never shrinks a pipe");
+  check_int (copy_size_pipe (p[0], 65536), 65536,
+             "copy_size_pipe 65536 sets the size exactly");
+  check_int (fcntl (p[0], F_GETPIPE_SZ), 65536,
+             "copy_size_pipe: F_GETPIPE_SZ agrees");
+  close (p[0]);
+  close (p[1]);
+  if (pipe2 (p, O_CLOEXEC) < 0)
+    die ("pipe2");
+  check_int (copy_size_pipe (p[1], 0), COPY_DEFAULT_PIPE_SIZE,
+             "copy_size_pipe 0 grows to the default size");
+  check_int (fcntl (p[0], F_GETPIPE_SZ), COPY_DEFAULT_PIPE_SIZE,
+             "copy_size_pipe: F_GETPIPE_SZ agrees");
+  close (p[0]);
+  close (p[1]);
+  int f = open_rd ("cp-src");
+  check_int (copy_size_pipe (f, 0), 0, "copy_size_pipe of a file: 0");
+  close (f);
+
+  test_copy_nonblocking ();
+  test_copy_whole_files ();
+}
+
+/* ------------------------------------------------------------------ */
+/* New sections go above main, below this line.  */
+
 int
 main (void)
 {
@@ -388,6 +1195,10 @@ main (void)
   test_short_writes ();
   test_short_reads ();
   test_fsize_limit ();
+  dfd = open (".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0)
+    die ("open .");
+  test_copy ();
 
   if (chdir ("/") < 0)
     die ("chdir /");

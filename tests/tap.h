@@ -14,6 +14,9 @@
    /dev/shm for a tmpfs); the process that made the first one removes
    them all, with what they hold, at exit (children that exit do not).
 
+   The test data and I/O helpers: fill_random, read_at, read_all,
+   xwrite, fd_pos.
+
    Header only: every function is static and may go unused in a driver.  */
 
 #ifndef NC_TESTS_TAP_H
@@ -27,6 +30,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +184,68 @@ tap_die (const char *what)
 {
   fprintf (stderr, "%s: %s: %s\n", TAP_NAME, what, strerror (errno));
   exit (99);
+}
+
+/* ------------------------------------------------------------------ */
+/* Test data and I/O.  */
+
+/* Fill BUF with LEN pseudo-random bytes (xorshift, seeded).  */
+TAP_FN void
+fill_random (unsigned char *buf, size_t len, uint32_t seed)
+{
+  uint32_t x = seed ? seed : 1;
+  for (size_t i = 0; i < len; i++)
+    {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+      buf[i] = (unsigned char) x;
+    }
+}
+
+/* Read LEN bytes at OFF of FD (pread loop); return the count read.  */
+TAP_FN size_t
+read_at (int fd, void *buf, size_t len, off_t off)
+{
+  size_t done = 0;
+  while (done < len)
+    {
+      ssize_t n = pread (fd, (char *) buf + done, len - done, off + done);
+      if (n <= 0)
+        break;
+      done += n;
+    }
+  return done;
+}
+
+/* Read up to LEN bytes from FD at its position until EOF or LEN.  */
+TAP_FN size_t
+read_all (int fd, void *buf, size_t len)
+{
+  size_t done = 0;
+  while (done < len)
+    {
+      ssize_t n = read (fd, (char *) buf + done, len - done);
+      if (n <= 0)
+        break;
+      done += n;
+    }
+  return done;
+}
+
+/* Setup I/O that must work: write exactly LEN bytes.  */
+TAP_FN void
+xwrite (int fd, const void *buf, size_t len)
+{
+  if (write (fd, buf, len) != (ssize_t) len)
+    tap_die ("write");
+}
+
+/* The file offset of FD.  */
+TAP_FN off_t
+fd_pos (int fd)
+{
+  return lseek (fd, 0, SEEK_CUR);
 }
 
 /* ------------------------------------------------------------------ */
