@@ -2067,96 +2067,88 @@ elapsed_ms (const struct timespec *t0)
   return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-static void
-test_ppoll (void)
+/* ppoll and pselect6 wait alike: each case below runs against both, as
+   a wait for one descriptor to be readable.  */
+struct wait_call
 {
-  long long s, l;
-  int se, le;
-  int p[2];
-  sigset_t usr1 = set_of (SIGUSR1), empty = set_of (0), cur;
-  struct timespec t0;
+  const char *sys, *libc;       /* "sys_ppoll", "ppoll" */
+  const char *ready;            /* what a wait for a ready pipe returns */
+  /* SEEN (what the call reported of the descriptor) is revents for ppoll:
+     sys's must be libc's.  For pselect6 it is whether the descriptor
+     stayed in the set: set when ready, cleared on a timeout.  */
+  bool seen_is_revents;
+  /* Wait for FD to be readable with timeout TS (updated) and MASK; store
+     what the call reported of FD in *SEEN.  The sys_* one returns
+     -errno, the libc one -1 with errno set.  */
+  long long (*sys_wait) (int fd, struct timespec *ts, const sigset_t *mask,
+                         int *seen);
+  long long (*libc_wait) (int fd, struct timespec *ts, const sigset_t *mask,
+                          int *seen);
+  /* The cases of this call alone, with the pipe P, empty.  */
+  void (*own_cases) (int p[2]);
+};
 
-  if (pipe2 (p, O_CLOEXEC) < 0)
-    die ("pipe2");
-  xwrite (p[1], "x", 1);
+static long long
+sys_ppoll_read (int fd, struct timespec *ts, const sigset_t *mask, int *seen)
+{
+  struct pollfd pfd = { .fd = fd, .events = POLLIN };
+  long long r = sys_ppoll (&pfd, 1, ts, mask);
+  *seen = pfd.revents;
+  return r;
+}
 
+static long long
+libc_ppoll_read (int fd, struct timespec *ts, const sigset_t *mask, int *seen)
+{
+  struct pollfd pfd = { .fd = fd, .events = POLLIN };
+  long long r = ppoll (&pfd, 1, ts, mask);
+  *seen = pfd.revents;
+  return r;
+}
+
+static long long
+sys_pselect_read (int fd, struct timespec *ts, const sigset_t *mask,
+                  int *seen)
+{
+  fd_set rs;
+  FD_ZERO (&rs);
+  FD_SET (fd, &rs);
+  long long r = sys_pselect6 (fd + 1, &rs, NULL, NULL, ts, mask);
+  *seen = FD_ISSET (fd, &rs);
+  return r;
+}
+
+static long long
+libc_pselect_read (int fd, struct timespec *ts, const sigset_t *mask,
+                   int *seen)
+{
+  fd_set rs;
+  FD_ZERO (&rs);
+  FD_SET (fd, &rs);
+  long long r = pselect (fd + 1, &rs, NULL, NULL, ts, mask);
+  *seen = FD_ISSET (fd, &rs);
+  return r;
+}
+
+static void
+ppoll_own_cases (int p[2])
+{
   struct pollfd fs = { .fd = p[0], .events = POLLIN };
   struct pollfd fl = fs;
-  struct timespec ts = { 1, 0 }, tl = { 1, 0 };
-  SYS (s, se, sys_ppoll (&fs, 1, &ts, NULL));
-  LIBC (l, le, ppoll (&fl, 1, &tl, NULL));
-  cmp_sys_libc (s, se, l, le, "sys_ppoll of a pipe with data: ready");
-  check_int (fs.revents, fl.revents, "sys_ppoll: revents as libc's (POLLIN)");
-  check (ts.tv_sec == 0 ? ts.tv_nsec > 900000000 : ts.tv_sec == 1
-         && ts.tv_nsec == 0, "timeout not ~1 s",
-         "sys_ppoll ready: the timeout left is ~1 s");
-  fs.revents = 0;
+  char c;
+  xwrite (p[1], "x", 1);
   CMP (sys_ppoll (&fs, 1, NULL, NULL), ppoll (&fl, 1, NULL, NULL),
        "sys_ppoll with no timeout, data: ready");
-
-  /* An empty pipe, 20 ms: 0, and the time left is 0.  */
-  char c;
   xread (p[0], &c, 1);
-  ts = (struct timespec) { 0, 20 * 1000 * 1000 };
-  tl = ts;
-  clock_gettime (CLOCK_MONOTONIC, &t0);
-  SYS (s, se, sys_ppoll (&fs, 1, &ts, NULL));
-  double ms = elapsed_ms (&t0);
-  LIBC (l, le, ppoll (&fl, 1, &tl, NULL));
-  cmp_sys_libc (s, se, l, le, "sys_ppoll of an empty pipe, 20 ms: 0");
-  check (ms >= 19 && ms < 1000, "too short or too long",
-         "sys_ppoll 20 ms: waited %.1f ms", ms);
-  check (ts.tv_sec == 0 && ts.tv_nsec == 0, "timeout not updated",
-         "sys_ppoll timed out: the timeout left is 0");
   struct timespec zero = { 0, 0 };
   CMP (sys_ppoll (&fs, 1, &zero, NULL), ppoll (&fl, 1, &zero, NULL),
        "sys_ppoll with a zero timeout: 0 at once");
 
-  /* The mask: SIGUSR1 pending and blocked, a mask without it: EINTR.  */
-  sigprocmask (SIG_SETMASK, &usr1, NULL);
-  for (int pass = 0; pass < 2; pass++)
-    {
-      usr1_count = 0;
-      raise (SIGUSR1);
-      ts = (struct timespec) { 2, 0 };
-      if (pass == 0)
-        {
-          SYS (s, se, sys_ppoll (&fs, 1, &ts, &empty));
-          cmp_sys_libc (s, se, -1, EINTR,
-                        "sys_ppoll with a mask unblocking a pending "
-                        "SIGUSR1: EINTR");
-        }
-      else
-        {
-          LIBC (l, le, ppoll (&fl, 1, &ts, &empty));
-          check (l == -1 && le == EINTR, "libc differs",
-                 "libc ppoll agrees: EINTR");
-        }
-      check_int (usr1_count, 1, "%s with the mask: the handler ran",
-                 pass ? "ppoll" : "sys_ppoll");
-      cur = current_mask ();
-      check_mask (&cur, &usr1, "%s: the mask is restored",
-                  pass ? "ppoll" : "sys_ppoll");
-    }
-  /* A mask that keeps it blocked: a plain timeout.  */
-  usr1_count = 0;
-  raise (SIGUSR1);
-  ts = (struct timespec) { 0, 20 * 1000 * 1000 };
-  SYS (s, se, sys_ppoll (&fs, 1, &ts, &usr1));
-  check_int (s, 0, "sys_ppoll with a mask blocking SIGUSR1: times out");
-  check_int (usr1_count, 0, "sys_ppoll: the blocked signal not handled");
-  sigprocmask (SIG_SETMASK, &empty, NULL);
-  check_int (usr1_count, 1, "the pending SIGUSR1 handled once unblocked");
-
-  /* POLLNVAL and errors.  */
   struct pollfd nv = { .fd = 9999, .events = POLLIN }, nv2 = nv;
   CMP (sys_ppoll (&nv, 1, &zero, NULL), ppoll (&nv2, 1, &zero, NULL),
        "sys_ppoll of a closed fd: 1");
   check_int (nv.revents, nv2.revents, "sys_ppoll: POLLNVAL as libc's");
-  struct timespec bad = { 0, 1000000000 };
-  CMP (sys_ppoll (&fs, 1, &bad, NULL), ppoll (&fl, 1, &bad, NULL),
-       "sys_ppoll with tv_nsec 1e9: EINVAL");
-  bad = (struct timespec) { -1, 0 };
+  struct timespec bad = { -1, 0 };
   CMP (sys_ppoll (&fs, 1, &bad, NULL), ppoll (&fl, 1, &bad, NULL),
        "sys_ppoll with a negative timeout: EINVAL");
   /* volatile: GCC would see through these and refuse to compile.  */
@@ -2167,22 +2159,11 @@ test_ppoll (void)
               "sys_ppoll with 2^30 fds: EINVAL");
   CMP_BADMEM (sys_ppoll (badp, 1, &zero, NULL), ppoll (badp, 1, &zero, NULL),
               EFAULT, "sys_ppoll with a bad pointer: EFAULT");
+}
 
-  /* pselect6.  */
-  xwrite (p[1], "y", 1);
-  fd_set rs, rl;
-  FD_ZERO (&rs);
-  FD_SET (p[0], &rs);
-  rl = rs;
-  ts = (struct timespec) { 1, 0 };
-  tl = ts;
-  SYS (s, se, sys_pselect6 (p[0] + 1, &rs, NULL, NULL, &ts, NULL));
-  LIBC (l, le, pselect (p[0] + 1, &rl, NULL, NULL, &tl, NULL));
-  cmp_sys_libc (s, se, l, le, "sys_pselect6 of a pipe with data: 1");
-  check (FD_ISSET (p[0], &rs), "not set", "sys_pselect6: the fd is set");
-  check (ts.tv_sec == 0 ? ts.tv_nsec > 900000000 : ts.tv_sec == 1
-         && ts.tv_nsec == 0, "timeout not ~1 s",
-         "sys_pselect6 ready: the timeout left is ~1 s");
+static void
+pselect_own_cases (int p[2])
+{
   /* Write side of the pipe: ready for writing.  */
   fd_set ws, wl;
   FD_ZERO (&ws);
@@ -2191,74 +2172,15 @@ test_ppoll (void)
   CMP (sys_pselect6 (p[1] + 1, NULL, &ws, NULL, NULL, NULL),
        pselect (p[1] + 1, NULL, &wl, NULL, NULL, NULL),
        "sys_pselect6 for writing, no timeout: 1");
-  xread (p[0], &c, 1);
 
-  FD_ZERO (&rs);
-  FD_SET (p[0], &rs);
-  rl = rs;
-  ts = (struct timespec) { 0, 20 * 1000 * 1000 };
-  tl = ts;
-  clock_gettime (CLOCK_MONOTONIC, &t0);
-  SYS (s, se, sys_pselect6 (p[0] + 1, &rs, NULL, NULL, &ts, NULL));
-  ms = elapsed_ms (&t0);
-  LIBC (l, le, pselect (p[0] + 1, &rl, NULL, NULL, &tl, NULL));
-  cmp_sys_libc (s, se, l, le, "sys_pselect6 of an empty pipe, 20 ms: 0");
-  check (ms >= 19 && ms < 1000, "too short or too long",
-         "sys_pselect6 20 ms: waited %.1f ms", ms);
-  check (ts.tv_sec == 0 && ts.tv_nsec == 0, "timeout not updated",
-         "sys_pselect6 timed out: the timeout left is 0");
-  check (!FD_ISSET (p[0], &rs), "still set",
-         "sys_pselect6 timed out: the set is cleared");
-
-  sigprocmask (SIG_SETMASK, &usr1, NULL);
-  for (int pass = 0; pass < 2; pass++)
-    {
-      usr1_count = 0;
-      raise (SIGUSR1);
-      FD_ZERO (&rs);
-      FD_SET (p[0], &rs);
-      ts = (struct timespec) { 2, 0 };
-      if (pass == 0)
-        {
-          SYS (s, se, sys_pselect6 (p[0] + 1, &rs, NULL, NULL, &ts, &empty));
-          cmp_sys_libc (s, se, -1, EINTR,
-                        "sys_pselect6 with a mask unblocking a pending "
-                        "SIGUSR1: EINTR");
-        }
-      else
-        {
-          LIBC (l, le, pselect (p[0] + 1, &rs, NULL, NULL, &ts, &empty));
-          check (l == -1 && le == EINTR, "libc differs",
-                 "libc pselect agrees: EINTR");
-        }
-      check_int (usr1_count, 1, "%s with the mask: the handler ran",
-                 pass ? "pselect" : "sys_pselect6");
-      cur = current_mask ();
-      check_mask (&cur, &usr1, "%s: the mask is restored",
-                  pass ? "pselect" : "sys_pselect6");
-    }
-  usr1_count = 0;
-  raise (SIGUSR1);
-  FD_ZERO (&rs);
-  FD_SET (p[0], &rs);
-  ts = (struct timespec) { 0, 20 * 1000 * 1000 };
-  SYS (s, se, sys_pselect6 (p[0] + 1, &rs, NULL, NULL, &ts, &usr1));
-  check_int (s, 0, "sys_pselect6 with a mask blocking SIGUSR1: times out");
-  check_int (usr1_count, 0, "sys_pselect6: the blocked signal not handled");
-  sigprocmask (SIG_SETMASK, &empty, NULL);
-  check_int (usr1_count, 1, "the pending SIGUSR1 handled once unblocked");
-
-  /* Errors.  */
+  struct timespec zero = { 0, 0 };
+  fd_set rs, rl;
   FD_ZERO (&rs);
   FD_SET (p[0], &rs);
   rl = rs;
   CMP (sys_pselect6 (-1, &rs, NULL, NULL, &zero, NULL),
        pselect (-1, &rl, NULL, NULL, &zero, NULL),
        "sys_pselect6 with nfds -1: EINVAL");
-  bad = (struct timespec) { 0, 1000000000 };
-  CMP (sys_pselect6 (p[0] + 1, &rs, NULL, NULL, &bad, NULL),
-       pselect (p[0] + 1, &rl, NULL, NULL, &bad, NULL),
-       "sys_pselect6 with tv_nsec 1e9: EINVAL");
   int closed = dup (p[0]);
   close (closed);
   FD_ZERO (&rs);
@@ -2267,9 +2189,111 @@ test_ppoll (void)
   CMP (sys_pselect6 (closed + 1, &rs, NULL, NULL, &zero, NULL),
        pselect (closed + 1, &rl, NULL, NULL, &zero, NULL),
        "sys_pselect6 of a closed fd: EBADF");
+}
 
-  close (p[0]);
-  close (p[1]);
+static const struct wait_call wait_calls[] = {
+  { "sys_ppoll", "ppoll", "ready", true, sys_ppoll_read, libc_ppoll_read,
+    ppoll_own_cases },
+  { "sys_pselect6", "pselect", "1", false, sys_pselect_read,
+    libc_pselect_read, pselect_own_cases },
+};
+
+/* The cases of both calls: W on the empty pipe P.  */
+static void
+test_wait_call (const struct wait_call *w, int p[2])
+{
+  long long s, l;
+  int se, le, seen, seen_libc;
+  sigset_t usr1 = set_of (SIGUSR1), empty = set_of (0), cur;
+  struct timespec t0;
+
+  /* Data in the pipe: ready, and about all the timeout left.  */
+  xwrite (p[1], "x", 1);
+  struct timespec ts = { 1, 0 }, tl = { 1, 0 };
+  SYS (s, se, w->sys_wait (p[0], &ts, NULL, &seen));
+  LIBC (l, le, w->libc_wait (p[0], &tl, NULL, &seen_libc));
+  cmp_sys_libc (s, se, l, le, "%s of a pipe with data: %s", w->sys,
+                w->ready);
+  if (w->seen_is_revents)
+    check_int (seen, seen_libc, "%s: revents as libc's (POLLIN)", w->sys);
+  else
+    check (seen, "not set", "%s: the fd is set", w->sys);
+  check (ts.tv_sec == 0 ? ts.tv_nsec > 900000000 : ts.tv_sec == 1
+         && ts.tv_nsec == 0, "timeout not ~1 s",
+         "%s ready: the timeout left is ~1 s", w->sys);
+
+  /* An empty pipe, 20 ms: 0, and the time left is 0.  */
+  char c;
+  xread (p[0], &c, 1);
+  ts = (struct timespec) { 0, 20 * 1000 * 1000 };
+  tl = ts;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  SYS (s, se, w->sys_wait (p[0], &ts, NULL, &seen));
+  double ms = elapsed_ms (&t0);
+  LIBC (l, le, w->libc_wait (p[0], &tl, NULL, &seen_libc));
+  cmp_sys_libc (s, se, l, le, "%s of an empty pipe, 20 ms: 0", w->sys);
+  check (ms >= 19 && ms < 1000, "too short or too long",
+         "%s 20 ms: waited %.1f ms", w->sys, ms);
+  check (ts.tv_sec == 0 && ts.tv_nsec == 0, "timeout not updated",
+         "%s timed out: the timeout left is 0", w->sys);
+  if (!w->seen_is_revents)
+    check (!seen, "still set", "%s timed out: the set is cleared", w->sys);
+
+  /* The mask: SIGUSR1 pending and blocked, a mask without it: EINTR.  */
+  sigprocmask (SIG_SETMASK, &usr1, NULL);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      usr1_count = 0;
+      raise (SIGUSR1);
+      ts = (struct timespec) { 2, 0 };
+      if (pass == 0)
+        {
+          SYS (s, se, w->sys_wait (p[0], &ts, &empty, &seen));
+          cmp_sys_libc (s, se, -1, EINTR, "%s with a mask unblocking a "
+                        "pending SIGUSR1: EINTR", w->sys);
+        }
+      else
+        {
+          LIBC (l, le, w->libc_wait (p[0], &ts, &empty, &seen));
+          check (l == -1 && le == EINTR, "libc differs",
+                 "libc %s agrees: EINTR", w->libc);
+        }
+      check_int (usr1_count, 1, "%s with the mask: the handler ran",
+                 pass ? w->libc : w->sys);
+      cur = current_mask ();
+      check_mask (&cur, &usr1, "%s: the mask is restored",
+                  pass ? w->libc : w->sys);
+    }
+  /* A mask that keeps it blocked: a plain timeout.  */
+  usr1_count = 0;
+  raise (SIGUSR1);
+  ts = (struct timespec) { 0, 20 * 1000 * 1000 };
+  SYS (s, se, w->sys_wait (p[0], &ts, &usr1, &seen));
+  check_int (s, 0, "%s with a mask blocking SIGUSR1: times out", w->sys);
+  check_int (usr1_count, 0, "%s: the blocked signal not handled", w->sys);
+  sigprocmask (SIG_SETMASK, &empty, NULL);
+  check_int (usr1_count, 1, "the pending SIGUSR1 handled once unblocked");
+
+  struct timespec bad = { 0, 1000000000 }, bad_libc = bad;
+  SYS (s, se, w->sys_wait (p[0], &bad, NULL, &seen));
+  LIBC (l, le, w->libc_wait (p[0], &bad_libc, NULL, &seen_libc));
+  cmp_sys_libc (s, se, l, le, "%s with tv_nsec 1e9: EINVAL", w->sys);
+
+  w->own_cases (p);
+}
+
+static void
+test_ppoll (void)
+{
+  for (size_t i = 0; i < sizeof wait_calls / sizeof wait_calls[0]; i++)
+    {
+      int p[2];
+      if (pipe2 (p, O_CLOEXEC) < 0)
+        die ("pipe2");
+      test_wait_call (&wait_calls[i], p);
+      close (p[0]);
+      close (p[1]);
+    }
 }
 
 static void
