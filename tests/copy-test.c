@@ -388,10 +388,7 @@ static int dfd = -1;
 static int
 open_rd (const char *name)
 {
-  int fd = openat (dfd, name, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    die (name);
-  return fd;
+  return xopenat (dfd, name, O_RDONLY);
 }
 
 #define CP_LEN (300 * 1024)

@@ -235,19 +235,13 @@ make_file (const char *name, const void *data, size_t len)
 static int
 open_rd (const char *name)
 {
-  int fd = openat (dfd, name, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    die (name);
-  return fd;
+  return xopenat (dfd, name, O_RDONLY);
 }
 
 static int
 open_rw (const char *name)
 {
-  int fd = openat (dfd, name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0)
-    die (name);
-  return fd;
+  return xopenat (dfd, name, O_RDWR | O_CREAT);
 }
 
 /* Setup I/O that must work: read exactly LEN bytes.  */
@@ -2077,55 +2071,35 @@ struct wait_call
      sys's must be libc's.  For pselect6 it is whether the descriptor
      stayed in the set: set when ready, cleared on a timeout.  */
   bool seen_is_revents;
-  /* Wait for FD to be readable with timeout TS (updated) and MASK; store
-     what the call reported of FD in *SEEN.  The sys_* one returns
-     -errno, the libc one -1 with errno set.  */
-  long long (*sys_wait) (int fd, struct timespec *ts, const sigset_t *mask,
-                         int *seen);
-  long long (*libc_wait) (int fd, struct timespec *ts, const sigset_t *mask,
-                          int *seen);
+  /* Wait by the sys_* call (LIBC false) or libc's for FD to be readable,
+     with timeout TS (updated) and MASK; store what the call reported of
+     FD in *SEEN.  Returns -errno (sys_*), or -1 with errno set (libc).  */
+  long long (*wait) (bool libc, int fd, struct timespec *ts,
+                     const sigset_t *mask, int *seen);
   /* The cases of this call alone, with the pipe P, empty.  */
   void (*own_cases) (int p[2]);
 };
 
 static long long
-sys_ppoll_read (int fd, struct timespec *ts, const sigset_t *mask, int *seen)
+ppoll_read (bool libc, int fd, struct timespec *ts, const sigset_t *mask,
+            int *seen)
 {
   struct pollfd pfd = { .fd = fd, .events = POLLIN };
-  long long r = sys_ppoll (&pfd, 1, ts, mask);
+  long long r = (libc ? ppoll (&pfd, 1, ts, mask)
+                 : sys_ppoll (&pfd, 1, ts, mask));
   *seen = pfd.revents;
   return r;
 }
 
 static long long
-libc_ppoll_read (int fd, struct timespec *ts, const sigset_t *mask, int *seen)
-{
-  struct pollfd pfd = { .fd = fd, .events = POLLIN };
-  long long r = ppoll (&pfd, 1, ts, mask);
-  *seen = pfd.revents;
-  return r;
-}
-
-static long long
-sys_pselect_read (int fd, struct timespec *ts, const sigset_t *mask,
-                  int *seen)
+pselect_read (bool libc, int fd, struct timespec *ts, const sigset_t *mask,
+              int *seen)
 {
   fd_set rs;
   FD_ZERO (&rs);
   FD_SET (fd, &rs);
-  long long r = sys_pselect6 (fd + 1, &rs, NULL, NULL, ts, mask);
-  *seen = FD_ISSET (fd, &rs);
-  return r;
-}
-
-static long long
-libc_pselect_read (int fd, struct timespec *ts, const sigset_t *mask,
-                   int *seen)
-{
-  fd_set rs;
-  FD_ZERO (&rs);
-  FD_SET (fd, &rs);
-  long long r = pselect (fd + 1, &rs, NULL, NULL, ts, mask);
+  long long r = (libc ? pselect (fd + 1, &rs, NULL, NULL, ts, mask)
+                 : sys_pselect6 (fd + 1, &rs, NULL, NULL, ts, mask));
   *seen = FD_ISSET (fd, &rs);
   return r;
 }
@@ -2192,10 +2166,9 @@ pselect_own_cases (int p[2])
 }
 
 static const struct wait_call wait_calls[] = {
-  { "sys_ppoll", "ppoll", "ready", true, sys_ppoll_read, libc_ppoll_read,
-    ppoll_own_cases },
-  { "sys_pselect6", "pselect", "1", false, sys_pselect_read,
-    libc_pselect_read, pselect_own_cases },
+  { "sys_ppoll", "ppoll", "ready", true, ppoll_read, ppoll_own_cases },
+  { "sys_pselect6", "pselect", "1", false, pselect_read,
+    pselect_own_cases },
 };
 
 /* The cases of both calls: W on the empty pipe P.  */
@@ -2210,8 +2183,8 @@ test_wait_call (const struct wait_call *w, int p[2])
   /* Data in the pipe: ready, and about all the timeout left.  */
   xwrite (p[1], "x", 1);
   struct timespec ts = { 1, 0 }, tl = { 1, 0 };
-  SYS (s, se, w->sys_wait (p[0], &ts, NULL, &seen));
-  LIBC (l, le, w->libc_wait (p[0], &tl, NULL, &seen_libc));
+  SYS (s, se, w->wait (false, p[0], &ts, NULL, &seen));
+  LIBC (l, le, w->wait (true, p[0], &tl, NULL, &seen_libc));
   cmp_sys_libc (s, se, l, le, "%s of a pipe with data: %s", w->sys,
                 w->ready);
   if (w->seen_is_revents)
@@ -2228,9 +2201,9 @@ test_wait_call (const struct wait_call *w, int p[2])
   ts = (struct timespec) { 0, 20 * 1000 * 1000 };
   tl = ts;
   clock_gettime (CLOCK_MONOTONIC, &t0);
-  SYS (s, se, w->sys_wait (p[0], &ts, NULL, &seen));
+  SYS (s, se, w->wait (false, p[0], &ts, NULL, &seen));
   double ms = elapsed_ms (&t0);
-  LIBC (l, le, w->libc_wait (p[0], &tl, NULL, &seen_libc));
+  LIBC (l, le, w->wait (true, p[0], &tl, NULL, &seen_libc));
   cmp_sys_libc (s, se, l, le, "%s of an empty pipe, 20 ms: 0", w->sys);
   check (ms >= 19 && ms < 1000, "too short or too long",
          "%s 20 ms: waited %.1f ms", w->sys, ms);
@@ -2248,13 +2221,13 @@ test_wait_call (const struct wait_call *w, int p[2])
       ts = (struct timespec) { 2, 0 };
       if (pass == 0)
         {
-          SYS (s, se, w->sys_wait (p[0], &ts, &empty, &seen));
+          SYS (s, se, w->wait (false, p[0], &ts, &empty, &seen));
           cmp_sys_libc (s, se, -1, EINTR, "%s with a mask unblocking a "
                         "pending SIGUSR1: EINTR", w->sys);
         }
       else
         {
-          LIBC (l, le, w->libc_wait (p[0], &ts, &empty, &seen));
+          LIBC (l, le, w->wait (true, p[0], &ts, &empty, &seen));
           check (l == -1 && le == EINTR, "libc differs",
                  "libc %s agrees: EINTR", w->libc);
         }
@@ -2268,15 +2241,15 @@ test_wait_call (const struct wait_call *w, int p[2])
   usr1_count = 0;
   raise (SIGUSR1);
   ts = (struct timespec) { 0, 20 * 1000 * 1000 };
-  SYS (s, se, w->sys_wait (p[0], &ts, &usr1, &seen));
+  SYS (s, se, w->wait (false, p[0], &ts, &usr1, &seen));
   check_int (s, 0, "%s with a mask blocking SIGUSR1: times out", w->sys);
   check_int (usr1_count, 0, "%s: the blocked signal not handled", w->sys);
   sigprocmask (SIG_SETMASK, &empty, NULL);
   check_int (usr1_count, 1, "the pending SIGUSR1 handled once unblocked");
 
   struct timespec bad = { 0, 1000000000 }, bad_libc = bad;
-  SYS (s, se, w->sys_wait (p[0], &bad, NULL, &seen));
-  LIBC (l, le, w->libc_wait (p[0], &bad_libc, NULL, &seen_libc));
+  SYS (s, se, w->wait (false, p[0], &bad, NULL, &seen));
+  LIBC (l, le, w->wait (true, p[0], &bad_libc, NULL, &seen_libc));
   cmp_sys_libc (s, se, l, le, "%s with tv_nsec 1e9: EINVAL", w->sys);
 
   w->own_cases (p);

@@ -15,7 +15,7 @@
    them all, with what they hold, at exit (children that exit do not).
 
    The test data and I/O helpers: fill_random, read_at, read_all,
-   xwrite, fd_pos.
+   xwrite, xopenat, fd_pos.
 
    Header only: every function is static and may go unused in a driver.  */
 
@@ -239,6 +239,17 @@ xwrite (int fd, const void *buf, size_t len)
 {
   if (write (fd, buf, len) != (ssize_t) len)
     tap_die ("write");
+}
+
+/* NAME opened relative to DIRFD with FLAGS and O_CLOEXEC (mode 0644 if
+   created), which must work.  */
+TAP_FN int
+xopenat (int dirfd, const char *name, int flags)
+{
+  int fd = openat (dirfd, name, flags | O_CLOEXEC, 0644);
+  if (fd < 0)
+    tap_die (name);
+  return fd;
 }
 
 /* The file offset of FD.  */
