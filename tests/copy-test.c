@@ -1077,7 +1077,7 @@ test_copy (void)
      EXDEV, and the next engine must take over with nothing lost.  */
   struct stat sd, ss;
   char shm[64];
-  snprintf (shm, sizeof shm, "/dev/shm/sys-test.%ld", (long) getpid ());
+  snprintf (shm, sizeof shm, "/dev/shm/" TAP_NAME ".%ld", (long) getpid ());
   if (stat ("/dev/shm", &sd) < 0 || fstat (dfd, &ss) < 0
       || sd.st_dev == ss.st_dev)
     skip ("copy_range across file systems: no /dev/shm of its own");
