@@ -4,10 +4,12 @@
    or -errno.  errno is never touched.  Where a libc-style API is wanted,
    nc_errno() converts at the call site.
 
-   Architecture differences are absorbed here, once: 64-bit offsets split
-   into low/high words, the kernel's 8-byte sigset, 64-bit time on 32-bit
-   architectures (the *_time64 calls), fstatat done with statx, and
-   O_LARGEFILE.  */
+   Architecture differences are absorbed here, once, without naming an
+   architecture: 64-bit arguments in the form syscall_arch.h gives them
+   (two halves on 32-bit architectures), the kernel's 8-byte sigset,
+   64-bit time on 32-bit architectures (the *_time64 calls), fstatat done
+   with statx, and O_LARGEFILE.  sys.c defines the wrappers in the order
+   they are declared here, each under the prototype of its man(2) page.  */
 
 #ifndef NC_SYS_H
 #define NC_SYS_H
