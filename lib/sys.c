@@ -436,6 +436,13 @@ sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
 int
 sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
 {
+  return sys_fstatat_mount (dirfd, path, st, flags, NULL);
+}
+
+int
+sys_fstatat_mount (int dirfd, const char *path, struct stat *st, int flags,
+                   bool *mount_root)
+{
   struct statx stx;
   /* As fstatat does, never trigger an automount.  */
   int ret = sys_statx (dirfd, path, flags | AT_NO_AUTOMOUNT,
@@ -443,6 +450,9 @@ sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
   if (ret < 0)
     return ret;
   stat_from_statx (st, &stx);
+  if (mount_root)
+    *mount_root = (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+                  && (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
   return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/select.h>
 #include <sys/stat.h>
@@ -124,6 +125,11 @@ int sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
 int sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
                struct statx *stx);
 int sys_fstatat (int dirfd, const char *path, struct stat *st, int flags);
+/* sys_fstatat, telling also, when MOUNT_ROOT is not NULL, whether PATH is
+   the root of a mount: *MOUNT_ROOT is true only where the kernel says so
+   (STATX_ATTR_MOUNT_ROOT, Linux 5.8; before, always false).  */
+int sys_fstatat_mount (int dirfd, const char *path, struct stat *st,
+                       int flags, bool *mount_root);
 /* Fill ST from STX (what sys_fstatat does after its statx).  */
 void stat_from_statx (struct stat *st, const struct statx *stx);
 int sys_fstat (int fd, struct stat *st);
