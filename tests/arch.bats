@@ -99,9 +99,9 @@ copy_arch() {
 
 @test "every syscall number generated into arch/ is used by lib/ or tests/" {
   local top=$BATS_TEST_DIRNAME/.. name unused=
-  for name in $(sed -n 's/^#define NC_SYS_\([a-z0-9_]*\) .*/\1/p' \
-    "$top"/arch/*/syscall_nr.h | sort -u); do
+  while read -r name; do
     grep -qw "NC_SYS_$name" "$top"/lib/*.c "$top"/tests/*.c || unused+=" $name"
-  done
+  done < <(sed -n 's/^#define NC_SYS_\([a-z0-9_]*\) .*/\1/p' \
+    "$top"/arch/*/syscall_nr.h | sort -u)
   [[ -z $unused ]] || fail "generated and never used:$unused"
 }
