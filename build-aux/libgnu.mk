@@ -34,7 +34,10 @@ libgnu.a: $(libgnu_objects)
 # Every object may include any generated header.
 $(libgnu_objects): $(BUILT_SOURCES)
 
+# Some modules keep sources in a subdirectory (fatal-signal's
+# glthread/lock.c), which an out-of-tree build directory lacks.
 %.o: %.c
+	$(AM_V_at)mkdir -p $(@D)
 	$(call nc_say,CC,$@)$(CC) $(DEFS) -I. -I$(srcdir) -I$(top_builddir) $(CPPFLAGS) \
 	  $(AM_CPPFLAGS) $(CFLAGS) $(SAN_CFLAGS) $(libgnu_a_CFLAGS) -c -o $@ $<
 
@@ -43,4 +46,4 @@ built-sources: $(BUILT_SOURCES)
 
 .PHONY: clean-libgnu
 clean-libgnu:
-	rm -f libgnu.a *.o $(BUILT_SOURCES) $(MOSTLYCLEANFILES)
+	rm -f libgnu.a $(libgnu_objects) $(BUILT_SOURCES) $(MOSTLYCLEANFILES)

@@ -27,20 +27,11 @@
 #include "cli.h"
 #include "error.h"
 #include "full-write.h"
+#include "linux-consts.h"
 #include "progname.h"
 #include "ranges.h"
 #include "sys.h"
 #include "xalloc.h"
-
-#ifndef IOV_MAX
-# define IOV_MAX 1024
-#endif
-#ifndef RWF_HIPRI
-# define RWF_HIPRI 0x00000001
-#endif
-#ifndef RWF_NOWAIT
-# define RWF_NOWAIT 0x00000008
-#endif
 
 static char *format_arg;
 static char *cols_arg;

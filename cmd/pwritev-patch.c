@@ -30,18 +30,12 @@
 
 #include "cli.h"
 #include "error.h"
+#include "linux-consts.h"
 #include "progname.h"
 #include "ranges.h"
 #include "safe-read.h"
 #include "sys.h"
 #include "xalloc.h"
-
-#ifndef IOV_MAX
-# define IOV_MAX 1024
-#endif
-#ifndef RWF_DSYNC
-# define RWF_DSYNC 0x00000002
-#endif
 
 static int extend;
 static int dry_run;

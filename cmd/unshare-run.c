@@ -51,17 +51,13 @@
 #include "exec.h"
 #include "full-write.h"
 #include "intprops.h"
+#include "linux-consts.h"
 #include "ns.h"
 #include "number.h"
 #include "progname.h"
 #include "sig2str.h"
 #include "sys.h"
 #include "xalloc.h"
-
-#ifndef PR_CAP_AMBIENT
-# define PR_CAP_AMBIENT 47
-# define PR_CAP_AMBIENT_RAISE 2
-#endif
 
 /* --- options ----------------------------------------------------------- */
 

@@ -15,13 +15,7 @@
 #include <sched.h>
 #include <sys/types.h>
 
-/* glibc headers older than the kernel's may lack the newest flags.  */
-#ifndef CLONE_NEWCGROUP
-# define CLONE_NEWCGROUP 0x02000000
-#endif
-#ifndef CLONE_NEWTIME
-# define CLONE_NEWTIME 0x00000080
-#endif
+#include "linux-consts.h"
 
 /* One kind of namespace.  */
 struct ns_info

@@ -55,30 +55,40 @@ timespec_to_kernel (const struct timespec *ts, struct nc_timespec64 *k)
   return k;
 }
 
+/* --- Plain I/O ------------------------------------------------------- */
+
+/* ssize_t read (int fd, void *buf, size_t count);  */
 ssize_t
 sys_read (int fd, void *buf, size_t len)
 {
   return nc_syscall3 (NC_SYS_read, fd, buf, len);
 }
 
+/* ssize_t write (int fd, const void *buf, size_t count);  */
 ssize_t
 sys_write (int fd, const void *buf, size_t len)
 {
   return nc_syscall3 (NC_SYS_write, fd, buf, len);
 }
 
+/* int close (int fd);  */
 int
 sys_close (int fd)
 {
   return nc_syscall1 (NC_SYS_close, fd);
 }
 
+/* int pipe2 (int pipefd[2], int flags);  */
 int
 sys_pipe2 (int fds[2], int flags)
 {
   return nc_syscall2 (NC_SYS_pipe2, fds, flags);
 }
 
+/* off_t lseek (int fd, off_t offset, int whence);
+   int _llseek (unsigned int fd, unsigned long offset_high,
+                unsigned long offset_low, loff_t *result,
+                unsigned int whence);  */
 off_t
 sys_lseek (int fd, off_t off, int whence)
 {
@@ -93,34 +103,26 @@ sys_lseek (int fd, off_t off, int whence)
 #endif
 }
 
+/* int fsync (int fd);  */
 int
 sys_fsync (int fd)
 {
   return nc_syscall1 (NC_SYS_fsync, fd);
 }
 
+/* int ftruncate (int fd, off_t length);  */
 int
 sys_ftruncate (int fd, off_t len)
 {
-#ifdef NC_SYS_ftruncate64
-  /* 32-bit architectures: the length as two registers, in the CPU's
-     order for a 64-bit value, after a padding register where such values
-     take an aligned register pair (powerpc).  */
-# if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  long first = off_hi (len), second = off_lo (len);
-# else
-  long first = off_lo (len), second = off_hi (len);
-# endif
-# ifdef NC_ARCH_REG_PAIR_ALIGN
-  return nc_syscall4 (NC_SYS_ftruncate64, fd, 0, first, second);
-# else
-  return nc_syscall3 (NC_SYS_ftruncate64, fd, first, second);
-# endif
-#else
-  return nc_syscall2 (NC_SYS_ftruncate, fd, len);
-#endif
+  /* NC_SYS_ftruncate is ftruncate64 where long is 32 bits: the length is
+     then the 64-bit argument that syscall_arch.h splits.  */
+  return nc_syscall (NC_SYS_ftruncate, fd, NC_SYSCALL_LL_O (len));
 }
 
+/* --- Moving data between descriptors --------------------------------- */
+
+/* ssize_t splice (int fd_in, loff_t *off_in, int fd_out,
+                  loff_t *off_out, size_t len, unsigned int flags);  */
 ssize_t
 sys_splice (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
             size_t len, unsigned int flags)
@@ -129,12 +131,15 @@ sys_splice (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
                       flags);
 }
 
+/* ssize_t tee (int fd_in, int fd_out, size_t len, unsigned int flags);  */
 ssize_t
 sys_tee (int fd_in, int fd_out, size_t len, unsigned int flags)
 {
   return nc_syscall4 (NC_SYS_tee, fd_in, fd_out, len, flags);
 }
 
+/* ssize_t vmsplice (int fd, const struct iovec *iov, size_t nr_segs,
+                    unsigned int flags);  */
 ssize_t
 sys_vmsplice (int fd, const struct iovec *iov, unsigned long nr_segs,
               unsigned int flags)
@@ -142,6 +147,9 @@ sys_vmsplice (int fd, const struct iovec *iov, unsigned long nr_segs,
   return nc_syscall4 (NC_SYS_vmsplice, fd, iov, nr_segs, flags);
 }
 
+/* ssize_t copy_file_range (int fd_in, loff_t *off_in, int fd_out,
+                           loff_t *off_out, size_t len,
+                           unsigned int flags);  */
 ssize_t
 sys_copy_file_range (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
                      size_t len, unsigned int flags)
@@ -150,6 +158,8 @@ sys_copy_file_range (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
                       len, flags);
 }
 
+/* ssize_t sendfile (int out_fd, int in_fd, off_t *offset,
+                    size_t count);  */
 ssize_t
 sys_sendfile (int out_fd, int in_fd, off_t *offset, size_t count)
 {
@@ -158,6 +168,10 @@ sys_sendfile (int out_fd, int in_fd, off_t *offset, size_t count)
   return nc_syscall4 (NC_SYS_sendfile, out_fd, in_fd, offset, count);
 }
 
+/* --- Positioned, vectored I/O ---------------------------------------- */
+
+/* ssize_t preadv (int fd, const struct iovec *iov, int iovcnt,
+                  off_t offset);  */
 ssize_t
 sys_preadv (int fd, const struct iovec *iov, int iovcnt, off_t off)
 {
@@ -165,6 +179,8 @@ sys_preadv (int fd, const struct iovec *iov, int iovcnt, off_t off)
                       off_hi (off));
 }
 
+/* ssize_t pwritev (int fd, const struct iovec *iov, int iovcnt,
+                   off_t offset);  */
 ssize_t
 sys_pwritev (int fd, const struct iovec *iov, int iovcnt, off_t off)
 {
@@ -172,6 +188,8 @@ sys_pwritev (int fd, const struct iovec *iov, int iovcnt, off_t off)
                       off_hi (off));
 }
 
+/* ssize_t preadv2 (int fd, const struct iovec *iov, int iovcnt,
+                   off_t offset, int flags);  */
 ssize_t
 sys_preadv2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
              int flags)
@@ -180,6 +198,8 @@ sys_preadv2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
                       off_hi (off), flags);
 }
 
+/* ssize_t pwritev2 (int fd, const struct iovec *iov, int iovcnt,
+                    off_t offset, int flags);  */
 ssize_t
 sys_pwritev2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
               int flags)
@@ -188,6 +208,10 @@ sys_pwritev2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
                       off_hi (off), flags);
 }
 
+/* --- Waiting with an atomically applied signal mask ------------------ */
+
+/* int ppoll (struct pollfd *fds, nfds_t nfds,
+              const struct timespec *tmo_p, const sigset_t *sigmask);  */
 int
 sys_ppoll (struct pollfd *fds, nfds_t nfds, struct timespec *timeout,
            const sigset_t *mask)
@@ -204,6 +228,9 @@ sys_ppoll (struct pollfd *fds, nfds_t nfds, struct timespec *timeout,
   return ret;
 }
 
+/* int pselect (int nfds, fd_set *readfds, fd_set *writefds,
+                fd_set *exceptfds, const struct timespec *timeout,
+                const sigset_t *sigmask);  */
 int
 sys_pselect6 (int nfds, fd_set *rfds, fd_set *wfds, fd_set *efds,
               struct timespec *timeout, const sigset_t *mask)
@@ -221,12 +248,15 @@ sys_pselect6 (int nfds, fd_set *rfds, fd_set *wfds, fd_set *efds,
   return ret;
 }
 
+/* int sigsuspend (const sigset_t *mask);  */
 int
 sys_rt_sigsuspend (const sigset_t *mask)
 {
   return nc_syscall2 (NC_SYS_rt_sigsuspend, mask, NC_KERNEL_SIGSET_SIZE);
 }
 
+/* int rt_sigprocmask (int how, const kernel_sigset_t *set,
+                      kernel_sigset_t *oldset, size_t sigsetsize);  */
 int
 sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset)
 {
@@ -240,18 +270,25 @@ sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset)
   return ret;
 }
 
+/* --- Namespaces and what a process in new ones sets up --------------- */
+
+/* int unshare (int flags);  */
 int
 sys_unshare (int flags)
 {
   return nc_syscall1 (NC_SYS_unshare, flags);
 }
 
+/* int setns (int fd, int nstype);  */
 int
 sys_setns (int fd, int nstype)
 {
   return nc_syscall2 (NC_SYS_setns, fd, nstype);
 }
 
+/* int mount (const char *source, const char *target,
+              const char *filesystemtype, unsigned long mountflags,
+              const void *data);  */
 int
 sys_mount (const char *source, const char *target, const char *fstype,
            unsigned long flags, const void *data)
@@ -259,18 +296,22 @@ sys_mount (const char *source, const char *target, const char *fstype,
   return nc_syscall5 (NC_SYS_mount, source, target, fstype, flags, data);
 }
 
+/* int umount2 (const char *target, int flags);  */
 int
 sys_umount2 (const char *target, int flags)
 {
   return nc_syscall2 (NC_SYS_umount2, target, flags);
 }
 
+/* int sethostname (const char *name, size_t len);  */
 int
 sys_sethostname (const char *name, size_t len)
 {
   return nc_syscall2 (NC_SYS_sethostname, name, len);
 }
 
+/* int prctl (int option, unsigned long arg2, unsigned long arg3,
+              unsigned long arg4, unsigned long arg5);  */
 int
 sys_prctl (int option, unsigned long a2, unsigned long a3, unsigned long a4,
            unsigned long a5)
@@ -278,18 +319,23 @@ sys_prctl (int option, unsigned long a2, unsigned long a3, unsigned long a4,
   return nc_syscall5 (NC_SYS_prctl, option, a2, a3, a4, a5);
 }
 
+/* int capget (cap_user_header_t hdrp, cap_user_data_t datap);  */
 int
 sys_capget (void *header, void *data)
 {
   return nc_syscall2 (NC_SYS_capget, header, data);
 }
 
+/* int capset (cap_user_header_t hdrp, const cap_user_data_t datap);  */
 int
 sys_capset (void *header, const void *data)
 {
   return nc_syscall2 (NC_SYS_capset, header, data);
 }
 
+/* --- The *at family -------------------------------------------------- */
+
+/* int openat (int dirfd, const char *pathname, int flags, mode_t mode);  */
 int
 sys_openat (int dirfd, const char *path, int flags, mode_t mode)
 {
@@ -298,12 +344,14 @@ sys_openat (int dirfd, const char *path, int flags, mode_t mode)
   return nc_syscall4 (NC_SYS_openat, dirfd, path, flags | O_LARGEFILE, mode);
 }
 
+/* int mkdirat (int dirfd, const char *pathname, mode_t mode);  */
 int
 sys_mkdirat (int dirfd, const char *path, mode_t mode)
 {
   return nc_syscall3 (NC_SYS_mkdirat, dirfd, path, mode);
 }
 
+/* int mknodat (int dirfd, const char *pathname, mode_t mode, dev_t dev);  */
 int
 sys_mknodat (int dirfd, const char *path, mode_t mode, dev_t dev)
 {
@@ -315,18 +363,23 @@ sys_mknodat (int dirfd, const char *path, mode_t mode, dev_t dev)
   return nc_syscall4 (NC_SYS_mknodat, dirfd, path, mode, (unsigned int) dev);
 }
 
+/* int unlinkat (int dirfd, const char *pathname, int flags);  */
 int
 sys_unlinkat (int dirfd, const char *path, int flags)
 {
   return nc_syscall3 (NC_SYS_unlinkat, dirfd, path, flags);
 }
 
+/* int symlinkat (const char *target, int newdirfd,
+                  const char *linkpath);  */
 int
 sys_symlinkat (const char *target, int dirfd, const char *path)
 {
   return nc_syscall3 (NC_SYS_symlinkat, target, dirfd, path);
 }
 
+/* int linkat (int olddirfd, const char *oldpath, int newdirfd,
+               const char *newpath, int flags);  */
 int
 sys_linkat (int olddirfd, const char *oldpath, int newdirfd,
             const char *newpath, int flags)
@@ -335,6 +388,8 @@ sys_linkat (int olddirfd, const char *oldpath, int newdirfd,
                       flags);
 }
 
+/* int renameat2 (int olddirfd, const char *oldpath, int newdirfd,
+                  const char *newpath, unsigned int flags);  */
 int
 sys_renameat2 (int olddirfd, const char *oldpath, int newdirfd,
                const char *newpath, unsigned int flags)
@@ -343,6 +398,8 @@ sys_renameat2 (int olddirfd, const char *oldpath, int newdirfd,
                       flags);
 }
 
+/* int fchownat (int dirfd, const char *pathname, uid_t owner,
+                 gid_t group, int flags);  */
 int
 sys_fchownat (int dirfd, const char *path, uid_t owner, gid_t group,
               int flags)
@@ -350,6 +407,8 @@ sys_fchownat (int dirfd, const char *path, uid_t owner, gid_t group,
   return nc_syscall5 (NC_SYS_fchownat, dirfd, path, owner, group, flags);
 }
 
+/* int utimensat (int dirfd, const char *pathname,
+                  const struct timespec times[2], int flags);  */
 int
 sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
                int flags)
@@ -363,11 +422,38 @@ sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
   return nc_syscall4 (NC_SYS_utimensat, dirfd, path, ts ? k : NULL, flags);
 }
 
+/* int statx (int dirfd, const char *pathname, int flags,
+              unsigned int mask, struct statx *statxbuf);  */
 int
 sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
            struct statx *stx)
 {
   return nc_syscall5 (NC_SYS_statx, dirfd, path, flags, mask, stx);
+}
+
+/* int fstatat (int dirfd, const char *pathname, struct stat *statbuf,
+                int flags);  */
+int
+sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
+{
+  return sys_fstatat_mount (dirfd, path, st, flags, NULL);
+}
+
+int
+sys_fstatat_mount (int dirfd, const char *path, struct stat *st, int flags,
+                   bool *mount_root)
+{
+  struct statx stx;
+  /* As fstatat does, never trigger an automount.  */
+  int ret = sys_statx (dirfd, path, flags | AT_NO_AUTOMOUNT,
+                       STATX_BASIC_STATS, &stx);
+  if (ret < 0)
+    return ret;
+  stat_from_statx (st, &stx);
+  if (mount_root)
+    *mount_root = (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+                  && (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+  return 0;
 }
 
 /* statx has one layout on every architecture, unlike the stat structs of
@@ -394,19 +480,7 @@ stat_from_statx (struct stat *st, const struct statx *stx)
   st->st_ctim.tv_nsec = stx->stx_ctime.tv_nsec;
 }
 
-int
-sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
-{
-  struct statx stx;
-  /* As fstatat does, never trigger an automount.  */
-  int ret = sys_statx (dirfd, path, flags | AT_NO_AUTOMOUNT,
-                       STATX_BASIC_STATS, &stx);
-  if (ret < 0)
-    return ret;
-  stat_from_statx (st, &stx);
-  return 0;
-}
-
+/* int fstat (int fd, struct stat *statbuf);  */
 int
 sys_fstat (int fd, struct stat *st)
 {
@@ -416,12 +490,15 @@ sys_fstat (int fd, struct stat *st)
   return sys_fstatat (fd, "", st, AT_EMPTY_PATH);
 }
 
+/* ssize_t readlinkat (int dirfd, const char *pathname, char *buf,
+                      size_t bufsiz);  */
 ssize_t
 sys_readlinkat (int dirfd, const char *path, char *buf, size_t len)
 {
   return nc_syscall4 (NC_SYS_readlinkat, dirfd, path, buf, len);
 }
 
+/* int faccessat (int dirfd, const char *pathname, int mode, int flags);  */
 int
 sys_faccessat (int dirfd, const char *path, int mode, int flags)
 {
@@ -431,6 +508,8 @@ sys_faccessat (int dirfd, const char *path, int mode, int flags)
   return nc_syscall4 (NC_SYS_faccessat2, dirfd, path, mode, flags);
 }
 
+/* int fchmodat (int dirfd, const char *pathname, mode_t mode,
+                 int flags);  */
 int
 sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags)
 {
@@ -467,43 +546,39 @@ sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags)
   return ret;
 }
 
+/* ssize_t getdents64 (int fd, void *dirp, size_t count);  */
 ssize_t
 sys_getdents64 (int fd, void *buf, size_t len)
 {
   return nc_syscall3 (NC_SYS_getdents64, fd, buf, len);
 }
 
-int
-sys_fcntl (int fd, int cmd, long arg)
-{
-  /* NC_SYS_fcntl is fcntl64 on 32-bit architectures.  */
-  return nc_syscall3 (NC_SYS_fcntl, fd, cmd, arg);
-}
+/* --- Descriptor-based attributes ------------------------------------- */
 
-int
-sys_ioctl (int fd, unsigned long request, unsigned long arg)
-{
-  return nc_syscall3 (NC_SYS_ioctl, fd, request, arg);
-}
-
+/* int fchmod (int fd, mode_t mode);  */
 int
 sys_fchmod (int fd, mode_t mode)
 {
   return nc_syscall2 (NC_SYS_fchmod, fd, mode);
 }
 
+/* ssize_t fgetxattr (int fd, const char *name, void *value,
+                     size_t size);  */
 ssize_t
 sys_fgetxattr (int fd, const char *name, void *value, size_t size)
 {
   return nc_syscall4 (NC_SYS_fgetxattr, fd, name, value, size);
 }
 
+/* ssize_t flistxattr (int fd, char *list, size_t size);  */
 ssize_t
 sys_flistxattr (int fd, char *list, size_t size)
 {
   return nc_syscall3 (NC_SYS_flistxattr, fd, list, size);
 }
 
+/* int fsetxattr (int fd, const char *name, const void *value,
+                 size_t size, int flags);  */
 int
 sys_fsetxattr (int fd, const char *name, const void *value, size_t size,
                int flags)
@@ -511,8 +586,26 @@ sys_fsetxattr (int fd, const char *name, const void *value, size_t size,
   return nc_syscall5 (NC_SYS_fsetxattr, fd, name, value, size, flags);
 }
 
+/* int fremovexattr (int fd, const char *name);  */
 int
 sys_fremovexattr (int fd, const char *name)
 {
   return nc_syscall2 (NC_SYS_fremovexattr, fd, name);
+}
+
+/* --- Descriptor control ---------------------------------------------- */
+
+/* int fcntl (int fd, int cmd, ...);  */
+int
+sys_fcntl (int fd, int cmd, long arg)
+{
+  /* NC_SYS_fcntl is fcntl64 on 32-bit architectures.  */
+  return nc_syscall3 (NC_SYS_fcntl, fd, cmd, arg);
+}
+
+/* int ioctl (int fd, unsigned long request, ...);  */
+int
+sys_ioctl (int fd, unsigned long request, unsigned long arg)
+{
+  return nc_syscall3 (NC_SYS_ioctl, fd, request, arg);
 }

@@ -4,10 +4,12 @@
    or -errno.  errno is never touched.  Where a libc-style API is wanted,
    nc_errno() converts at the call site.
 
-   Architecture differences are absorbed here, once: 64-bit offsets split
-   into low/high words, the kernel's 8-byte sigset, 64-bit time on 32-bit
-   architectures (the *_time64 calls), fstatat done with statx, and
-   O_LARGEFILE.  */
+   Architecture differences are absorbed here, once, without naming an
+   architecture: 64-bit arguments in the form syscall_arch.h gives them
+   (two halves on 32-bit architectures), the kernel's 8-byte sigset,
+   64-bit time on 32-bit architectures (the *_time64 calls), fstatat done
+   with statx, and O_LARGEFILE.  sys.c defines the wrappers in the order
+   they are declared here, each under the prototype of its man(2) page.  */
 
 #ifndef NC_SYS_H
 #define NC_SYS_H
@@ -16,6 +18,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/select.h>
 #include <sys/stat.h>
@@ -122,6 +125,11 @@ int sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
 int sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
                struct statx *stx);
 int sys_fstatat (int dirfd, const char *path, struct stat *st, int flags);
+/* sys_fstatat, telling also, when MOUNT_ROOT is not NULL, whether PATH is
+   the root of a mount: *MOUNT_ROOT is true only where the kernel says so
+   (STATX_ATTR_MOUNT_ROOT, Linux 5.8; before, always false).  */
+int sys_fstatat_mount (int dirfd, const char *path, struct stat *st,
+                       int flags, bool *mount_root);
 /* Fill ST from STX (what sys_fstatat does after its statx).  */
 void stat_from_statx (struct stat *st, const struct statx *stx);
 int sys_fstat (int fd, struct stat *st);

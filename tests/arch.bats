@@ -59,3 +59,49 @@ statx getdents64 utimensat __utimensat64 pipe2'
   assert_line syscall
   assert_line __libc_start_main
 }
+
+# gen_check [ARCH...]: arch/gen-syscall-nr --check on a copy of arch/ in
+# the test's directory, which the test may change.
+gen_check() {
+  "$PWD/arch/gen-syscall-nr" --check "$@"
+}
+copy_arch() {
+  cp -R "$BATS_TEST_DIRNAME/../arch" . || fail "cannot copy arch/"
+}
+
+@test "gen-syscall-nr --check: a number changed in a committed table is caught" {
+  copy_arch
+  # The first architecture whose headers this machine has.
+  local arch='' a
+  for a in x86_64 i386 aarch64 powerpc riscv64 s390x; do
+    if gen_check "$a" | grep -q "^gen-syscall-nr: $a: .* is up to date"; then
+      arch=$a
+      break
+    fi
+  done
+  [[ -n $arch ]] || skip "no kernel headers of any architecture of arch/ here"
+  sed -i 's/^#define NC_SYS_read \([0-9]*\)$/#define NC_SYS_read 1\1/' \
+    "arch/$arch/syscall_nr.h"
+  grep -q '^#define NC_SYS_read 1[0-9]*$' "arch/$arch/syscall_nr.h" \
+    || fail "arch/$arch/syscall_nr.h has no NC_SYS_read line to change"
+  run gen_check "$arch"
+  assert_failure 1
+  assert_output --partial "$arch: arch/$arch/syscall_nr.h is out of date"
+  assert_output --partial '#define NC_SYS_read'
+}
+
+@test "gen-syscall-nr --check: missing headers are a skip that names what it tried" {
+  copy_arch
+  run env CPP_s390x=/nonexistent/cpp "$PWD/arch/gen-syscall-nr" --check s390x
+  assert_success
+  assert_output "gen-syscall-nr: s390x: skipped: no preprocessor finds <asm/unistd.h> (tried '/nonexistent/cpp')"
+}
+
+@test "every syscall number generated into arch/ is used by lib/ or tests/" {
+  local top=$BATS_TEST_DIRNAME/.. name unused=
+  while read -r name; do
+    grep -qw "NC_SYS_$name" "$top"/lib/*.c "$top"/tests/*.c || unused+=" $name"
+  done < <(sed -n 's/^#define NC_SYS_\([a-z0-9_]*\) .*/\1/p' \
+    "$top"/arch/*/syscall_nr.h | sort -u)
+  [[ -z $unused ]] || fail "generated and never used:$unused"
+}

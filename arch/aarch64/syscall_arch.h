@@ -10,6 +10,11 @@
 #define NC_ARCH_NAME "aarch64"
 #define NC_KERNEL_NSIG 64
 
+/* A 64-bit argument (off_t, loff_t) fits one register, wherever it falls
+   in the argument list: see lib/syscall.h.  */
+#define NC_SYSCALL_LL_E(x) (x)
+#define NC_SYSCALL_LL_O(x) (x)
+
 static inline long __nc_syscall0(long n)
 {
 	register long x8 __asm__ ("x8") = n;

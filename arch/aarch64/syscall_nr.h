@@ -41,20 +41,13 @@
 #define NC_SYS_getdents64 61
 #define NC_SYS_ioctl 29
 #define NC_SYS_lseek 62
-#define NC_SYS_getpid 172
-#define NC_SYS_gettid 178
-#define NC_SYS_tgkill 131
-#define NC_SYS_kill 129
-#define NC_SYS_exit_group 94
 #define NC_SYS_prctl 167
 #define NC_SYS_mount 40
 #define NC_SYS_umount2 39
 #define NC_SYS_sethostname 161
-#define NC_SYS_memfd_create 279
 #define NC_SYS_fsync 82
 #define NC_SYS_capget 90
 #define NC_SYS_capset 91
-#define NC_SYS_ftruncate 46
 #define NC_SYS_fchmod 52
 #define NC_SYS_fgetxattr 10
 #define NC_SYS_flistxattr 13
@@ -62,11 +55,11 @@
 #define NC_SYS_fremovexattr 16
 
 #define NC_SYS_sendfile 71
+#define NC_SYS_ftruncate 46
 #define NC_SYS_fcntl 25
 #define NC_SYS_ppoll 73
 #define NC_SYS_pselect6 72
 #define NC_SYS_utimensat 88
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
-/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif

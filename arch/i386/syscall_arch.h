@@ -24,6 +24,14 @@
 #define NC_ARCH_NAME "i386"
 #define NC_KERNEL_NSIG 64
 
+/* A 64-bit argument (off_t, loff_t) takes two registers, low word first
+   (little-endian), wherever it falls in the argument list: the i386
+   syscall ABI has no register pairs to align.  X is evaluated twice.  */
+#define NC_SYSCALL_LL_E(x) \
+	(long) (unsigned long) (unsigned long long) (x), \
+	(long) (unsigned long) ((unsigned long long) (x) >> 32)
+#define NC_SYSCALL_LL_O(x) NC_SYSCALL_LL_E (x)
+
 static inline long __nc_syscall0(long n)
 {
 	long ret;

@@ -41,20 +41,13 @@
 #define NC_SYS_getdents64 220
 #define NC_SYS_ioctl 54
 #define NC_SYS_lseek 19
-#define NC_SYS_getpid 20
-#define NC_SYS_gettid 224
-#define NC_SYS_tgkill 270
-#define NC_SYS_kill 37
-#define NC_SYS_exit_group 252
 #define NC_SYS_prctl 172
 #define NC_SYS_mount 21
 #define NC_SYS_umount2 52
 #define NC_SYS_sethostname 74
-#define NC_SYS_memfd_create 356
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 184
 #define NC_SYS_capset 185
-#define NC_SYS_ftruncate 93
 #define NC_SYS_fchmod 94
 #define NC_SYS_fgetxattr 231
 #define NC_SYS_flistxattr 234
@@ -62,11 +55,11 @@
 #define NC_SYS_fremovexattr 237
 
 #define NC_SYS_sendfile 239 /* sendfile64 */
+#define NC_SYS_ftruncate 194 /* ftruncate64 */
 #define NC_SYS_fcntl 221 /* fcntl64 */
 #define NC_SYS_ppoll 414 /* ppoll_time64 */
 #define NC_SYS_pselect6 413 /* pselect6_time64 */
 #define NC_SYS_utimensat 412 /* utimensat_time64 */
 #define NC_SYS_llseek 140 /* _llseek */
-#define NC_SYS_ftruncate64 194 /* ftruncate64 */
 
 #endif

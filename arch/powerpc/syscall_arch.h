@@ -23,9 +23,17 @@
 #endif
 #define NC_KERNEL_NSIG 64
 
-/* 64-bit syscall arguments of the 32-bit ABI (ftruncate64) start on an
-   even register: a padding register precedes them when needed.  */
-#define NC_ARCH_REG_PAIR_ALIGN 1
+/* 32-bit PowerPC: a 64-bit argument (off_t, loff_t) takes two registers,
+   high word first (big-endian), and the pair starts on an even argument
+   (r3, r5, r7: the SVR4 ABI's aligned pairs): one at an odd position is
+   preceded by a padding register.  X is evaluated twice.  powerpc64
+   defines its own one-register form before including this file.  */
+#ifndef NC_SYSCALL_LL_E
+#define NC_SYSCALL_LL_E(x) \
+	(long) (unsigned long) ((unsigned long long) (x) >> 32), \
+	(long) (unsigned long) (unsigned long long) (x)
+#define NC_SYSCALL_LL_O(x) 0, NC_SYSCALL_LL_E (x)
+#endif
 
 #define NC__PPC_SC "sc\n\tbns+ 1f\n\tneg %1, %1\n1:"
 #define NC__PPC_CLOBBERS \

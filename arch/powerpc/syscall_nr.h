@@ -41,20 +41,13 @@
 #define NC_SYS_getdents64 202
 #define NC_SYS_ioctl 54
 #define NC_SYS_lseek 19
-#define NC_SYS_getpid 20
-#define NC_SYS_gettid 207
-#define NC_SYS_tgkill 250
-#define NC_SYS_kill 37
-#define NC_SYS_exit_group 234
 #define NC_SYS_prctl 171
 #define NC_SYS_mount 21
 #define NC_SYS_umount2 52
 #define NC_SYS_sethostname 74
-#define NC_SYS_memfd_create 360
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 183
 #define NC_SYS_capset 184
-#define NC_SYS_ftruncate 93
 #define NC_SYS_fchmod 94
 #define NC_SYS_fgetxattr 214
 #define NC_SYS_flistxattr 217
@@ -62,11 +55,11 @@
 #define NC_SYS_fremovexattr 220
 
 #define NC_SYS_sendfile 226 /* sendfile64 */
+#define NC_SYS_ftruncate 194 /* ftruncate64 */
 #define NC_SYS_fcntl 204 /* fcntl64 */
 #define NC_SYS_ppoll 414 /* ppoll_time64 */
 #define NC_SYS_pselect6 413 /* pselect6_time64 */
 #define NC_SYS_utimensat 412 /* utimensat_time64 */
 #define NC_SYS_llseek 140 /* _llseek */
-#define NC_SYS_ftruncate64 194 /* ftruncate64 */
 
 #endif

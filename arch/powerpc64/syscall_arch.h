@@ -10,4 +10,9 @@
 #define NC_ARCH_NAME "powerpc64"
 #endif
 
+/* A 64-bit argument (off_t, loff_t) fits one register, wherever it falls
+   in the argument list: see lib/syscall.h.  */
+#define NC_SYSCALL_LL_E(x) (x)
+#define NC_SYSCALL_LL_O(x) (x)
+
 #include "../powerpc/syscall_arch.h"

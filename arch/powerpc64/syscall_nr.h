@@ -43,20 +43,13 @@
 #define NC_SYS_getdents64 202
 #define NC_SYS_ioctl 54
 #define NC_SYS_lseek 19
-#define NC_SYS_getpid 20
-#define NC_SYS_gettid 207
-#define NC_SYS_tgkill 250
-#define NC_SYS_kill 37
-#define NC_SYS_exit_group 234
 #define NC_SYS_prctl 171
 #define NC_SYS_mount 21
 #define NC_SYS_umount2 52
 #define NC_SYS_sethostname 74
-#define NC_SYS_memfd_create 360
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 183
 #define NC_SYS_capset 184
-#define NC_SYS_ftruncate 93
 #define NC_SYS_fchmod 94
 #define NC_SYS_fgetxattr 214
 #define NC_SYS_flistxattr 217
@@ -64,11 +57,11 @@
 #define NC_SYS_fremovexattr 220
 
 #define NC_SYS_sendfile 186
+#define NC_SYS_ftruncate 93
 #define NC_SYS_fcntl 55
 #define NC_SYS_ppoll 281
 #define NC_SYS_pselect6 280
 #define NC_SYS_utimensat 304
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
-/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif

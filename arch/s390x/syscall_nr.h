@@ -41,20 +41,13 @@
 #define NC_SYS_getdents64 220
 #define NC_SYS_ioctl 54
 #define NC_SYS_lseek 19
-#define NC_SYS_getpid 20
-#define NC_SYS_gettid 236
-#define NC_SYS_tgkill 241
-#define NC_SYS_kill 37
-#define NC_SYS_exit_group 248
 #define NC_SYS_prctl 172
 #define NC_SYS_mount 21
 #define NC_SYS_umount2 52
 #define NC_SYS_sethostname 74
-#define NC_SYS_memfd_create 350
 #define NC_SYS_fsync 118
 #define NC_SYS_capget 184
 #define NC_SYS_capset 185
-#define NC_SYS_ftruncate 93
 #define NC_SYS_fchmod 94
 #define NC_SYS_fgetxattr 229
 #define NC_SYS_flistxattr 232
@@ -62,11 +55,11 @@
 #define NC_SYS_fremovexattr 235
 
 #define NC_SYS_sendfile 187
+#define NC_SYS_ftruncate 93
 #define NC_SYS_fcntl 55
 #define NC_SYS_ppoll 302
 #define NC_SYS_pselect6 301
 #define NC_SYS_utimensat 315
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
-/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif

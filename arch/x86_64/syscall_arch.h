@@ -11,6 +11,11 @@
 #define NC_ARCH_NAME "x86_64"
 #define NC_KERNEL_NSIG 64
 
+/* A 64-bit argument (off_t, loff_t) fits one register, wherever it falls
+   in the argument list: see lib/syscall.h.  */
+#define NC_SYSCALL_LL_E(x) (x)
+#define NC_SYSCALL_LL_O(x) (x)
+
 #define NC__X86_64_CLOBBERS "rcx", "r11", "cc", "memory"
 
 static inline long __nc_syscall0(long n)

@@ -41,20 +41,13 @@
 #define NC_SYS_getdents64 217
 #define NC_SYS_ioctl 16
 #define NC_SYS_lseek 8
-#define NC_SYS_getpid 39
-#define NC_SYS_gettid 186
-#define NC_SYS_tgkill 234
-#define NC_SYS_kill 62
-#define NC_SYS_exit_group 231
 #define NC_SYS_prctl 157
 #define NC_SYS_mount 165
 #define NC_SYS_umount2 166
 #define NC_SYS_sethostname 170
-#define NC_SYS_memfd_create 319
 #define NC_SYS_fsync 74
 #define NC_SYS_capget 125
 #define NC_SYS_capset 126
-#define NC_SYS_ftruncate 77
 #define NC_SYS_fchmod 91
 #define NC_SYS_fgetxattr 193
 #define NC_SYS_flistxattr 196
@@ -62,11 +55,11 @@
 #define NC_SYS_fremovexattr 199
 
 #define NC_SYS_sendfile 40
+#define NC_SYS_ftruncate 77
 #define NC_SYS_fcntl 72
 #define NC_SYS_ppoll 271
 #define NC_SYS_pselect6 270
 #define NC_SYS_utimensat 280
 /* NC_SYS_llseek: not defined here (only for 32-bit _llseek) */
-/* NC_SYS_ftruncate64: not defined here (only for 32-bit ftruncate64) */
 
 #endif
