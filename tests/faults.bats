@@ -6,7 +6,8 @@
 #   JOB    a job: the functions JOB_prepare (fresh files), JOB_cmd (sets
 #          CMD and the FAULT_* redirections), JOB_ok (the job was done
 #          whole) and JOB_failed ERRNO (the tool said why, exited 1 and
-#          lost nothing)
+#          lost nothing); a job FAMILY_KIND without its own takes the
+#          FAMILY's (si_pipe_ok is si_ok)
 #   CALL   the system call that fails; with WHICH random, several may be
 #          given, comma-separated: each fails once
 #   ERRNO  EINTR and EAGAIN must be retried (waited out) and the job
@@ -115,6 +116,18 @@ fault_specs() {
   done
 }
 
+# job_step JOB STEP [ARG...]: JOB's STEP (prepare, cmd, ok, failed), or
+# where JOB has none its family's: that of JOB without its last _KIND.
+job_step() {
+  local job=$1 step=$2
+  shift 2
+  if declare -F "${job}_$step" >/dev/null; then
+    "${job}_$step" "$@"
+  else
+    "${job%_*}_$step" "$@"
+  fi
+}
+
 # run_case JOB CALLS ERRNO WHICH REGEX: one case, checked.  The transfers
 # are those of a run where nothing fails (itself checked as a success).
 # Through a pipe, their number depends on how fast the other end is: a
@@ -125,17 +138,17 @@ run_case() {
   local -a specs
   local log="trace.$job.$calls"
   if [[ ! -e $log ]]; then
-    "${job}_prepare"
-    "${job}_cmd"
+    job_step "$job" prepare
+    job_step "$job" cmd
     FAULT_LOG=$log run --separate-stderr fault_trace "$calls" "${CMD[@]}"
-    "${job}_ok" || fail "$job: the run without faults failed"
+    job_step "$job" ok || fail "$job: the run without faults failed"
   fi
   for _ in 1 2 3 4 5; do
     mapfile -t specs < <(fault_specs "$log" "$calls" "${err%=fail}" "$which" \
       "$regex")
     ((${#specs[@]})) || fail "$job: no $calls transfer in the log"
-    "${job}_prepare"
-    "${job}_cmd"
+    job_step "$job" prepare
+    job_step "$job" cmd
     FAULT_LOG=fault.log fault_run "${specs[@]}" -- "${CMD[@]}"
     grep -q INJECTED fault.log && break
     mv fault.log "$log"
@@ -143,8 +156,8 @@ run_case() {
   local what="$job, ${specs[*]} (seed $NC_FAULT_SEED)"
   grep -q INJECTED fault.log || fail "case $what: nothing was injected"
   case $err in
-    EINTR | EAGAIN) "${job}_ok" || fail "case $what: not done whole" ;;
-    *) "${job}_failed" "${err%=fail}" || fail "case $what: wrong failure" ;;
+    EINTR | EAGAIN) job_step "$job" ok || fail "case $what: not done whole" ;;
+    *) job_step "$job" failed "${err%=fail}" || fail "case $what: wrong failure" ;;
   esac
   [[ ! -e src ]] || cmp -s src src.orig \
     || fail "case $what: the source changed"
@@ -178,20 +191,14 @@ si_ok() {
 si_failed() {
   assert_failed splice-in "$1" && assert_prefix out src.orig
 }
-si_pipe_prepare() { si_prepare; }
 si_pipe_cmd() {
   CMD=(splice-in src)
   fault_io /dev/null out to-pipe
 }
-si_pipe_ok() { si_ok; }
-si_pipe_failed() { si_failed "$@"; }
-si_file_prepare() { si_prepare; }
 si_file_cmd() {
   CMD=(splice-in src)
   fault_io /dev/null out
 }
-si_file_ok() { si_ok; }
-si_file_failed() { si_failed "$@"; }
 
 @test "splice-in: EINTR, EAGAIN retried; EIO, ENOSPC reported" {
   run_cases <<'EOF'
@@ -217,20 +224,14 @@ so_ok() {
 so_failed() {
   assert_failed splice-out "$1" && assert_prefix dst src.orig
 }
-so_pipe_prepare() { so_prepare; }
 so_pipe_cmd() {
   CMD=(splice-out dst)
   fault_io src /dev/null from-pipe
 }
-so_pipe_ok() { so_ok; }
-so_pipe_failed() { so_failed "$@"; }
-so_file_prepare() { so_prepare; }
 so_file_cmd() {
   CMD=(splice-out dst)
   fault_io src /dev/null
 }
-so_file_ok() { so_ok; }
-so_file_failed() { so_failed "$@"; }
 
 @test "splice-out: EINTR, EAGAIN retried; EIO, ENOSPC reported" {
   run_cases <<'EOF'
@@ -470,11 +471,6 @@ xcp_cmd_with() {
   CMD=(xcp "$@" src d/dst)
   fault_io /dev/null /dev/null
 }
-for engine in cfr rw splice sendfile fsync; do
-  eval "xcp_${engine}_prepare() { xcp_prepare; }
-    xcp_${engine}_ok() { xcp_ok; }
-    xcp_${engine}_failed() { xcp_failed \"\$@\"; }"
-done
 xcp_cfr_cmd() { xcp_cmd_with; }
 xcp_rw_cmd() { xcp_cmd_with --engine=rw; }
 xcp_splice_cmd() { xcp_cmd_with --engine=splice; }

@@ -31,22 +31,8 @@ teardown() {
   done
 }
 
-require_helper() {
-  [[ -x $HELPER ]] \
-    || fail "$HELPER is not built: run 'make tests/rmtree-race' (make check does)"
-}
-
 helper() {
   "$HELPER" "$@"
-}
-
-# Work in a fresh tmpfs (as root), else where we are; cd there.
-use_tmpfs() {
-  mkdir fs
-  if [[ $(id -u) -eq 0 ]]; then
-    mount -t tmpfs -o size=2g rmtree-test fs || fail "cannot mount a tmpfs"
-  fi
-  cd fs || return 1
 }
 
 # count_entries DIR: entries below DIR, DIR included (find handles any
@@ -215,8 +201,8 @@ for p in sys.argv[1:]:
 }
 
 @test "rmtree: deep tree, 20000 levels (beyond PATH_MAX), under ulimit -n 32" {
-  require_helper
-  use_tmpfs
+  require_helper "$HELPER"
+  use_tmpfs 2g
   helper deep deep 20000 2
   # Sanity: the tree is as deep as claimed (40 001 bytes of path).
   [[ $(count_entries deep) -eq $((20000 + 1 + 20001 * 2)) ]] \
@@ -228,8 +214,8 @@ for p in sys.argv[1:]:
 }
 
 @test "rmtree: deep tree removed with only 3 descriptors to spare" {
-  require_helper
-  use_tmpfs
+  require_helper "$HELPER"
+  use_tmpfs 2g
   helper deep deep 2000 1
   # 0, 1, 2 and 3 more (bats' own descriptors closed): the walk holds
   # fewer ancestors and goes up by "..".
@@ -240,8 +226,8 @@ for p in sys.argv[1:]:
 }
 
 @test "rmtree: wide directory, 100000 entries (tmpfs)" {
-  require_helper
-  use_tmpfs
+  require_helper "$HELPER"
+  use_tmpfs 2g
   helper wide wide 100000
   run --separate-stderr rmtree wide
   assert_success
@@ -251,9 +237,9 @@ for p in sys.argv[1:]:
 
 @test "rmtree: wide directory, 100000 entries (ext4 on a loop device)" {
   require_root
-  require_helper
+  require_helper "$HELPER"
   require_cmd mkfs.ext4 losetup
-  use_tmpfs
+  use_tmpfs 2g
   truncate -s 400M ext4.img
   mkfs.ext4 -q -F -N 120000 ext4.img || skip "mkfs.ext4 failed"
   mkdir "$BATS_TEST_TMPDIR/e4"
@@ -267,8 +253,8 @@ for p in sys.argv[1:]:
 }
 
 @test "rmtree: bushy tree, -v lists every entry once" {
-  require_helper
-  use_tmpfs
+  require_helper "$HELPER"
+  use_tmpfs 2g
   helper bushy bushy 400 10
   local n
   n=$(count_entries bushy)
@@ -545,20 +531,20 @@ EOF
 }
 
 @test "rmtree: silent on success on a terminal, as rm" {
-  require_cmd script
+  require_terminal
   mkdir -p d/sub
   touch d/f
-  run script -qec "rmtree d" /dev/null
+  on_terminal "rmtree d"
   assert_success
   assert_output ""
   assert_not_exist d
   # A failure is told all the same.
-  run script -qec "rmtree d" /dev/null
+  on_terminal "rmtree d"
   assert_failure 1
   assert_output --partial "rmtree: cannot remove 'd': No such file or directory"
   # -v lists, with no progress line.
   mkdir d
-  run script -qec "rmtree -v d" /dev/null
+  on_terminal "rmtree -v d"
   assert_success
   assert_output $'removed directory \'d\'\r'
 }
@@ -568,16 +554,15 @@ EOF
 # 2 s; its output (the terminal's) in $output, the trace with times in
 # ./log.
 slow_removal() {
-  require_cmd script
+  require_terminal
   require_strace
   mkdir d
   local i
   for ((i = 0; i < 200; i++)); do
     : >"d/f$i"
   done
-  # strace runs under script, not through test_helper's strace.
-  run env ASAN_OPTIONS="$(no_leak_check_options)" script -qec "strace -o log -ttt -e trace=execve,unlinkat,write \
-    -e inject=unlinkat:delay_enter=10000 rmtree $* d" /dev/null
+  traced_on_terminal "strace -o log -ttt -e trace=execve,unlinkat,write \
+    -e inject=unlinkat:delay_enter=10000 rmtree $* d"
   assert_success
   assert_not_exist d
 }
@@ -610,7 +595,7 @@ first_line_after() {
   assert_output --regexp $'/s\e\\[K\rrmtree: 201 removed, [0-9]+\\.[0-9] s, [0-9.]+[kKMGTPE]?/s\e\\[K\r$'
   # A quick one: no line during it, the totals at the end.
   mkdir d
-  run script -qec "rmtree --progress d" /dev/null
+  on_terminal "rmtree --progress d"
   assert_success
   assert_output --regexp $'^\rrmtree: 1 removed, [0-9]+\\.[0-9] s, [0-9.]+[kKMGTPE]?/s\e\\[K\r$'
 }
@@ -647,7 +632,7 @@ first_line_after() {
 # of its own.
 @test "rmtree -x: a bind mount of the same file system is skipped, and said so" {
   require_root
-  use_tmpfs
+  use_tmpfs 2g
   mkdir -p src t/mnt t/a
   touch src/keep t/a/f
   mount --bind src t/mnt || skip "cannot bind-mount"
@@ -675,7 +660,7 @@ first_line_after() {
   require_root
   mkdir -p lower/t/a/b merged
   touch lower/t/a/b/f lower/t/g
-  use_tmpfs
+  use_tmpfs 2g
   mkdir upper work
   cd .. || fail
   mount -t overlay rmtree-ovl \
@@ -757,35 +742,35 @@ first_line_after() {
 
 # --- races -------------------------------------------------------------
 
-@test "rmtree: race: directories swapped for symlinks to the outside, 150 rounds" {
-  require_helper
-  use_tmpfs
-  # Under qemu: the same calls each round, and qemu's start alone leaves
-  # the helper room for many changes a round; 40 rounds suffice.
+# race RACE: rmtree tree, 150 times, while tests/rmtree-race RACE keeps
+# changing the tree: every round done, the tree changed during some, no
+# abnormal exit.  Under qemu: the same calls each round, and qemu's start
+# alone leaves the helper room for many changes a round; 40 rounds
+# suffice.
+race() {
+  require_helper "$HELPER"
+  use_tmpfs 2g
   local n=150
   if [[ -n ${NC_QEMU-} ]]; then n=40; fi
-  run helper symlink "$n" tree "$PWD/outside" rmtree tree
+  run helper "$1" "$n" tree "$PWD/outside" rmtree tree
   assert_success
   assert_output --regexp "^$n rounds, [1-9][0-9]* changes while the command ran, 0 abnormal exits\$"
+}
+
+@test "rmtree: race: directories swapped for symlinks to the outside, 150 rounds" {
+  race symlink
   assert_file_exist outside/f0
 }
 
 @test "rmtree: race: a deep directory moved out of the tree and back, 150 rounds" {
-  require_helper
-  use_tmpfs
-  # Under qemu, 40 rounds: as in the test above.
-  local n=150
-  if [[ -n ${NC_QEMU-} ]]; then n=40; fi
-  run helper move "$n" tree "$PWD/outside" rmtree tree
-  assert_success
-  assert_output --regexp "^$n rounds, [1-9][0-9]* changes while the command ran, 0 abnormal exits\$"
+  race move
 }
 
 # The races above can fail: a remover that follows the paths loses the
 # outside files.
 @test "rmtree: race: the symlink race catches a path-based remover" {
-  require_helper
-  use_tmpfs
+  require_helper "$HELPER"
+  use_tmpfs 2g
   run helper symlink 300 tree "$PWD/outside" "$HELPER" pathrm tree
   assert_failure 1
   assert_output --regexp '^round [0-9]+: [0-9]+ files of .*outside missing$'

@@ -360,18 +360,23 @@ proc_copy() {
 
 # --- FILE -: standard input or output -----------------------------------
 
-@test "splice-in -: standard input, a pipe or a regular file" {
+# dash_copies TOOL: TOOL - (its standard input for splice-in, output for
+# splice-out) copies 3 MiB of src to dst: pipe to pipe (spliced), a
+# regular file to a pipe, a regular file to a regular file.
+dash_copies() {
   make_random src $((3 * MIB))
-  # Pipe to pipe, spliced.
-  dd if=src bs=64K status=none | splice-in --debug - 2>err | cat >dst
+  dd if=src bs=64K status=none | "$1" --debug - 2>err | cat >dst
   assert_same src dst
   run cat err
-  assert_output --regexp '^splice-in: engine splice, 3145728 bytes'
-  # A regular file to a pipe, and to a regular file.
-  splice-in - <src | cat >dst
+  assert_output --regexp "^$1: engine splice, 3145728 bytes"
+  "$1" - <src | cat >dst
   assert_same src dst
-  splice-in - <src >dst
+  "$1" - <src >dst
   assert_same src dst
+}
+
+@test "splice-in -: standard input, a pipe or a regular file" {
+  dash_copies splice-in
   # Standard input at its end: nothing.
   run splice-in - </dev/null
   assert_success
@@ -394,15 +399,7 @@ proc_copy() {
 }
 
 @test "splice-out -: standard output, a pipe or a regular file" {
-  make_random src $((3 * MIB))
-  dd if=src bs=64K status=none | splice-out --debug - 2>err | cat >dst
-  assert_same src dst
-  run cat err
-  assert_output --regexp '^splice-out: engine splice, 3145728 bytes'
-  splice-out - <src | cat >dst
-  assert_same src dst
-  splice-out - <src >dst
-  assert_same src dst
+  dash_copies splice-out
   # Appended where the shell's >> puts it.
   echo header >dst
   splice-out - <src >>dst

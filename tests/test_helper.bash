@@ -57,6 +57,23 @@ require_root() {
   [[ $(id -u) -eq 0 ]] || skip "needs root"
 }
 
+# require_helper PATH: the C test helper PATH (tests/NAME.c, or a build
+# of it for the host under qemu) must be built.
+require_helper() {
+  [[ -x $1 ]] \
+    || fail "$1 is not built: run 'make tests/${1##*/}' (make check does)"
+}
+
+# use_tmpfs SIZE: work in a fresh tmpfs of SIZE mounted on ./fs (as root),
+# else in a plain ./fs; cd there.  The suite's teardown unmounts it.
+use_tmpfs() {
+  mkdir fs
+  if [[ $(id -u) -eq 0 ]]; then
+    mount -t tmpfs -o size="$1" nc-test fs || fail "cannot mount a tmpfs"
+  fi
+  cd fs || return 1
+}
+
 # LeakSanitizer cannot run under ptrace: in a sanitizer build, a traced
 # tool would end with a LeakSanitizer error instead of its own status.
 # Every strace in the suite goes through this function, which turns leak
@@ -76,6 +93,33 @@ no_leak_check_options() {
 # A test that cannot hold there says so: skip_under_qemu REASON.
 skip_under_qemu() {
   [[ -z ${NC_QEMU:-} ]] || skip "under $NC_QEMU: $*"
+}
+
+# skip_arch_independent WHAT: a test of WHAT, which does not depend on
+# the architecture (help text, bash completion, what a tool draws on a
+# terminal), is skipped under qemu-user: there it would only repeat the
+# native run's check, at the cost of minutes for each architecture.
+skip_arch_independent() {
+  skip_under_qemu "$* is the same on every architecture (the native run checks it)"
+}
+
+# For a tool on a terminal (its progress line): script(1) is needed.
+require_terminal() {
+  skip_arch_independent "what a tool draws on a terminal"
+  require_cmd script
+}
+
+# on_terminal COMMAND-LINE: bats' run of the shell COMMAND-LINE on a
+# terminal (script -qec); what the terminal shows in $output.
+on_terminal() {
+  run script -qec "$1" /dev/null
+}
+
+# traced_on_terminal COMMAND-LINE: on_terminal for a COMMAND-LINE that
+# runs strace, which script starts, not the strace function above: leak
+# checking off for the line, as that function does.
+traced_on_terminal() {
+  run env ASAN_OPTIONS="$(no_leak_check_options)" script -qec "$1" /dev/null
 }
 
 # strace must be installed and allowed to trace (ptrace can be denied in

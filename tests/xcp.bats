@@ -65,17 +65,11 @@ teardown_file() {
 }
 
 require_enosys_exec() {
-  [[ -x $ENOSYS_EXEC ]] \
-    || fail "$ENOSYS_EXEC is not built: run 'make tests/enosys-exec' (make check does)"
+  require_helper "$ENOSYS_EXEC"
   # xcp itself as the probe: the filter kills a program of another
   # architecture than the build's (a 64-bit true under an -m32 build).
   "$ENOSYS_EXEC" splice "$NC_BINDIR/xcp" --version >/dev/null 2>&1 \
     || skip "seccomp filters cannot be installed here"
-}
-
-require_tree_helper() {
-  [[ -x $TREE_HELPER ]] \
-    || fail "$TREE_HELPER is not built: run 'make tests/rmtree-race' (make check does)"
 }
 
 # tests/change-on-read must be built, and fanotify permission events
@@ -83,8 +77,7 @@ require_tree_helper() {
 # which does not emulate fanotify, only with a build for the host in
 # NC_CHANGE_ON_READ).
 require_change_helper() {
-  [[ -x $CHANGE_HELPER ]] \
-    || fail "$CHANGE_HELPER is not built: run 'make tests/change-on-read' (make check does)"
+  require_helper "$CHANGE_HELPER"
   local status=0
   echo probe >probe
   "$CHANGE_HELPER" probe 1 write 0 cat probe >/dev/null 2>&1 || status=$?
@@ -119,15 +112,6 @@ changed_on_read() {
 # enosys CALLS CMD...: CMD with the CALLS failing (see tests/enosys-exec.c).
 enosys() {
   "$ENOSYS_EXEC" "$@"
-}
-
-# Work in a fresh tmpfs (as root), else where we are; cd there.
-use_tmpfs() {
-  mkdir fs
-  if [[ $(id -u) -eq 0 ]]; then
-    mount -t tmpfs -o size=4g xcp-test fs || fail "cannot mount a tmpfs"
-  fi
-  cd fs || return 1
 }
 
 # mount_ext4 DIR SIZE: an ext4 image on a loop device, mounted on DIR
@@ -259,7 +243,7 @@ copy_all() {
 # --- byte-identical copies, engine by engine -----------------------------
 
 @test "xcp --engine=copy_file_range: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   # copy_file_range refuses /proc (EXDEV): the copy must still be whole.
   copy_all copy_file_range 'copy_file_range|splice|sendfile|rw' \
@@ -267,25 +251,25 @@ copy_all() {
 }
 
 @test "xcp --engine=sendfile: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   copy_all sendfile 'sendfile|rw' --engine=sendfile
 }
 
 @test "xcp --engine=splice: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   copy_all splice 'splice|rw' --engine=splice
 }
 
 @test "xcp --engine=rw: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   copy_all rw rw --engine=rw
 }
 
 @test "xcp --engine=clone on btrfs/XFS: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
-  use_tmpfs
+  use_tmpfs 4g
   mount_reflink ref
   cd ref || fail
   make_sources
@@ -298,7 +282,7 @@ copy_all() {
 }
 
 @test "xcp: the default engine is clone on btrfs/XFS, and --reflink=never avoids it" {
-  use_tmpfs
+  use_tmpfs 4g
   mount_reflink ref
   cd ref || fail
   make_sources
@@ -309,13 +293,13 @@ copy_all() {
 }
 
 @test "xcp: the default engine on tmpfs is copy_file_range (no reflinks)" {
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   copy_all copy_file_range 'splice|rw'
 }
 
 @test "xcp --reflink=always fails where there are no reflinks, creating nothing" {
-  use_tmpfs
+  use_tmpfs 4g
   make_random src 100000
   run --separate-stderr xcp --reflink=always src dst
   assert_failure 1
@@ -374,7 +358,7 @@ for name, call in (("copy_file_range", lambda: os.copy_file_range(src, dst, 10, 
 
 @test "xcp without copy_file_range (ENOSYS): splice, same bytes" {
   require_enosys_exec
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   XCP_WRAP=("$ENOSYS_EXEC" copy_file_range)
   copy_all splice 'splice|rw'
@@ -382,7 +366,7 @@ for name, call in (("copy_file_range", lambda: os.copy_file_range(src, dst, 10, 
 
 @test "xcp without copy_file_range and splice (ENOSYS): read/write, same bytes" {
   require_enosys_exec
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   XCP_WRAP=("$ENOSYS_EXEC" "copy_file_range,splice")
   copy_all rw rw
@@ -390,7 +374,7 @@ for name, call in (("copy_file_range", lambda: os.copy_file_range(src, dst, 10, 
 
 @test "xcp without any copy call (ENOSYS): read/write, same bytes" {
   require_enosys_exec
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   XCP_WRAP=("$ENOSYS_EXEC" "ficlone,copy_file_range,splice,sendfile")
   copy_all rw rw
@@ -423,7 +407,7 @@ for name, call in (("copy_file_range", lambda: os.copy_file_range(src, dst, 10, 
 
 @test "xcp on btrfs/XFS without FICLONE (ENOSYS, EOPNOTSUPP): copy_file_range" {
   require_enosys_exec
-  use_tmpfs
+  use_tmpfs 4g
   mount_reflink ref
   cd ref || fail
   make_sources
@@ -435,7 +419,7 @@ for name, call in (("copy_file_range", lambda: os.copy_file_range(src, dst, 10, 
 
 @test "xcp cross-device (copy_file_range says EXDEV): splice, same bytes" {
   require_enosys_exec
-  use_tmpfs
+  use_tmpfs 4g
   make_sources
   XCP_WRAP=("$ENOSYS_EXEC" copy_file_range:EXDEV)
   copy_all splice 'splice|rw'
@@ -460,7 +444,7 @@ sparse_ok() {
 }
 
 @test "xcp: a sparse 1 GiB file with 1 MiB of data keeps its holes, by every engine" {
-  use_tmpfs
+  use_tmpfs 4g
   make_sparse sparse
   sparse_ok dst
   local engine
@@ -471,7 +455,7 @@ sparse_ok() {
 }
 
 @test "xcp: a sparse file ending in a hole keeps its size" {
-  use_tmpfs
+  use_tmpfs 4g
   head -c 100000 /dev/urandom >sparse
   truncate -s 1G sparse
   sparse_ok dst
@@ -479,7 +463,7 @@ sparse_ok() {
 }
 
 @test "xcp --sparse=never fills the holes" {
-  use_tmpfs
+  use_tmpfs 4g
   make_sparse sparse
   run --separate-stderr xcp --debug --sparse=never sparse dst
   assert_success
@@ -490,7 +474,7 @@ sparse_ok() {
 }
 
 @test "xcp --sparse=always makes holes of the zeros of a full file" {
-  use_tmpfs
+  use_tmpfs 4g
   { head -c $MIB /dev/urandom; head -c $((64 * MIB)) /dev/zero
     head -c $MIB /dev/urandom; } >full
   [[ $(du_k full) -ge $((66 * 1024)) ]] || fail "full is not full"
@@ -563,7 +547,7 @@ tree_stat() {
 }
 
 @test "xcp -a keeps modes, owners, ns times, links, FIFOs, device nodes" {
-  use_tmpfs
+  use_tmpfs 4g
   make_tree src
   local before
   before=$(tree_stat src)
@@ -587,7 +571,7 @@ tree_stat() {
 
 @test "xcp -a: an xattr is kept (--preserve=xattr)" {
   require_cmd python3
-  use_tmpfs
+  use_tmpfs 4g
   echo data >f
   python3 -c 'import os; os.setxattr("f", "user.nc", b"v\0alue")' 2>/dev/null \
     || skip "no user xattrs here"
@@ -606,7 +590,7 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
 }
 
 @test "xcp without -a: mode less the umask, new times, links followed" {
-  use_tmpfs
+  use_tmpfs 4g
   echo data >f
   chmod 0777 f
   touch -d "2001-02-03 04:05:06.123456789" f
@@ -632,7 +616,7 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
 }
 
 @test "xcp -a keeps times past 2038 (time64 calls on 32-bit builds)" {
-  use_tmpfs
+  use_tmpfs 4g
   mkdir d
   echo data >d/f
   ln -s f d/lnk
@@ -664,7 +648,7 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
 }
 
 @test "xcp -r copies links as links, FIFOs as FIFOs, never follows them" {
-  use_tmpfs
+  use_tmpfs 4g
   mkdir -p src outside/big
   echo secret >outside/big/file
   ln -s ../outside src/out
@@ -681,7 +665,7 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
 
 @test "xcp -a: strace shows the *at calls, nothing by full path" {
   require_strace
-  use_tmpfs
+  use_tmpfs 4g
   make_tree src
   # All calls: strace 6.1 does not know fchmodat2 (Linux 6.6) by name, nor
   # puts it in %file; it shows it as syscall_0x1c4 (452 everywhere).
@@ -732,8 +716,8 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
 }
 
 @test "xcp -r: a tree deeper than PATH_MAX (2500 levels), under ulimit -n 1024" {
-  require_tree_helper
-  use_tmpfs
+  require_helper "$TREE_HELPER"
+  use_tmpfs 4g
   "$TREE_HELPER" deep src 2500 1
   # The deepest file gets content (its path is too long to name: find
   # -execdir runs the command in its directory).
@@ -755,8 +739,8 @@ tree_listing() {
 }
 
 @test "xcp -a: a 5000-level tree under ulimit -n 16, 24 and 40" {
-  require_tree_helper
-  use_tmpfs
+  require_helper "$TREE_HELPER"
+  use_tmpfs 4g
   # 600 levels under qemu: the walk is the same, the calls dearer.
   local levels=5000 n
   [[ -z ${NC_QEMU:-} ]] || levels=600
@@ -775,7 +759,7 @@ tree_listing() {
 }
 
 @test "xcp -r: a message about a deep path shows its end, short" {
-  use_tmpfs
+  use_tmpfs 4g
   # 200 levels: 400 bytes of path, beyond what a message shows whole.
   local deep
   deep=src$(printf '/d%.0s' $(seq 200))
@@ -837,7 +821,7 @@ tree_listing() {
 @test "xcp -a without fchmodat2 (Linux < 6.6): the modes are set by fchmodat" {
   require_enosys_exec
   require_strace
-  use_tmpfs
+  use_tmpfs 4g
   make_tree src
   run strace -f -o trace.log "$ENOSYS_EXEC" fchmodat2 "$NC_BINDIR/xcp" -a src dst
   assert_success
@@ -858,21 +842,14 @@ tree_listing() {
   ln -s f sym
   mkdir d
   ln -s ../f d/f
-  run --separate-stderr xcp f f
-  assert_failure 1
-  assert_err "xcp: 'f' and 'f' are the same file"
-  run --separate-stderr xcp f hard
-  assert_failure 1
-  assert_err "xcp: 'f' and 'hard' are the same file"
-  run --separate-stderr xcp f sym
-  assert_failure 1
-  assert_err "xcp: 'f' and 'sym' are the same file"
-  run --separate-stderr xcp sym f
-  assert_failure 1
-  assert_err "xcp: 'sym' and 'f' are the same file"
-  run --separate-stderr xcp f d
-  assert_failure 1
-  assert_err "xcp: 'f' and 'd/f' are the same file"
+  # SOURCE DEST, and the destination file the message names.
+  local row src dst named
+  for row in "f f f" "f hard hard" "f sym sym" "sym f f" "f d d/f"; do
+    read -r src dst named <<<"$row"
+    run --separate-stderr xcp "$src" "$dst"
+    assert_failure 1
+    assert_err "xcp: '$src' and '$named' are the same file"
+  done
   run --separate-stderr xcp -f f hard
   assert_failure 1
   assert_same orig f
@@ -884,18 +861,15 @@ tree_listing() {
 @test "xcp -r: a directory into itself is refused, nothing made" {
   mkdir -p d/e
   echo x >d/e/f
-  run --separate-stderr xcp -r d d/sub
-  assert_failure 1
-  assert_err "xcp: cannot copy a directory, 'd', into itself, 'd/sub'"
-  assert_not_exist d/sub
-  run --separate-stderr xcp -r d d
-  assert_failure 1
-  assert_err "xcp: cannot copy a directory, 'd', into itself, 'd/d'"
-  assert_not_exist d/d
-  run --separate-stderr xcp -r d d/e
-  assert_failure 1
-  assert_err "xcp: cannot copy a directory, 'd', into itself, 'd/e/d'"
-  assert_not_exist d/e/d
+  # DEST, and the copy the message names, which must not be made.
+  local row dst copy
+  for row in "d/sub d/sub" "d d/d" "d/e d/e/d"; do
+    read -r dst copy <<<"$row"
+    run --separate-stderr xcp -r d "$dst"
+    assert_failure 1
+    assert_err "xcp: cannot copy a directory, 'd', into itself, '$copy'"
+    assert_not_exist "$copy"
+  done
 }
 
 @test "xcp: a directory is not overwritten by a file" {
@@ -1041,7 +1015,7 @@ kill_mid_copy() {
   shift
   require_root
   require_strace
-  use_tmpfs
+  use_tmpfs 4g
   shared_big
   mkdir out
   make_random out/dst $MIB
@@ -1074,7 +1048,7 @@ kill_mid_copy() {
 
 @test "xcp: a source cut short as it is read, by every engine: reported, dst old or absent" {
   require_change_helper
-  use_tmpfs
+  use_tmpfs 4g
   mkdir ../orig
   make_random ../orig/src $((4 * MIB))
   local engine
@@ -1103,7 +1077,7 @@ kill_mid_copy() {
 
 @test "xcp --engine=clone: a source cut short or grown as it is cloned: reported, dst old" {
   require_change_helper
-  use_tmpfs
+  use_tmpfs 4g
   mount_reflink ref
   cd ref || fail
   make_random src $((4 * MIB))
@@ -1114,7 +1088,7 @@ kill_mid_copy() {
 
 @test "xcp: a source grown or written over as it is read: reported, dst old or absent" {
   require_change_helper
-  use_tmpfs
+  use_tmpfs 4g
   make_random src $((4 * MIB))
   OLD='' changed_on_read 1 append 100 --engine=rw
   OLD='' changed_on_read 1 append $((1 * MIB)) --engine=copy_file_range
@@ -1128,7 +1102,7 @@ kill_mid_copy() {
 
 @test "xcp -r: a file that changes as it is read is reported, the others copied" {
   require_change_helper
-  use_tmpfs
+  use_tmpfs 4g
   mkdir src
   make_random src/a 100000
   make_random src/b 100000
@@ -1234,7 +1208,7 @@ kill_mid_copy() {
 # --- across file systems -------------------------------------------------
 
 @test "xcp: tmpfs to ext4 and back: files" {
-  use_tmpfs
+  use_tmpfs 4g
   mount_ext4 e4 1G
   make_sources
   local size
@@ -1245,7 +1219,7 @@ kill_mid_copy() {
 }
 
 @test "xcp: tmpfs to ext4 and back: a sparse file keeps its holes" {
-  use_tmpfs
+  use_tmpfs 4g
   mount_ext4 e4 1G
   make_sparse sparse
   sparse_ok e4/sparse
@@ -1255,7 +1229,7 @@ kill_mid_copy() {
 }
 
 @test "xcp -a: tmpfs to ext4 and back: the tree and its attributes" {
-  use_tmpfs
+  use_tmpfs 4g
   mount_ext4 e4 1G
   make_tree src
   local before
@@ -1465,13 +1439,13 @@ EOF
 }
 
 @test "xcp: silent on success on a terminal, --no-progress too" {
-  require_cmd script
+  require_terminal
   make_random src $((1 * MIB))
-  run script -qec "xcp src dst" /dev/null
+  on_terminal "xcp src dst"
   assert_success
   assert_output ""
   assert_same src dst
-  run script -qec "xcp --no-progress src dst2" /dev/null
+  on_terminal "xcp --no-progress src dst2"
   assert_success
   assert_output ""
 }
@@ -1480,16 +1454,15 @@ EOF
 # files each opened 10 ms late (strace), so that the copy takes more than
 # 2 s; its output (the terminal's) in $output.
 slow_copy() {
-  require_cmd script
+  require_terminal
   require_strace
   mkdir s
   local i
   for ((i = 0; i < 120; i++)); do
     echo "$i" >"s/f$i"
   done
-  # strace runs under script, not through test_helper's strace.
-  run env ASAN_OPTIONS="$(no_leak_check_options)" script -qec "strace -f -o /dev/null -e trace=openat \
-    -e inject=openat:delay_enter=10000 xcp $* -r s t" /dev/null
+  traced_on_terminal "strace -f -o /dev/null -e trace=openat \
+    -e inject=openat:delay_enter=10000 xcp $* -r s t"
   assert_success
   diff -r s t || fail "t is not a copy of s"
 }
@@ -1901,7 +1874,7 @@ require_acl() {
 }
 
 @test "xcp --reflink=never on btrfs shares no extents; bare --reflink is always" {
-  use_tmpfs
+  use_tmpfs 4g
   mount_reflink ref
   cd ref || fail
   require_cmd btrfs
