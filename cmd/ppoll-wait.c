@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +21,7 @@
 #include "duration.h"
 #include "error.h"
 #include "exec.h"
+#include "inherit.h"
 #include "intprops.h"
 #include "json.h"
 #include "progname.h"
@@ -124,24 +124,6 @@ catch_signal (int sig)
     caught_signal = sig;
 }
 
-/* What ppoll-wait changes of the state that a COMMAND would inherit,
-   and puts back before it runs one: the actions of the signals it
-   catches (an inherited SIG_IGN would otherwise become SIG_DFL across
-   execve), and the personality, which execve keeps.  */
-static struct sigaction inherited_actions[NSIG];
-static sigset_t changed_actions;
-static int inherited_persona = -1;     /* -1: the personality is as it was */
-
-/* Catch SIG with SA, keeping its inherited action for a COMMAND.  */
-static int
-catch_keeping (int sig, const struct sigaction *sa)
-{
-  if (sigaction (sig, sa, &inherited_actions[sig]) != 0)
-    return -1;
-  sigaddset (&changed_actions, sig);
-  return 0;
-}
-
 /* The end of the --timeout, on CLOCK_MONOTONIC: the clock of the kernel's
    own timeouts, which goes on while the process is stopped but not while
    the machine is suspended, like timeout(1)'s (see the man page).  */
@@ -162,26 +144,6 @@ time_left (struct timespec *timeout)
   struct timespec now;
   clock_gettime (CLOCK_MONOTONIC, &now);
   duration_left (&deadline, &now, timeout);
-}
-
-/* Have every interrupted wait return EINTR, with its timeout argument left
-   alone: the STICKY_TIMEOUTS personality.  Otherwise the kernel restarts
-   a wait interrupted by a stop (SIGSTOP, SIGTSTP...)
-   by itself, with the time that was left when it stopped, so that the
-   time stopped would not count.  Return 0 or -errno (a seccomp filter,
-   as container runtimes install, may refuse the call).  */
-static int
-sticky_timeouts (void)
-{
-  int persona = personality (0xffffffff);
-  if (persona < 0)
-    return -errno;
-  if (persona & STICKY_TIMEOUTS)
-    return 0;
-  if (personality ((unsigned long) persona | STICKY_TIMEOUTS) < 0)
-    return -errno;
-  inherited_persona = persona;
-  return 0;
 }
 
 /* The handler of SIGCONT where the personality is refused: it does
@@ -248,11 +210,12 @@ catch_signals (const sigset_t *wake)
 {
   struct sigaction sa = { .sa_handler = catch_signal };
   sa.sa_mask = *wake;
+  int ret;
   for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (wake, sig) == 1 && catch_keeping (sig, &sa) != 0)
+    if (sigismember (wake, sig) == 1 && (ret = inherit_sigaction (sig, &sa)))
       {
         char buf[SIG2STR_MAX];
-        error (EXIT_FAILURE, errno, "cannot catch signal %s",
+        error (EXIT_FAILURE, -ret, "cannot catch signal %s",
                siglist_name (sig, buf));
       }
 }
@@ -265,12 +228,13 @@ catch_signals (const sigset_t *wake)
 static void
 count_stops (const sigset_t *wake, const sigset_t *ignore, sigset_t *mask)
 {
-  if (sticky_timeouts () == 0
+  if (inherit_sticky_timeouts () == 0
       || sigismember (wake, SIGCONT) == 1 || sigismember (ignore, SIGCONT) == 1)
     return;
   struct sigaction sa = { .sa_handler = on_continue };
-  if (catch_keeping (SIGCONT, &sa) != 0)
-    error (EXIT_FAILURE, errno, "cannot catch signal CONT");
+  int ret = inherit_sigaction (SIGCONT, &sa);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot catch signal CONT");
   sigdelset (mask, SIGCONT);
 }
 
@@ -536,25 +500,20 @@ split_command (int argc, char **argv, int *options_argc)
 static void
 restore_inherited (const sigset_t *ignore, const sigset_t *inherited_mask)
 {
-  if (inherited_persona >= 0
-      && personality ((unsigned long) inherited_persona) < 0)
-    error (EXIT_FAILURE, errno, "cannot restore the personality");
+  const char *what;
+  int ret = inherit_restore (&what);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot restore %s", what);
+  sigset_t discard;
+  sigemptyset (&discard);
   for (int sig = 1; sig < NSIG; sig++)
-    {
-      if (sigismember (&changed_actions, sig) == 1
-          && sigaction (sig, &inherited_actions[sig], NULL) != 0)
-        error (EXIT_FAILURE, errno, "cannot restore a signal's action");
-      if (sigismember (ignore, sig) == 1
-          && sigismember (inherited_mask, sig) != 1)
-        {
-          /* Setting SIG_IGN discards a pending signal.  */
-          struct sigaction discard = { .sa_handler = SIG_IGN }, old;
-          if (sigaction (sig, &discard, &old) != 0
-              || sigaction (sig, &old, NULL) != 0)
-            error (EXIT_FAILURE, errno, "cannot discard a signal");
-        }
-    }
-  int ret = sys_rt_sigprocmask (SIG_SETMASK, inherited_mask, NULL);
+    if (sigismember (ignore, sig) == 1
+        && sigismember (inherited_mask, sig) != 1)
+      sigaddset (&discard, sig);
+  ret = inherit_discard_pending (&discard);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot discard a signal");
+  ret = sys_rt_sigprocmask (SIG_SETMASK, inherited_mask, NULL);
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "cannot restore the signal mask");
 }
