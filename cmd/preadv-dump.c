@@ -23,10 +23,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "c-ctype.h"
 #include "cli.h"
+#include "dumpfmt.h"
 #include "error.h"
-#include "full-write.h"
 #include "progname.h"
 #include "ranges.h"
 #include "sys.h"
@@ -148,11 +147,8 @@ static uint64_t n_calls, n_iovecs, n_read, n_gap;
 static int status = EXIT_SUCCESS;
 static size_t n_short;
 
-/* Output.  */
-enum format { FORMAT_XXD, FORMAT_RAW, FORMAT_C, FORMAT_JSON };
-static enum format format;
+/* Output: bytes a line.  */
 static int cols;
-static int group;
 
 /* FILE in a message.  */
 static const char *
@@ -162,319 +158,6 @@ file_name (void)
 }
 
 /* ---------------------------------------------------------------- output */
-
-enum { OUT_SIZE = 256 * 1024 };
-static char *out_buf;
-static size_t out_len;
-
-static _Noreturn void
-write_error (void)
-{
-  /* The reader went away: stop quietly, as cat does.  */
-  if (errno == EPIPE)
-    exit (EXIT_FAILURE);
-  error (EXIT_FAILURE, errno, "write error");
-  abort ();
-}
-
-static void
-out_write (const void *p, size_t n)
-{
-  if (full_write (STDOUT_FILENO, p, n) != n)
-    write_error ();
-}
-
-static void
-out_flush (void)
-{
-  if (out_len)
-    out_write (out_buf, out_len);
-  out_len = 0;
-}
-
-/* Room for N bytes (at most OUT_SIZE) at the returned pointer; out_commit
-   says where the bytes written there end.  */
-static char *
-out_reserve (size_t n)
-{
-  if (OUT_SIZE - out_len < n)
-    out_flush ();
-  return out_buf + out_len;
-}
-
-static void
-out_commit (char *end)
-{
-  out_len = end - out_buf;
-}
-
-static void
-out_bytes (const void *p, size_t n)
-{
-  if (n >= OUT_SIZE / 2)
-    {
-      out_flush ();
-      out_write (p, n);
-    }
-  else
-    {
-      char *q = out_reserve (n);
-      memcpy (q, p, n);
-      out_commit (q + n);
-    }
-}
-
-static void
-out_str (const char *s)
-{
-  out_bytes (s, strlen (s));
-}
-
-static char *
-put_decimal (char *p, uint64_t v)
-{
-  char tmp[24];
-  int n = 0;
-  do
-    tmp[n++] = '0' + v % 10;
-  while ((v /= 10) != 0);
-  while (n > 0)
-    *p++ = tmp[--n];
-  return p;
-}
-
-static void
-out_decimal (uint64_t v)
-{
-  char *p = out_reserve (24);
-  out_commit (put_decimal (p, v));
-}
-
-/* "00" to "ff", and the character xxd shows for each byte.  */
-static char hex2[256][2];
-static char shown[256];
-
-static void
-init_tables (void)
-{
-  static const char digits[] = "0123456789abcdef";
-  for (int i = 0; i < 256; i++)
-    {
-      hex2[i][0] = digits[i >> 4];
-      hex2[i][1] = digits[i & 15];
-      shown[i] = i >= 0x20 && i < 0x7f ? i : '.';
-    }
-}
-
-/* The address of an xxd line: at least 8 hex digits, as %08lx.  */
-static char *
-put_address (char *p, uint64_t a)
-{
-  if (a <= UINT32_MAX)
-    {
-      for (int shift = 24; shift >= 0; shift -= 8)
-        {
-          memcpy (p, hex2[(a >> shift) & 0xff], 2);
-          p += 2;
-        }
-      return p;
-    }
-  int digits = 9;
-  while (digits < 16 && a >> (4 * digits))
-    digits++;
-  for (int i = digits - 1; i >= 0; i--)
-    *p++ = hex2[(a >> (4 * i)) & 15][1];
-  return p;
-}
-
-/* The output of the range being printed.  */
-static uint64_t em_address;     /* xxd: of the next line */
-static uint64_t em_count;       /* bytes printed so far */
-static bool em_any;             /* json: an object printed already */
-static char *c_name;            /* c: the identifier made from FILE */
-
-/* xxd: the hex area of a full line is HEX_WIDTH wide, byte J of a line
-   at HEX_POS[J] in it; spaces fill it, and two more end it.  */
-static int hex_width;
-static int hex_pos[256];
-static char blanks[2 * 256 + 256 + 2];
-
-static void
-init_xxd (void)
-{
-  hex_width = 2 * cols + (cols - 1) / group;
-  for (int j = 0; j < cols; j++)
-    hex_pos[j] = 2 * j + j / group;
-  memset (blanks, ' ', sizeof blanks);
-}
-
-/* Lines of COLS bytes from B, the last one maybe shorter.  */
-static void
-xxd_data (const unsigned char *b, size_t n)
-{
-  size_t line_max = 16 + 2 + hex_width + 2 + cols + 1;
-  while (n > 0)
-    {
-      int m = n < (size_t) cols ? (int) n : cols;
-      char *p = out_reserve (line_max);
-      p = put_address (p, em_address);
-      *p++ = ':';
-      *p++ = ' ';
-      memcpy (p, blanks, hex_width + 2);
-      for (int j = 0; j < m; j++)
-        memcpy (p + hex_pos[j], hex2[b[j]], 2);
-      p += hex_width + 2;
-      for (int j = 0; j < m; j++)
-        p[j] = shown[b[j]];
-      p += m;
-      *p++ = '\n';
-      out_commit (p);
-      b += m;
-      n -= m;
-      em_address += m;
-    }
-}
-
-static void
-c_data (const unsigned char *b, size_t n)
-{
-  for (size_t i = 0; i < n; i++, em_count++)
-    {
-      char *p = out_reserve (9);
-      if (em_count == 0)
-        p = memcpy (p, "  ", 2) + 2;
-      else if (em_count % cols == 0)
-        p = memcpy (p, ",\n  ", 4) + 4;
-      else
-        p = memcpy (p, ", ", 2) + 2;
-      *p++ = '0';
-      *p++ = 'x';
-      memcpy (p, hex2[b[i]], 2);
-      out_commit (p + 2);
-    }
-}
-
-static void
-json_data (const unsigned char *b, size_t n)
-{
-  static const char b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  while (n > 0)
-    {
-      /* Whole groups of 3 bytes, a line's worth at a time.  */
-      size_t m = n < 3 * 1024 ? n : 3 * 1024;
-      char *p = out_reserve ((m + 2) / 3 * 4);
-      size_t i = 0;
-      for (; i + 3 <= m; i += 3)
-        {
-          unsigned v = b[i] << 16 | b[i + 1] << 8 | b[i + 2];
-          *p++ = b64[v >> 18];
-          *p++ = b64[(v >> 12) & 63];
-          *p++ = b64[(v >> 6) & 63];
-          *p++ = b64[v & 63];
-        }
-      if (i < m)
-        {
-          unsigned v = b[i] << 16 | (i + 1 < m ? b[i + 1] << 8 : 0);
-          *p++ = b64[v >> 18];
-          *p++ = b64[(v >> 12) & 63];
-          *p++ = i + 1 < m ? b64[(v >> 6) & 63] : '=';
-          *p++ = '=';
-        }
-      out_commit (p);
-      b += m;
-      n -= m;
-    }
-}
-
-static void
-emit_begin (const struct range *r)
-{
-  em_address = r->offset;
-  em_count = 0;
-  switch (format)
-    {
-    case FORMAT_C:
-      out_str ("/* offset ");
-      out_decimal (r->offset);
-      out_str (" */\nunsigned char ");
-      out_str (c_name);
-      out_str ("_");
-      out_decimal (r->index);
-      out_str ("[] = {\n");
-      break;
-    case FORMAT_JSON:
-      out_str (em_any ? ",\n{\"offset\": " : "\n{\"offset\": ");
-      em_any = true;
-      out_decimal (r->offset);
-      out_str (", \"data\": \"");
-      break;
-    default:
-      break;
-    }
-}
-
-/* N bytes of the range from B.  In a range printed in several calls,
-   all calls but the last give a multiple of 3 * COLS bytes.  */
-static void
-emit_data (const unsigned char *b, size_t n)
-{
-  switch (format)
-    {
-    case FORMAT_XXD:
-      xxd_data (b, n);
-      break;
-    case FORMAT_RAW:
-      out_bytes (b, n);
-      break;
-    case FORMAT_C:
-      c_data (b, n);
-      break;
-    case FORMAT_JSON:
-      json_data (b, n);
-      break;
-    }
-}
-
-static void
-emit_end (const struct range *r, uint64_t total)
-{
-  switch (format)
-    {
-    case FORMAT_C:
-      out_str (total ? "\n};\nunsigned int " : "};\nunsigned int ");
-      out_str (c_name);
-      out_str ("_");
-      out_decimal (r->index);
-      out_str ("_len = ");
-      out_decimal (total);
-      out_str (";\n");
-      break;
-    case FORMAT_JSON:
-      out_str ("\", \"length\": ");
-      out_decimal (total);
-      out_str ("}");
-      break;
-    default:
-      break;
-    }
-}
-
-/* A C identifier from NAME, as xxd -i makes one.  */
-static char *
-make_c_name (const char *name)
-{
-  if (strcmp (name, "-") == 0)
-    name = "stdin";
-  char *id = xcharalloc (strlen (name) + 2);
-  char *p = id;
-  if (c_isdigit (*name) || !*name)
-    *p++ = '_';
-  for (; *name; name++)
-    *p++ = c_isalnum (*name) ? *name : '_';
-  *p = '\0';
-  return id;
-}
 
 /* --------------------------------------------------------------- reading */
 
@@ -682,7 +365,7 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
 {
   if (miss_at != UINT64_MAX)
     {
-      out_flush ();
+      dump_flush ();
       if (got == 0)
         error (0, 0, "%s: range %s is not in the page cache",
                file_name (), quote_range (r));
@@ -694,7 +377,7 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
     }
   else if (got == 0 && (!reaches (r->offset) || (!r->to_eof && r->want > 0)))
     {
-      out_flush ();
+      dump_flush ();
       error (0, 0, "%s: range %s is past the end of the file (%llu bytes)",
              file_name (), quote_range (r), (unsigned long long) eof);
       status = EXIT_FAILURE;
@@ -713,7 +396,7 @@ dump_stream (struct range *r)
   size_t chunk_size = CHUNK_BYTES / (3 * cols) * (3 * cols);
   if (!chunk)
     chunk = xmalloc (chunk_size);
-  emit_begin (r);
+  dump_begin (r->offset, r->index);
   uint64_t pos = r->offset;
   uint64_t left = r->unbounded ? UINT64_MAX : r->len;
   uint64_t miss_at = UINT64_MAX;
@@ -730,13 +413,13 @@ dump_stream (struct range *r)
         got_end = miss_at = holes[0].start;
       uint64_t got = got_end > pos ? got_end - pos : 0;
       if (got)
-        emit_data (chunk, got);
+        dump_data (chunk, got);
       pos += got;
       left -= got;
       if (got < n)
         break;
     }
-  emit_end (r, pos - r->offset);
+  dump_end (r->index, pos - r->offset);
   account (r, pos - r->offset, miss_at);
 }
 
@@ -833,10 +516,10 @@ dump_batch (struct range *r, size_t n)
         }
       if (lo < nholes && holes[lo].start < end)
         end = miss_at = holes[lo].start > start ? holes[lo].start : start;
-      emit_begin (&r[i]);
+      dump_begin (r[i].offset, r[i].index);
       if (end > start)
-        emit_data (r[i].data, end - start);
-      emit_end (&r[i], end - start);
+        dump_data (r[i].data, end - start);
+      dump_end (r[i].index, end - start);
       account (&r[i], end - start, miss_at);
     }
   free (sp);
@@ -888,14 +571,13 @@ main (int argc, char **argv)
   if (!file)
     cli_usage_error ("missing file operand");
 
-  format = FORMAT_XXD;
+  enum dump_format format = DUMP_XXD;
   if (format_arg)
     {
-      static const char *const names[] = { "xxd", "raw", "c", "json" };
       size_t f = 0;
-      while (f < sizeof names / sizeof *names && strcmp (format_arg, names[f]))
+      while (dump_format_names[f] && strcmp (format_arg, dump_format_names[f]))
         f++;
-      if (f == sizeof names / sizeof *names)
+      if (!dump_format_names[f])
         cli_usage_error ("invalid format %s; valid ones are xxd, raw, c, json",
                          quote_file (format_arg));
       format = f;
@@ -904,8 +586,8 @@ main (int argc, char **argv)
                                        256, NC_NUMBER_UNITS)
           : 0);
   if (cols == 0)
-    cols = format == FORMAT_C ? 12 : 16;
-  group = (group_arg ? cli_parse_number ("groupsize", "group size", group_arg,
+    cols = format == DUMP_C ? 12 : 16;
+  int group = (group_arg ? cli_parse_number ("groupsize", "group size", group_arg,
                                          INT_MAX, NC_NUMBER_UNITS)
            : 2);
   if (group == 0 || group > cols)
@@ -967,22 +649,13 @@ main (int argc, char **argv)
                    : size - r[i].offset;
     }
 
-  init_tables ();
-  if (format == FORMAT_XXD)
-    init_xxd ();
-  if (format == FORMAT_C)
-    c_name = make_c_name (file);
-  out_buf = xmalloc (OUT_SIZE);
+  dump_start (format, cols, group, file);
   scratch_size = max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
                  : SCRATCH_MAX;
   scratch = xmalloc (scratch_size);
 
-  if (format == FORMAT_JSON)
-    out_str ("[");
   dump (r, nargs);
-  if (format == FORMAT_JSON)
-    out_str (em_any ? "\n]\n" : "]\n");
-  out_flush ();
+  dump_finish ();
 
   if (n_short)
     {
@@ -1000,7 +673,6 @@ main (int argc, char **argv)
   if (fd != STDIN_FILENO)
     sys_close (fd);
   free (r);
-  free (c_name);
   poptFreeContext (ctx);
   return status;
 }
