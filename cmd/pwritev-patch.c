@@ -67,8 +67,7 @@ static struct poptOption options[] = {
     "that touch one another by one call.\n\n"
     "PATCH is OFFSET=HEXBYTES (pairs of hex digits, which ':', '_' or a "
     "space may separate) or OFFSET@DATAFILE (the contents of DATAFILE; - "
-    "for standard input).  OFFSET takes a K, M, G, T suffix (KiB...; KB "
-    "for 1000) or 0x for hex.\n"
+    "for standard input).  " CLI_SIZE_SYNTAX ("OFFSET") "\n"
     "Every patch is checked before the first write.  The bytes the patches "
     "replace are read first: if a write fails, those written are put back "
     "and FILE is as it was (a crash in the middle can leave some patches "
@@ -654,11 +653,7 @@ main (int argc, char **argv)
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options,
                                  "[OPTION]... FILE PATCH...");
-  while (cli_next_option_operands (ctx, check_patch_operand) >= 0)
-    continue;
-  file = poptGetArg (ctx);
-  if (!file)
-    cli_usage_error ("missing file operand");
+  file = cli_file_operand (ctx, check_patch_operand);
   size_t n = 0;
   const char **args = poptGetArgs (ctx);
   while (args && args[n])
