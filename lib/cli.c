@@ -560,12 +560,12 @@ uint64_t
 cli_parse_number (const char *option, const char *what, const char *arg,
                   uint64_t max, unsigned int flags)
 {
-  struct nc_number n;
-  if (nc_parse_number (arg, strlen (arg), max, flags, &n) == NC_NUMBER_OK)
-    return n.value;
+  uint64_t value;
   char msg[NC_NUMBER_MESSAGE_SIZE];
-  cli_usage_error ("invalid --%s %s: %s", option, quote_file (arg),
-                   nc_number_message (&n, arg, what, msg));
+  if (nc_parse_number_at (arg, 0, strlen (arg), max, flags, what, &value,
+                          msg))
+    cli_usage_error ("invalid --%s %s: %s", option, quote_file (arg), msg);
+  return value;
 }
 
 uint64_t
