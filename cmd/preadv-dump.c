@@ -115,12 +115,6 @@ struct span
   unsigned char *buf;
 };
 
-/* Bytes --nowait found out of the page cache and did not read.  */
-struct hole
-{
-  uint64_t start, end;
-};
-
 /* The file.  */
 static const char *file;
 static int fd;
@@ -137,14 +131,12 @@ static struct iovec iov[IOV_MAX];
 static unsigned char *scratch;
 static size_t scratch_size;
 static uint64_t max_gap = DEFAULT_GAP;
-static struct hole *holes;
+/* Bytes --nowait found out of the page cache, not read: no buffer.  */
+static struct span *holes;
 static idx_t nholes, holes_alloc;
 
-/* --stats.  */
+/* Said at the end: --stats, and the ranges cut short by the end.  */
 static uint64_t n_calls, n_iovecs, n_read, n_gap;
-
-/* What is to be said at the end.  */
-static int status = EXIT_SUCCESS;
 static size_t n_short;
 
 /* Output: bytes a line.  */
@@ -156,8 +148,6 @@ file_name (void)
 {
   return strcmp (file, "-") == 0 ? "standard input" : quote_file (file);
 }
-
-/* ---------------------------------------------------------------- output */
 
 /* --------------------------------------------------------------- reading */
 
@@ -354,10 +344,6 @@ read_spans (const struct span *sp, size_t ns, struct range *const *sorted,
 
 /* ------------------------------------------------------------- reporting */
 
-/* A range operand in a message that also names the file.  */
-#define quote_range(r) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, (r)->arg)
-
 /* After range R was printed with GOT bytes; MISS_AT is where --nowait
    found the page cache missing, or UINT64_MAX.  */
 static void
@@ -367,20 +353,19 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
     {
       dump_flush ();
       if (got == 0)
-        error (0, 0, "%s: range %s is not in the page cache",
-               file_name (), quote_range (r));
+        cli_fail (0, "%s: range %s is not in the page cache",
+                  file_name (), quote_file_n (1, r->arg));
       else
-        error (0, 0, "%s: range %s is in the page cache only up to "
-               "byte %llu", file_name (), quote_range (r),
-               (unsigned long long) miss_at);
-      status = EXIT_FAILURE;
+        cli_fail (0, "%s: range %s is in the page cache only up to "
+                  "byte %llu", file_name (), quote_file_n (1, r->arg),
+                  (unsigned long long) miss_at);
     }
   else if (got == 0 && (!reaches (r->offset) || (!r->to_eof && r->want > 0)))
     {
       dump_flush ();
-      error (0, 0, "%s: range %s is past the end of the file (%llu bytes)",
-             file_name (), quote_range (r), (unsigned long long) eof);
-      status = EXIT_FAILURE;
+      cli_fail (0, "%s: range %s is past the end of the file (%llu bytes)",
+                file_name (), quote_file_n (1, r->arg),
+                (unsigned long long) eof);
     }
   else if (got < r->want && !r->to_eof)
     n_short++;
@@ -423,38 +408,32 @@ dump_stream (struct range *r)
   account (r, pos - r->offset, miss_at);
 }
 
-/* Read the N ranges at R, none of them streamed, then dump them.  */
-static void
-dump_batch (struct range *r, size_t n)
+/* Merge the NS ranges at SORTED, in order of offset, into spans, laid
+   out one after the other in an arena kept from batch to batch, and point
+   each range at its bytes there.  Return the spans, *NSP of them.  */
+static struct span *
+make_spans (struct range *const *sorted, size_t ns, size_t *nsp)
 {
   static unsigned char *arena;
   static size_t arena_size;
-  struct range **sorted = xnmalloc (n, sizeof *sorted);
-  size_t ns = 0;
-  for (size_t i = 0; i < n; i++)
-    if (r[i].len > 0)
-      sorted[ns++] = &r[i];
-  qsort (sorted, ns, sizeof *sorted, compare_offsets);
-
-  /* Merge into spans.  */
   struct span *sp = xnmalloc (ns ? ns : 1, sizeof *sp);
-  size_t nsp = 0;
+  size_t n = 0;
   size_t total = 0;
   for (size_t i = 0; i < ns; i++)
     {
       uint64_t start = sorted[i]->offset, end = start + sorted[i]->len;
-      if (nsp > 0 && start <= sp[nsp - 1].end)
+      if (n > 0 && start <= sp[n - 1].end)
         {
-          if (end > sp[nsp - 1].end)
+          if (end > sp[n - 1].end)
             {
-              total += end - sp[nsp - 1].end;
-              sp[nsp - 1].end = end;
+              total += end - sp[n - 1].end;
+              sp[n - 1].end = end;
             }
         }
       else
         {
-          sp[nsp].start = start;
-          sp[nsp++].end = end;
+          sp[n].start = start;
+          sp[n++].end = end;
           total += end - start;
         }
     }
@@ -465,7 +444,7 @@ dump_batch (struct range *r, size_t n)
       arena_size = total;
     }
   unsigned char *p = arena;
-  for (size_t k = 0; k < nsp; k++)
+  for (size_t k = 0; k < n; k++)
     {
       sp[k].buf = p;
       p += sp[k].end - sp[k].start;
@@ -476,6 +455,48 @@ dump_batch (struct range *r, size_t n)
         k++;
       sorted[i]->data = sp[k].buf + (sorted[i]->offset - sp[k].start);
     }
+  *nsp = n;
+  return sp;
+}
+
+/* Print range R of a batch that was read: its bytes up to the end of the
+   file or the first hole --nowait left in it.  */
+static void
+print_read_range (const struct range *r)
+{
+  uint64_t start = r->offset;
+  uint64_t end = start + r->len;
+  uint64_t miss_at = UINT64_MAX;
+  if (end > eof)
+    end = eof > start ? eof : start;
+  /* The first hole that ends after the start.  */
+  idx_t lo = 0, hi = nholes;
+  while (lo < hi)
+    {
+      idx_t mid = lo + (hi - lo) / 2;
+      if (holes[mid].end <= start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < nholes && holes[lo].start < end)
+    end = miss_at = holes[lo].start > start ? holes[lo].start : start;
+  dump_range (r->offset, r->index, r->data, end - start);
+  account (r, end - start, miss_at);
+}
+
+/* Read the N ranges at R, none of them streamed, then dump them.  */
+static void
+dump_batch (struct range *r, size_t n)
+{
+  struct range **sorted = xnmalloc (n, sizeof *sorted);
+  size_t ns = 0;
+  for (size_t i = 0; i < n; i++)
+    if (r[i].len > 0)
+      sorted[ns++] = &r[i];
+  qsort (sorted, ns, sizeof *sorted, compare_offsets);
+  size_t nsp;
+  struct span *sp = make_spans (sorted, ns, &nsp);
 
   /* Read: spans close enough, one call for as many as fit in IOV_MAX.  */
   nholes = 0;
@@ -498,30 +519,7 @@ dump_batch (struct range *r, size_t n)
 
   /* Print, in the order given.  */
   for (size_t i = 0; i < n; i++)
-    {
-      uint64_t start = r[i].offset;
-      uint64_t end = start + r[i].len;
-      uint64_t miss_at = UINT64_MAX;
-      if (end > eof)
-        end = eof > start ? eof : start;
-      /* The first hole that ends after the start.  */
-      idx_t lo = 0, hi = nholes;
-      while (lo < hi)
-        {
-          idx_t mid = lo + (hi - lo) / 2;
-          if (holes[mid].end <= start)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo < nholes && holes[lo].start < end)
-        end = miss_at = holes[lo].start > start ? holes[lo].start : start;
-      dump_begin (r[i].offset, r[i].index);
-      if (end > start)
-        dump_data (r[i].data, end - start);
-      dump_end (r[i].index, end - start);
-      account (&r[i], end - start, miss_at);
-    }
+    print_read_range (&r[i]);
   free (sp);
   free (sorted);
 }
@@ -548,75 +546,73 @@ dump (struct range *r, size_t n)
 
 /* ------------------------------------------------------------------ main */
 
+/* The RANGE operand ARG into *NR; a bad one is a usage error.  */
+static void
+parse_range (const char *arg, struct nc_range *nr)
+{
+  char buf[NC_NUMBER_MESSAGE_SIZE];
+  const char *msg = nc_parse_range (arg, nr, buf);
+  if (msg)
+    cli_usage_error ("invalid range %s: %s", quote_file (arg), msg);
+}
+
 /* A range popt took for an option: "-1:2".  */
 static void
 check_range_operand (const char *arg)
 {
   struct nc_range nr;
-  char buf[NC_NUMBER_MESSAGE_SIZE];
-  const char *msg = nc_parse_range (arg, &nr, buf);
-  if (msg)
-    cli_usage_error ("invalid range %s: %s", quote_file (arg), msg);
+  parse_range (arg, &nr);
 }
 
-int
-main (int argc, char **argv)
+/* The output options, the dump started: COLS set.  */
+static void
+start_output (void)
 {
-  cli_init (argc, argv);
-  poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... FILE [RANGE]...");
-  while (cli_next_option_operands (ctx, check_range_operand) >= 0)
-    continue;
-  file = poptGetArg (ctx);
-  if (!file)
-    cli_usage_error ("missing file operand");
+  enum dump_format format = (format_arg
+                             ? cli_keyword ("format", format_arg,
+                                            dump_format_names)
+                             : DUMP_XXD);
+  int cols_opt = (cols_arg
+                  ? cli_parse_number ("cols", "number of columns", cols_arg,
+                                      256, NC_NUMBER_UNITS)
+                  : 0);
+  int group_opt = (group_arg
+                   ? (int) cli_parse_number ("groupsize", "group size",
+                                             group_arg, INT_MAX,
+                                             NC_NUMBER_UNITS)
+                   : -1);
+  cols = dump_start (format, cols_opt, group_opt, file);
+}
 
-  enum dump_format format = DUMP_XXD;
-  if (format_arg)
-    {
-      size_t f = 0;
-      while (dump_format_names[f] && strcmp (format_arg, dump_format_names[f]))
-        f++;
-      if (!dump_format_names[f])
-        cli_usage_error ("invalid format %s; valid ones are xxd, raw, c, json",
-                         quote_file (format_arg));
-      format = f;
-    }
-  cols = (cols_arg ? cli_parse_number ("cols", "number of columns", cols_arg,
-                                       256, NC_NUMBER_UNITS)
-          : 0);
-  if (cols == 0)
-    cols = format == DUMP_C ? 12 : 16;
-  int group = (group_arg ? cli_parse_number ("groupsize", "group size", group_arg,
-                                         INT_MAX, NC_NUMBER_UNITS)
-           : 2);
-  if (group == 0 || group > cols)
-    group = cols;
-  if (gap_arg)
-    max_gap = cli_parse_size ("gap", gap_arg);
-  read_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
-
-  /* The ranges, all checked before anything is read.  */
-  int nargs = 0;
+/* The ranges of the operands of CTX, all checked before anything is read,
+   *N of them; with no operand, the whole file.  */
+static struct range *
+get_ranges (poptContext ctx, size_t *n)
+{
+  static const char *const whole[] = { "0", NULL };
   const char **args = poptGetArgs (ctx);
-  while (args && args[nargs])
+  if (!args || !args[0])
+    args = (const char **) whole;
+  size_t nargs = 0;
+  while (args[nargs])
     nargs++;
-  static const char *const whole[] = { "0" };
-  if (nargs == 0)
-    args = (const char **) whole, nargs = 1;
   struct range *r = xnmalloc (nargs, sizeof *r);
-  for (int i = 0; i < nargs; i++)
+  for (size_t i = 0; i < nargs; i++)
     {
       struct nc_range nr;
-      char buf[NC_NUMBER_MESSAGE_SIZE];
-      const char *msg = nc_parse_range (args[i], &nr, buf);
-      if (msg)
-        cli_usage_error ("invalid range %s: %s", quote_file (args[i]), msg);
+      parse_range (args[i], &nr);
       r[i] = (struct range) { .arg = args[i], .index = i,
                               .offset = nr.offset, .want = nr.length,
                               .to_eof = nr.to_eof };
     }
+  *n = nargs;
+  return r;
+}
 
+/* Open FILE, and learn its size if it tells it: SIZE_KNOWN and EOF.  */
+static void
+open_file (void)
+{
   /* Standard input is read where it is, its offset left alone.  */
   fd = (strcmp (file, "-") == 0 ? STDIN_FILENO
         : sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0));
@@ -634,8 +630,14 @@ main (int argc, char **argv)
                && !(S_ISREG (st.st_mode) && size == 0);
   if (size_known)
     eof = size;
+}
 
-  for (int i = 0; i < nargs; i++)
+/* What the N ranges at R are to read, within the size if it is known.  */
+static void
+bound_ranges (struct range *r, size_t n)
+{
+  uint64_t size = eof;
+  for (size_t i = 0; i < n; i++)
     {
       if (r[i].to_eof)
         {
@@ -648,31 +650,50 @@ main (int argc, char **argv)
                    : r[i].want < size - r[i].offset ? r[i].want
                    : size - r[i].offset;
     }
+}
 
-  dump_start (format, cols, group, file);
-  scratch_size = max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
-                 : SCRATCH_MAX;
-  scratch = xmalloc (scratch_size);
-
-  dump (r, nargs);
-  dump_finish ();
-
+/* The warning about ranges cut short, and --stats, for N ranges.  */
+static void
+report (size_t n)
+{
   if (n_short)
-    {
-      error (0, 0, "warning: %s: %zu %s cut short by the end of the file "
-             "(%llu bytes)", file_name (), n_short,
-             n_short == 1 ? "range" : "ranges", (unsigned long long) eof);
-    }
+    error (0, 0, "warning: %s: %zu %s cut short by the end of the file "
+           "(%llu bytes)", file_name (), n_short,
+           n_short == 1 ? "range" : "ranges", (unsigned long long) eof);
   if (stats)
-    error (0, 0, "%s: %d %s, %llu %s %s, %llu iovecs, %llu bytes read "
-           "(%llu of them in gaps)", file_name (), nargs,
-           nargs == 1 ? "range" : "ranges", (unsigned long long) n_calls,
+    error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes read "
+           "(%llu of them in gaps)", file_name (), n,
+           n == 1 ? "range" : "ranges", (unsigned long long) n_calls,
            read_flags ? "preadv2" : "preadv", n_calls == 1 ? "call" : "calls",
            (unsigned long long) n_iovecs, (unsigned long long) n_read,
            (unsigned long long) n_gap);
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  poptContext ctx = cli_context (argc, argv, options,
+                                 "[OPTION]... FILE [RANGE]...");
+  file = cli_file_operand (ctx, check_range_operand);
+  start_output ();
+  if (gap_arg)
+    max_gap = cli_parse_size ("gap", gap_arg);
+  read_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
+  size_t n;
+  struct range *r = get_ranges (ctx, &n);
+  open_file ();
+  bound_ranges (r, n);
+
+  scratch_size = max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
+                 : SCRATCH_MAX;
+  scratch = xmalloc (scratch_size);
+  dump (r, n);
+  dump_finish ();
+  report (n);
   if (fd != STDIN_FILENO)
     sys_close (fd);
   free (r);
   poptFreeContext (ctx);
-  return status;
+  return cli_status;
 }

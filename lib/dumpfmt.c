@@ -320,12 +320,23 @@ make_c_name (const char *name)
 
 
 void
-dump_start (enum dump_format f, int cols_arg, int group_arg,
+dump_range (uint64_t offset, size_t index, const unsigned char *b, size_t n)
+{
+  dump_begin (offset, index);
+  if (n > 0)
+    dump_data (b, n);
+  dump_end (index, n);
+}
+
+int
+dump_start (enum dump_format f, int cols_opt, int group_opt,
             const char *file)
 {
   format = f;
-  cols = cols_arg;
-  group = group_arg;
+  cols = cols_opt ? cols_opt : format == DUMP_C ? 12 : 16;
+  group = group_opt < 0 ? 2 : group_opt;
+  if (group == 0 || group > cols)
+    group = cols;
   init_tables ();
   if (format == DUMP_XXD)
     init_xxd ();
@@ -334,6 +345,7 @@ dump_start (enum dump_format f, int cols_arg, int group_arg,
   out_buf = xmalloc (OUT_SIZE);
   if (format == DUMP_JSON)
     out_str ("[");
+  return cols;
 }
 
 void

@@ -28,11 +28,12 @@ enum dump_format { DUMP_XXD, DUMP_RAW, DUMP_C, DUMP_JSON };
    ends them (argmatch's keyword list).  */
 extern const char *const dump_format_names[];
 
-/* Start a dump in FORMAT of COLS bytes a line (1 to 256), in groups of
-   GROUP bytes (1 to COLS) for xxd, of the file named FILE ("-" for
-   standard input: "stdin" in C names).  */
-void dump_start (enum dump_format format, int cols, int group,
-                 const char *file);
+/* Start a dump in FORMAT of the file named FILE ("-" for standard input:
+   "stdin" in C names), COLS bytes a line (at most 256; 0: 12 for c, else
+   16), in groups of GROUP bytes for xxd (-1: 2; 0 or more than COLS: one
+   group a line).  Return the bytes a line.  */
+int dump_start (enum dump_format format, int cols, int group,
+                const char *file);
 
 /* Start the range of index INDEX (from 0) at OFFSET in the file.  */
 void dump_begin (uint64_t offset, size_t index);
@@ -43,6 +44,11 @@ void dump_data (const unsigned char *b, size_t n);
 
 /* End the range of index INDEX, TOTAL bytes long.  */
 void dump_end (size_t index, uint64_t total);
+
+/* A whole range at once: dump_begin, dump_data of its N bytes at B (if
+   any), dump_end.  */
+void dump_range (uint64_t offset, size_t index, const unsigned char *b,
+                 size_t n);
 
 /* Write out what is buffered, before a message on standard error.  */
 void dump_flush (void);
