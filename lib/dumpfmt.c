@@ -256,26 +256,22 @@ dump_begin (uint64_t offset, size_t index)
     }
 }
 
-/* N bytes of the range from B.  In a range printed in several calls,
-   all calls but the last give a multiple of 3 * COLS bytes.  */
+static void
+raw_data (const unsigned char *b, size_t n)
+{
+  out_bytes (b, n);
+}
+
 void
 dump_data (const unsigned char *b, size_t n)
 {
-  switch (format)
-    {
-    case DUMP_XXD:
-      xxd_data (b, n);
-      break;
-    case DUMP_RAW:
-      out_bytes (b, n);
-      break;
-    case DUMP_C:
-      c_data (b, n);
-      break;
-    case DUMP_JSON:
-      json_data (b, n);
-      break;
-    }
+  static void (*const emit[]) (const unsigned char *, size_t) = {
+    [DUMP_XXD] = xxd_data,
+    [DUMP_RAW] = raw_data,
+    [DUMP_C] = c_data,
+    [DUMP_JSON] = json_data,
+  };
+  emit[format] (b, n);
 }
 
 void
