@@ -14,21 +14,21 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/personality.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
-#include "c-ctype.h"
 #include "cli.h"
 #include "duration.h"
 #include "error.h"
 #include "exec.h"
+#include "inherit.h"
 #include "intprops.h"
+#include "json.h"
 #include "progname.h"
-#include "sig2str.h"
+#include "selectpoll.h"
+#include "siglist.h"
 #include "sys.h"
+#include "target.h"
 #include "xalloc.h"
 
 /* timeout(1)'s status for a timeout; a signal N gives 128 + N, as the
@@ -124,24 +124,6 @@ catch_signal (int sig)
     caught_signal = sig;
 }
 
-/* What ppoll-wait changes of the state that a COMMAND would inherit,
-   and puts back before it runs one: the actions of the signals it
-   catches (an inherited SIG_IGN would otherwise become SIG_DFL across
-   execve), and the personality, which execve keeps.  */
-static struct sigaction inherited_actions[NSIG];
-static sigset_t changed_actions;
-static int inherited_persona = -1;     /* -1: the personality is as it was */
-
-/* Catch SIG with SA, keeping its inherited action for a COMMAND.  */
-static int
-catch_keeping (int sig, const struct sigaction *sa)
-{
-  if (sigaction (sig, sa, &inherited_actions[sig]) != 0)
-    return -1;
-  sigaddset (&changed_actions, sig);
-  return 0;
-}
-
 /* The end of the --timeout, on CLOCK_MONOTONIC: the clock of the kernel's
    own timeouts, which goes on while the process is stopped but not while
    the machine is suspended, like timeout(1)'s (see the man page).  */
@@ -164,26 +146,6 @@ time_left (struct timespec *timeout)
   duration_left (&deadline, &now, timeout);
 }
 
-/* Have every interrupted wait return EINTR, with its timeout argument left
-   alone: the STICKY_TIMEOUTS personality.  Otherwise the kernel restarts
-   a wait interrupted by a stop (SIGSTOP, SIGTSTP...)
-   by itself, with the time that was left when it stopped, so that the
-   time stopped would not count.  Return 0 or -errno (a seccomp filter,
-   as container runtimes install, may refuse the call).  */
-static int
-sticky_timeouts (void)
-{
-  int persona = personality (0xffffffff);
-  if (persona < 0)
-    return -errno;
-  if (persona & STICKY_TIMEOUTS)
-    return 0;
-  if (personality ((unsigned long) persona | STICKY_TIMEOUTS) < 0)
-    return -errno;
-  inherited_persona = persona;
-  return 0;
-}
-
 /* The handler of SIGCONT where the personality is refused: it does
    nothing, but its mere presence makes the kernel end a wait that a stop
    interrupted with EINTR instead of restarting it.  */
@@ -199,47 +161,19 @@ static void
 parse_signals (const char *option, const char *list, sigset_t *set)
 {
   char *copy = xstrdup (list);
-  char *item = copy;
-  for (;;)
+  char *item;
+  switch (siglist_parse (copy, set, &item))
     {
-      char *comma = strchr (item, ',');
-      if (comma)
-        *comma = '\0';
-      char *name = item;
-      for (char *p = name; *p; p++)
-        *p = c_toupper (*p);
-      if (strncmp (name, "SIG", 3) == 0)
-        name += 3;
-      int sig;
-      if (str2sig (name, &sig) != 0 || sig <= 0 || sigaddset (set, sig) != 0)
-        cli_usage_error ("invalid signal for --%s: %s", option,
-                         quote_file (item));
-      if (sig == SIGKILL || sig == SIGSTOP)
-        cli_usage_error ("--%s: %s cannot be caught or blocked", option,
-                         quote_file (item));
-      if (!comma)
-        break;
-      item = comma + 1;
+    case SIGLIST_OK:
+      break;
+    case SIGLIST_UNKNOWN:
+      cli_usage_error ("invalid signal for --%s: %s", option,
+                       quote_file (item));
+    case SIGLIST_UNCATCHABLE:
+      cli_usage_error ("--%s: %s cannot be caught or blocked", option,
+                       quote_file (item));
     }
   free (copy);
-}
-
-static bool
-sigset_empty (const sigset_t *set)
-{
-  for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (set, sig) == 1)
-      return false;
-  return true;
-}
-
-/* The name of signal SIG, "USR1", or its number.  */
-static const char *
-signal_name (int sig, char buf[SIG2STR_MAX])
-{
-  if (sig2str (sig, buf) != 0)
-    snprintf (buf, SIG2STR_MAX, "%d", sig);
-  return buf;
 }
 
 /* Block the WAKE and IGNORE signals from now on, and return the mask of
@@ -276,12 +210,13 @@ catch_signals (const sigset_t *wake)
 {
   struct sigaction sa = { .sa_handler = catch_signal };
   sa.sa_mask = *wake;
+  int ret;
   for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (wake, sig) == 1 && catch_keeping (sig, &sa) != 0)
+    if (sigismember (wake, sig) == 1 && (ret = inherit_sigaction (sig, &sa)))
       {
         char buf[SIG2STR_MAX];
-        error (EXIT_FAILURE, errno, "cannot catch signal %s",
-               signal_name (sig, buf));
+        error (EXIT_FAILURE, -ret, "cannot catch signal %s",
+               siglist_name (sig, buf));
       }
 }
 
@@ -293,74 +228,22 @@ catch_signals (const sigset_t *wake)
 static void
 count_stops (const sigset_t *wake, const sigset_t *ignore, sigset_t *mask)
 {
-  if (sticky_timeouts () == 0
+  if (inherit_sticky_timeouts () == 0
       || sigismember (wake, SIGCONT) == 1 || sigismember (ignore, SIGCONT) == 1)
     return;
   struct sigaction sa = { .sa_handler = on_continue };
-  if (catch_keeping (SIGCONT, &sa) != 0)
-    error (EXIT_FAILURE, errno, "cannot catch signal CONT");
+  int ret = inherit_sigaction (SIGCONT, &sa);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot catch signal CONT");
   sigdelset (mask, SIGCONT);
-}
-
-/* A descriptor operand: digits only.  Return its number, INT_MAX for one
-   too large to be open, or -1 if NAME is not one.  */
-static int
-descriptor_number (const char *name)
-{
-  if (!*name)
-    return -1;
-  long n = 0;
-  for (const char *p = name; *p; p++)
-    {
-      if (!c_isdigit (*p))
-        return -1;
-      n = n * 10 + (*p - '0');
-      if (n > INT_MAX)
-        n = INT_MAX;
-    }
-  return (int) n;
-}
-
-/* Connect to the Unix socket PATH, whichever of the three types it is.
-   Return the descriptor or -errno.  */
-static int
-connect_unix (const char *path)
-{
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  if (strlen (path) >= sizeof addr.sun_path)
-    return -ENAMETOOLONG;
-  strcpy (addr.sun_path, path);
-  static const int types[] = { SOCK_STREAM, SOCK_SEQPACKET, SOCK_DGRAM };
-  int err = EPROTOTYPE;
-  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-    {
-      int fd = socket (AF_UNIX, types[i] | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-      if (fd < 0)
-        return -errno;
-      if (connect (fd, (struct sockaddr *) &addr, sizeof addr) == 0)
-        return fd;
-      err = errno;
-      sys_close (fd);
-      if (err != EPROTOTYPE)
-        break;
-    }
-  return -err;
 }
 
 /* Open the file operand NAME, non-blocking, for the EVENTS to wait for.  */
 static int
 open_target (const char *name, short events)
 {
-  int access = O_RDONLY;
-  if (events & POLLOUT)
-    access = events & (POLLIN | POLLPRI) ? O_RDWR : O_WRONLY;
-  int fd = sys_openat (AT_FDCWD, name,
-                       access | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  int fd = target_open (name, events);
   struct stat st;
-  /* A socket cannot be opened, only connected to.  */
-  if (fd == -ENXIO && sys_fstatat (AT_FDCWD, name, &st, 0) == 0
-      && S_ISSOCK (st.st_mode))
-    fd = connect_unix (name);
   if (fd < 0)
     error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (name));
   /* A directory would always look ready.  */
@@ -381,7 +264,7 @@ get_targets (const char **operands, size_t n, short events)
   for (size_t i = 0; i < n; i++)
     {
       t[i] = (struct target) { .name = operands[i], .fd = -1 };
-      int fd = descriptor_number (operands[i]);
+      int fd = target_descriptor_number (operands[i]);
       if (fd < 0)
         continue;
       int ret = sys_fcntl (fd, F_GETFD, 0);
@@ -401,7 +284,7 @@ get_targets (const char **operands, size_t n, short events)
       if (t[i].fd >= FD_SETSIZE)
         {
           char what[128] = "";
-          if (descriptor_number (t[i].name) < 0)
+          if (target_descriptor_number (t[i].name) < 0)
             snprintf (what, sizeof what, "%s is ", quote_file (t[i].name));
           error (EXIT_FAILURE, 0, "--select: %sdescriptor %d is not below "
                  "FD_SETSIZE (%d); wait for it without --select", what,
@@ -445,31 +328,7 @@ wait_targets (struct target *t, size_t n, short events,
         time_left (timeout);
       int ret;
       if (use_select)
-        {
-          fd_set rfds, wfds, efds;
-          FD_ZERO (&rfds);
-          FD_ZERO (&wfds);
-          FD_ZERO (&efds);
-          int nfds = 0;
-          for (size_t i = 0; i < n; i++)
-            if (pfd[i].fd >= 0)
-              {
-                if (events & POLLIN)
-                  FD_SET (pfd[i].fd, &rfds);
-                if (events & POLLOUT)
-                  FD_SET (pfd[i].fd, &wfds);
-                if (events & POLLPRI)
-                  FD_SET (pfd[i].fd, &efds);
-                if (nfds <= pfd[i].fd)
-                  nfds = pfd[i].fd + 1;
-              }
-          ret = sys_pselect6 (nfds, &rfds, &wfds, &efds, timeout, mask);
-          for (size_t i = 0; ret > 0 && i < n; i++)
-            if (pfd[i].fd >= 0)
-              pfd[i].revents = ((FD_ISSET (pfd[i].fd, &rfds) ? POLLIN : 0)
-                                | (FD_ISSET (pfd[i].fd, &wfds) ? POLLOUT : 0)
-                                | (FD_ISSET (pfd[i].fd, &efds) ? POLLPRI : 0));
-        }
+        ret = select_poll (pfd, n, timeout, mask);
       else
         ret = sys_ppoll (pfd, n, timeout, mask);
 
@@ -532,65 +391,6 @@ static const struct
 };
 #define N_EVENT_NAMES (sizeof event_names / sizeof event_names[0])
 
-/* The length of the valid UTF-8 sequence at S, or 0.  */
-static int
-utf8_length (const unsigned char *s)
-{
-  int len;
-  unsigned char lo = 0x80, hi = 0xbf;
-  if (s[0] < 0x80)
-    return 1;
-  else if (0xc2 <= s[0] && s[0] <= 0xdf)
-    len = 2;
-  else if (0xe0 <= s[0] && s[0] <= 0xef)
-    {
-      len = 3;
-      if (s[0] == 0xe0)
-        lo = 0xa0;      /* not overlong */
-      if (s[0] == 0xed)
-        hi = 0x9f;      /* not a surrogate */
-    }
-  else if (0xf0 <= s[0] && s[0] <= 0xf4)
-    {
-      len = 4;
-      if (s[0] == 0xf0)
-        lo = 0x90;
-      if (s[0] == 0xf4)
-        hi = 0x8f;      /* not beyond U+10FFFF */
-    }
-  else
-    return 0;
-  if (s[1] < lo || hi < s[1])
-    return 0;
-  for (int i = 2; i < len; i++)
-    if (s[i] < 0x80 || 0xbf < s[i])
-      return 0;
-  return len;
-}
-
-/* S as a JSON string.  A byte that is not part of valid UTF-8, which a
-   file name may hold, becomes U+FFFD.  */
-static void
-print_json_string (const char *s)
-{
-  putchar ('"');
-  const unsigned char *p = (const unsigned char *) s;
-  while (*p)
-    {
-      int len = utf8_length (p);
-      if (*p == '"' || *p == '\\')
-        printf ("\\%c", *p);
-      else if (*p < 0x20 || *p == 0x7f)
-        printf ("\\u%04x", *p);
-      else if (len == 0)
-        fputs ("\\ufffd", stdout);
-      else
-        fwrite (p, 1, len, stdout);
-      p += len ? len : 1;
-    }
-  putchar ('"');
-}
-
 static void
 print_json (const struct target *t, size_t n, enum outcome outcome,
             int status, const struct timespec *timeout)
@@ -609,7 +409,9 @@ print_json (const struct target *t, size_t n, enum outcome outcome,
         continue;
       printf ("%s{\"target\":", first ? "" : ",");
       first = false;
-      print_json_string (t[i].name);
+      char *name = json_string_alloc (t[i].name);
+      fputs (name, stdout);
+      free (name);
       fputs (",\"events\":[", stdout);
       bool first_event = true;
       for (size_t e = 0; e < N_EVENT_NAMES; e++)
@@ -625,7 +427,7 @@ print_json (const struct target *t, size_t n, enum outcome outcome,
     {
       char buf[SIG2STR_MAX];
       printf ("{\"number\":%d,\"name\":\"%s\"}", (int) caught_signal,
-              signal_name (caught_signal, buf));
+              siglist_name (caught_signal, buf));
     }
   else
     fputs ("null", stdout);
@@ -660,7 +462,7 @@ print_lines (const struct target *t, size_t n, enum outcome outcome,
   if (outcome == OUTCOME_SIGNAL)
     {
       char buf[SIG2STR_MAX];
-      printf ("signal %s\n", signal_name (caught_signal, buf));
+      printf ("signal %s\n", siglist_name (caught_signal, buf));
     }
   if (remaining && timeout)
     {
@@ -698,25 +500,20 @@ split_command (int argc, char **argv, int *options_argc)
 static void
 restore_inherited (const sigset_t *ignore, const sigset_t *inherited_mask)
 {
-  if (inherited_persona >= 0
-      && personality ((unsigned long) inherited_persona) < 0)
-    error (EXIT_FAILURE, errno, "cannot restore the personality");
+  const char *what;
+  int ret = inherit_restore (&what);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot restore %s", what);
+  sigset_t discard;
+  sigemptyset (&discard);
   for (int sig = 1; sig < NSIG; sig++)
-    {
-      if (sigismember (&changed_actions, sig) == 1
-          && sigaction (sig, &inherited_actions[sig], NULL) != 0)
-        error (EXIT_FAILURE, errno, "cannot restore a signal's action");
-      if (sigismember (ignore, sig) == 1
-          && sigismember (inherited_mask, sig) != 1)
-        {
-          /* Setting SIG_IGN discards a pending signal.  */
-          struct sigaction discard = { .sa_handler = SIG_IGN }, old;
-          if (sigaction (sig, &discard, &old) != 0
-              || sigaction (sig, &old, NULL) != 0)
-            error (EXIT_FAILURE, errno, "cannot discard a signal");
-        }
-    }
-  int ret = sys_rt_sigprocmask (SIG_SETMASK, inherited_mask, NULL);
+    if (sigismember (ignore, sig) == 1
+        && sigismember (inherited_mask, sig) != 1)
+      sigaddset (&discard, sig);
+  ret = inherit_discard_pending (&discard);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot discard a signal");
+  ret = sys_rt_sigprocmask (SIG_SETMASK, inherited_mask, NULL);
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "cannot restore the signal mask");
 }
@@ -785,14 +582,14 @@ check_usage (size_t n, const sigset_t *wake, const sigset_t *ignore,
     cli_usage_error ("missing command after '--'");
   if (command && n == 0)
     cli_usage_error ("missing target operand before '--'");
-  if (n == 0 && sigset_empty (wake))
+  if (n == 0 && siglist_empty (wake))
     cli_usage_error ("missing target operand");
   for (int sig = 1; sig < NSIG; sig++)
     if (sigismember (wake, sig) == 1 && sigismember (ignore, sig) == 1)
       {
         char buf[SIG2STR_MAX];
         cli_usage_error ("signal %s is given to both --signal and --ignore",
-                         signal_name (sig, buf));
+                         siglist_name (sig, buf));
       }
   if (quiet && json)
     cli_usage_error ("--quiet and --json are mutually exclusive");

@@ -23,10 +23,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "c-ctype.h"
 #include "cli.h"
+#include "dumpfmt.h"
 #include "error.h"
-#include "full-write.h"
 #include "linux-consts.h"
 #include "progname.h"
 #include "ranges.h"
@@ -107,12 +106,6 @@ struct span
   unsigned char *buf;
 };
 
-/* Bytes --nowait found out of the page cache and did not read.  */
-struct hole
-{
-  uint64_t start, end;
-};
-
 /* The file.  */
 static const char *file;
 static int fd;
@@ -129,342 +122,22 @@ static struct iovec iov[IOV_MAX];
 static unsigned char *scratch;
 static size_t scratch_size;
 static uint64_t max_gap = DEFAULT_GAP;
-static struct hole *holes;
+/* Bytes --nowait found out of the page cache, not read: no buffer.  */
+static struct span *holes;
 static idx_t nholes, holes_alloc;
 
-/* --stats.  */
+/* Said at the end: --stats, and the ranges cut short by the end.  */
 static uint64_t n_calls, n_iovecs, n_read, n_gap;
-
-/* What is to be said at the end.  */
-static int status = EXIT_SUCCESS;
 static size_t n_short;
 
-/* Output.  */
-enum format { FORMAT_XXD, FORMAT_RAW, FORMAT_C, FORMAT_JSON };
-static enum format format;
+/* Output: bytes a line.  */
 static int cols;
-static int group;
 
 /* FILE in a message.  */
 static const char *
 file_name (void)
 {
   return strcmp (file, "-") == 0 ? "standard input" : quote_file (file);
-}
-
-/* ---------------------------------------------------------------- output */
-
-enum { OUT_SIZE = 256 * 1024 };
-static char *out_buf;
-static size_t out_len;
-
-static _Noreturn void
-write_error (void)
-{
-  /* The reader went away: stop quietly, as cat does.  */
-  if (errno == EPIPE)
-    exit (EXIT_FAILURE);
-  error (EXIT_FAILURE, errno, "write error");
-  abort ();
-}
-
-static void
-out_write (const void *p, size_t n)
-{
-  if (full_write (STDOUT_FILENO, p, n) != n)
-    write_error ();
-}
-
-static void
-out_flush (void)
-{
-  if (out_len)
-    out_write (out_buf, out_len);
-  out_len = 0;
-}
-
-/* Room for N bytes (at most OUT_SIZE) at the returned pointer; out_commit
-   says where the bytes written there end.  */
-static char *
-out_reserve (size_t n)
-{
-  if (OUT_SIZE - out_len < n)
-    out_flush ();
-  return out_buf + out_len;
-}
-
-static void
-out_commit (char *end)
-{
-  out_len = end - out_buf;
-}
-
-static void
-out_bytes (const void *p, size_t n)
-{
-  if (n >= OUT_SIZE / 2)
-    {
-      out_flush ();
-      out_write (p, n);
-    }
-  else
-    {
-      char *q = out_reserve (n);
-      memcpy (q, p, n);
-      out_commit (q + n);
-    }
-}
-
-static void
-out_str (const char *s)
-{
-  out_bytes (s, strlen (s));
-}
-
-static char *
-put_decimal (char *p, uint64_t v)
-{
-  char tmp[24];
-  int n = 0;
-  do
-    tmp[n++] = '0' + v % 10;
-  while ((v /= 10) != 0);
-  while (n > 0)
-    *p++ = tmp[--n];
-  return p;
-}
-
-static void
-out_decimal (uint64_t v)
-{
-  char *p = out_reserve (24);
-  out_commit (put_decimal (p, v));
-}
-
-/* "00" to "ff", and the character xxd shows for each byte.  */
-static char hex2[256][2];
-static char shown[256];
-
-static void
-init_tables (void)
-{
-  static const char digits[] = "0123456789abcdef";
-  for (int i = 0; i < 256; i++)
-    {
-      hex2[i][0] = digits[i >> 4];
-      hex2[i][1] = digits[i & 15];
-      shown[i] = i >= 0x20 && i < 0x7f ? i : '.';
-    }
-}
-
-/* The address of an xxd line: at least 8 hex digits, as %08lx.  */
-static char *
-put_address (char *p, uint64_t a)
-{
-  if (a <= UINT32_MAX)
-    {
-      for (int shift = 24; shift >= 0; shift -= 8)
-        {
-          memcpy (p, hex2[(a >> shift) & 0xff], 2);
-          p += 2;
-        }
-      return p;
-    }
-  int digits = 9;
-  while (digits < 16 && a >> (4 * digits))
-    digits++;
-  for (int i = digits - 1; i >= 0; i--)
-    *p++ = hex2[(a >> (4 * i)) & 15][1];
-  return p;
-}
-
-/* The output of the range being printed.  */
-static uint64_t em_address;     /* xxd: of the next line */
-static uint64_t em_count;       /* bytes printed so far */
-static bool em_any;             /* json: an object printed already */
-static char *c_name;            /* c: the identifier made from FILE */
-
-/* xxd: the hex area of a full line is HEX_WIDTH wide, byte J of a line
-   at HEX_POS[J] in it; spaces fill it, and two more end it.  */
-static int hex_width;
-static int hex_pos[256];
-static char blanks[2 * 256 + 256 + 2];
-
-static void
-init_xxd (void)
-{
-  hex_width = 2 * cols + (cols - 1) / group;
-  for (int j = 0; j < cols; j++)
-    hex_pos[j] = 2 * j + j / group;
-  memset (blanks, ' ', sizeof blanks);
-}
-
-/* Lines of COLS bytes from B, the last one maybe shorter.  */
-static void
-xxd_data (const unsigned char *b, size_t n)
-{
-  size_t line_max = 16 + 2 + hex_width + 2 + cols + 1;
-  while (n > 0)
-    {
-      int m = n < (size_t) cols ? (int) n : cols;
-      char *p = out_reserve (line_max);
-      p = put_address (p, em_address);
-      *p++ = ':';
-      *p++ = ' ';
-      memcpy (p, blanks, hex_width + 2);
-      for (int j = 0; j < m; j++)
-        memcpy (p + hex_pos[j], hex2[b[j]], 2);
-      p += hex_width + 2;
-      for (int j = 0; j < m; j++)
-        p[j] = shown[b[j]];
-      p += m;
-      *p++ = '\n';
-      out_commit (p);
-      b += m;
-      n -= m;
-      em_address += m;
-    }
-}
-
-static void
-c_data (const unsigned char *b, size_t n)
-{
-  for (size_t i = 0; i < n; i++, em_count++)
-    {
-      char *p = out_reserve (9);
-      if (em_count == 0)
-        p = memcpy (p, "  ", 2) + 2;
-      else if (em_count % cols == 0)
-        p = memcpy (p, ",\n  ", 4) + 4;
-      else
-        p = memcpy (p, ", ", 2) + 2;
-      *p++ = '0';
-      *p++ = 'x';
-      memcpy (p, hex2[b[i]], 2);
-      out_commit (p + 2);
-    }
-}
-
-static void
-json_data (const unsigned char *b, size_t n)
-{
-  static const char b64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  while (n > 0)
-    {
-      /* Whole groups of 3 bytes, a line's worth at a time.  */
-      size_t m = n < 3 * 1024 ? n : 3 * 1024;
-      char *p = out_reserve ((m + 2) / 3 * 4);
-      size_t i = 0;
-      for (; i + 3 <= m; i += 3)
-        {
-          unsigned v = b[i] << 16 | b[i + 1] << 8 | b[i + 2];
-          *p++ = b64[v >> 18];
-          *p++ = b64[(v >> 12) & 63];
-          *p++ = b64[(v >> 6) & 63];
-          *p++ = b64[v & 63];
-        }
-      if (i < m)
-        {
-          unsigned v = b[i] << 16 | (i + 1 < m ? b[i + 1] << 8 : 0);
-          *p++ = b64[v >> 18];
-          *p++ = b64[(v >> 12) & 63];
-          *p++ = i + 1 < m ? b64[(v >> 6) & 63] : '=';
-          *p++ = '=';
-        }
-      out_commit (p);
-      b += m;
-      n -= m;
-    }
-}
-
-static void
-emit_begin (const struct range *r)
-{
-  em_address = r->offset;
-  em_count = 0;
-  switch (format)
-    {
-    case FORMAT_C:
-      out_str ("/* offset ");
-      out_decimal (r->offset);
-      out_str (" */\nunsigned char ");
-      out_str (c_name);
-      out_str ("_");
-      out_decimal (r->index);
-      out_str ("[] = {\n");
-      break;
-    case FORMAT_JSON:
-      out_str (em_any ? ",\n{\"offset\": " : "\n{\"offset\": ");
-      em_any = true;
-      out_decimal (r->offset);
-      out_str (", \"data\": \"");
-      break;
-    default:
-      break;
-    }
-}
-
-/* N bytes of the range from B.  In a range printed in several calls,
-   all calls but the last give a multiple of 3 * COLS bytes.  */
-static void
-emit_data (const unsigned char *b, size_t n)
-{
-  switch (format)
-    {
-    case FORMAT_XXD:
-      xxd_data (b, n);
-      break;
-    case FORMAT_RAW:
-      out_bytes (b, n);
-      break;
-    case FORMAT_C:
-      c_data (b, n);
-      break;
-    case FORMAT_JSON:
-      json_data (b, n);
-      break;
-    }
-}
-
-static void
-emit_end (const struct range *r, uint64_t total)
-{
-  switch (format)
-    {
-    case FORMAT_C:
-      out_str (total ? "\n};\nunsigned int " : "};\nunsigned int ");
-      out_str (c_name);
-      out_str ("_");
-      out_decimal (r->index);
-      out_str ("_len = ");
-      out_decimal (total);
-      out_str (";\n");
-      break;
-    case FORMAT_JSON:
-      out_str ("\", \"length\": ");
-      out_decimal (total);
-      out_str ("}");
-      break;
-    default:
-      break;
-    }
-}
-
-/* A C identifier from NAME, as xxd -i makes one.  */
-static char *
-make_c_name (const char *name)
-{
-  if (strcmp (name, "-") == 0)
-    name = "stdin";
-  char *id = xcharalloc (strlen (name) + 2);
-  char *p = id;
-  if (c_isdigit (*name) || !*name)
-    *p++ = '_';
-  for (; *name; name++)
-    *p++ = c_isalnum (*name) ? *name : '_';
-  *p = '\0';
-  return id;
 }
 
 /* --------------------------------------------------------------- reading */
@@ -662,10 +335,6 @@ read_spans (const struct span *sp, size_t ns, struct range *const *sorted,
 
 /* ------------------------------------------------------------- reporting */
 
-/* A range operand in a message that also names the file.  */
-#define quote_range(r) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, (r)->arg)
-
 /* After range R was printed with GOT bytes; MISS_AT is where --nowait
    found the page cache missing, or UINT64_MAX.  */
 static void
@@ -673,22 +342,21 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
 {
   if (miss_at != UINT64_MAX)
     {
-      out_flush ();
+      dump_flush ();
       if (got == 0)
-        error (0, 0, "%s: range %s is not in the page cache",
-               file_name (), quote_range (r));
+        cli_fail (0, "%s: range %s is not in the page cache",
+                  file_name (), quote_file_n (1, r->arg));
       else
-        error (0, 0, "%s: range %s is in the page cache only up to "
-               "byte %llu", file_name (), quote_range (r),
-               (unsigned long long) miss_at);
-      status = EXIT_FAILURE;
+        cli_fail (0, "%s: range %s is in the page cache only up to "
+                  "byte %llu", file_name (), quote_file_n (1, r->arg),
+                  (unsigned long long) miss_at);
     }
   else if (got == 0 && (!reaches (r->offset) || (!r->to_eof && r->want > 0)))
     {
-      out_flush ();
-      error (0, 0, "%s: range %s is past the end of the file (%llu bytes)",
-             file_name (), quote_range (r), (unsigned long long) eof);
-      status = EXIT_FAILURE;
+      dump_flush ();
+      cli_fail (0, "%s: range %s is past the end of the file (%llu bytes)",
+                file_name (), quote_file_n (1, r->arg),
+                (unsigned long long) eof);
     }
   else if (got < r->want && !r->to_eof)
     n_short++;
@@ -704,7 +372,7 @@ dump_stream (struct range *r)
   size_t chunk_size = CHUNK_BYTES / (3 * cols) * (3 * cols);
   if (!chunk)
     chunk = xmalloc (chunk_size);
-  emit_begin (r);
+  dump_begin (r->offset, r->index);
   uint64_t pos = r->offset;
   uint64_t left = r->unbounded ? UINT64_MAX : r->len;
   uint64_t miss_at = UINT64_MAX;
@@ -721,48 +389,42 @@ dump_stream (struct range *r)
         got_end = miss_at = holes[0].start;
       uint64_t got = got_end > pos ? got_end - pos : 0;
       if (got)
-        emit_data (chunk, got);
+        dump_data (chunk, got);
       pos += got;
       left -= got;
       if (got < n)
         break;
     }
-  emit_end (r, pos - r->offset);
+  dump_end (r->index, pos - r->offset);
   account (r, pos - r->offset, miss_at);
 }
 
-/* Read the N ranges at R, none of them streamed, then dump them.  */
-static void
-dump_batch (struct range *r, size_t n)
+/* Merge the NS ranges at SORTED, in order of offset, into spans, laid
+   out one after the other in an arena kept from batch to batch, and point
+   each range at its bytes there.  Return the spans, *NSP of them.  */
+static struct span *
+make_spans (struct range *const *sorted, size_t ns, size_t *nsp)
 {
   static unsigned char *arena;
   static size_t arena_size;
-  struct range **sorted = xnmalloc (n, sizeof *sorted);
-  size_t ns = 0;
-  for (size_t i = 0; i < n; i++)
-    if (r[i].len > 0)
-      sorted[ns++] = &r[i];
-  qsort (sorted, ns, sizeof *sorted, compare_offsets);
-
-  /* Merge into spans.  */
   struct span *sp = xnmalloc (ns ? ns : 1, sizeof *sp);
-  size_t nsp = 0;
+  size_t n = 0;
   size_t total = 0;
   for (size_t i = 0; i < ns; i++)
     {
       uint64_t start = sorted[i]->offset, end = start + sorted[i]->len;
-      if (nsp > 0 && start <= sp[nsp - 1].end)
+      if (n > 0 && start <= sp[n - 1].end)
         {
-          if (end > sp[nsp - 1].end)
+          if (end > sp[n - 1].end)
             {
-              total += end - sp[nsp - 1].end;
-              sp[nsp - 1].end = end;
+              total += end - sp[n - 1].end;
+              sp[n - 1].end = end;
             }
         }
       else
         {
-          sp[nsp].start = start;
-          sp[nsp++].end = end;
+          sp[n].start = start;
+          sp[n++].end = end;
           total += end - start;
         }
     }
@@ -773,7 +435,7 @@ dump_batch (struct range *r, size_t n)
       arena_size = total;
     }
   unsigned char *p = arena;
-  for (size_t k = 0; k < nsp; k++)
+  for (size_t k = 0; k < n; k++)
     {
       sp[k].buf = p;
       p += sp[k].end - sp[k].start;
@@ -784,6 +446,48 @@ dump_batch (struct range *r, size_t n)
         k++;
       sorted[i]->data = sp[k].buf + (sorted[i]->offset - sp[k].start);
     }
+  *nsp = n;
+  return sp;
+}
+
+/* Print range R of a batch that was read: its bytes up to the end of the
+   file or the first hole --nowait left in it.  */
+static void
+print_read_range (const struct range *r)
+{
+  uint64_t start = r->offset;
+  uint64_t end = start + r->len;
+  uint64_t miss_at = UINT64_MAX;
+  if (end > eof)
+    end = eof > start ? eof : start;
+  /* The first hole that ends after the start.  */
+  idx_t lo = 0, hi = nholes;
+  while (lo < hi)
+    {
+      idx_t mid = lo + (hi - lo) / 2;
+      if (holes[mid].end <= start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < nholes && holes[lo].start < end)
+    end = miss_at = holes[lo].start > start ? holes[lo].start : start;
+  dump_range (r->offset, r->index, r->data, end - start);
+  account (r, end - start, miss_at);
+}
+
+/* Read the N ranges at R, none of them streamed, then dump them.  */
+static void
+dump_batch (struct range *r, size_t n)
+{
+  struct range **sorted = xnmalloc (n, sizeof *sorted);
+  size_t ns = 0;
+  for (size_t i = 0; i < n; i++)
+    if (r[i].len > 0)
+      sorted[ns++] = &r[i];
+  qsort (sorted, ns, sizeof *sorted, compare_offsets);
+  size_t nsp;
+  struct span *sp = make_spans (sorted, ns, &nsp);
 
   /* Read: spans close enough, one call for as many as fit in IOV_MAX.  */
   nholes = 0;
@@ -806,30 +510,7 @@ dump_batch (struct range *r, size_t n)
 
   /* Print, in the order given.  */
   for (size_t i = 0; i < n; i++)
-    {
-      uint64_t start = r[i].offset;
-      uint64_t end = start + r[i].len;
-      uint64_t miss_at = UINT64_MAX;
-      if (end > eof)
-        end = eof > start ? eof : start;
-      /* The first hole that ends after the start.  */
-      idx_t lo = 0, hi = nholes;
-      while (lo < hi)
-        {
-          idx_t mid = lo + (hi - lo) / 2;
-          if (holes[mid].end <= start)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo < nholes && holes[lo].start < end)
-        end = miss_at = holes[lo].start > start ? holes[lo].start : start;
-      emit_begin (&r[i]);
-      if (end > start)
-        emit_data (r[i].data, end - start);
-      emit_end (&r[i], end - start);
-      account (&r[i], end - start, miss_at);
-    }
+    print_read_range (&r[i]);
   free (sp);
   free (sorted);
 }
@@ -856,76 +537,73 @@ dump (struct range *r, size_t n)
 
 /* ------------------------------------------------------------------ main */
 
+/* The RANGE operand ARG into *NR; a bad one is a usage error.  */
+static void
+parse_range (const char *arg, struct nc_range *nr)
+{
+  char buf[NC_NUMBER_MESSAGE_SIZE];
+  const char *msg = nc_parse_range (arg, nr, buf);
+  if (msg)
+    cli_usage_error ("invalid range %s: %s", quote_file (arg), msg);
+}
+
 /* A range popt took for an option: "-1:2".  */
 static void
 check_range_operand (const char *arg)
 {
   struct nc_range nr;
-  char buf[NC_NUMBER_MESSAGE_SIZE];
-  const char *msg = nc_parse_range (arg, &nr, buf);
-  if (msg)
-    cli_usage_error ("invalid range %s: %s", quote_file (arg), msg);
+  parse_range (arg, &nr);
 }
 
-int
-main (int argc, char **argv)
+/* The output options, the dump started: COLS set.  */
+static void
+start_output (void)
 {
-  cli_init (argc, argv);
-  poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... FILE [RANGE]...");
-  while (cli_next_option_operands (ctx, check_range_operand) >= 0)
-    continue;
-  file = poptGetArg (ctx);
-  if (!file)
-    cli_usage_error ("missing file operand");
+  enum dump_format format = (format_arg
+                             ? cli_keyword ("format", format_arg,
+                                            dump_format_names)
+                             : DUMP_XXD);
+  int cols_opt = (cols_arg
+                  ? cli_parse_number ("cols", "number of columns", cols_arg,
+                                      256, NC_NUMBER_UNITS)
+                  : 0);
+  int group_opt = (group_arg
+                   ? (int) cli_parse_number ("groupsize", "group size",
+                                             group_arg, INT_MAX,
+                                             NC_NUMBER_UNITS)
+                   : -1);
+  cols = dump_start (format, cols_opt, group_opt, file);
+}
 
-  format = FORMAT_XXD;
-  if (format_arg)
-    {
-      static const char *const names[] = { "xxd", "raw", "c", "json" };
-      size_t f = 0;
-      while (f < sizeof names / sizeof *names && strcmp (format_arg, names[f]))
-        f++;
-      if (f == sizeof names / sizeof *names)
-        cli_usage_error ("invalid format %s; valid ones are xxd, raw, c, json",
-                         quote_file (format_arg));
-      format = f;
-    }
-  cols = (cols_arg ? cli_parse_number ("cols", "number of columns", cols_arg,
-                                       256, NC_NUMBER_UNITS)
-          : 0);
-  if (cols == 0)
-    cols = format == FORMAT_C ? 12 : 16;
-  group = (group_arg ? cli_parse_number ("groupsize", "group size", group_arg,
-                                         INT_MAX, NC_NUMBER_UNITS)
-           : 2);
-  if (group == 0 || group > cols)
-    group = cols;
-  if (gap_arg)
-    max_gap = cli_parse_size ("gap", gap_arg);
-  read_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
-
-  /* The ranges, all checked before anything is read.  */
-  int nargs = 0;
+/* The ranges of the operands of CTX, all checked before anything is read,
+   *N of them; with no operand, the whole file.  */
+static struct range *
+get_ranges (poptContext ctx, size_t *n)
+{
+  static const char *const whole[] = { "0", NULL };
   const char **args = poptGetArgs (ctx);
-  while (args && args[nargs])
+  if (!args || !args[0])
+    args = (const char **) whole;
+  size_t nargs = 0;
+  while (args[nargs])
     nargs++;
-  static const char *const whole[] = { "0" };
-  if (nargs == 0)
-    args = (const char **) whole, nargs = 1;
   struct range *r = xnmalloc (nargs, sizeof *r);
-  for (int i = 0; i < nargs; i++)
+  for (size_t i = 0; i < nargs; i++)
     {
       struct nc_range nr;
-      char buf[NC_NUMBER_MESSAGE_SIZE];
-      const char *msg = nc_parse_range (args[i], &nr, buf);
-      if (msg)
-        cli_usage_error ("invalid range %s: %s", quote_file (args[i]), msg);
+      parse_range (args[i], &nr);
       r[i] = (struct range) { .arg = args[i], .index = i,
                               .offset = nr.offset, .want = nr.length,
                               .to_eof = nr.to_eof };
     }
+  *n = nargs;
+  return r;
+}
 
+/* Open FILE, and learn its size if it tells it: SIZE_KNOWN and EOF.  */
+static void
+open_file (void)
+{
   /* Standard input is read where it is, its offset left alone.  */
   fd = (strcmp (file, "-") == 0 ? STDIN_FILENO
         : sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0));
@@ -943,8 +621,14 @@ main (int argc, char **argv)
                && !(S_ISREG (st.st_mode) && size == 0);
   if (size_known)
     eof = size;
+}
 
-  for (int i = 0; i < nargs; i++)
+/* What the N ranges at R are to read, within the size if it is known.  */
+static void
+bound_ranges (struct range *r, size_t n)
+{
+  uint64_t size = eof;
+  for (size_t i = 0; i < n; i++)
     {
       if (r[i].to_eof)
         {
@@ -957,41 +641,50 @@ main (int argc, char **argv)
                    : r[i].want < size - r[i].offset ? r[i].want
                    : size - r[i].offset;
     }
+}
 
-  init_tables ();
-  if (format == FORMAT_XXD)
-    init_xxd ();
-  if (format == FORMAT_C)
-    c_name = make_c_name (file);
-  out_buf = xmalloc (OUT_SIZE);
-  scratch_size = max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
-                 : SCRATCH_MAX;
-  scratch = xmalloc (scratch_size);
-
-  if (format == FORMAT_JSON)
-    out_str ("[");
-  dump (r, nargs);
-  if (format == FORMAT_JSON)
-    out_str (em_any ? "\n]\n" : "]\n");
-  out_flush ();
-
+/* The warning about ranges cut short, and --stats, for N ranges.  */
+static void
+report (size_t n)
+{
   if (n_short)
-    {
-      error (0, 0, "warning: %s: %zu %s cut short by the end of the file "
-             "(%llu bytes)", file_name (), n_short,
-             n_short == 1 ? "range" : "ranges", (unsigned long long) eof);
-    }
+    error (0, 0, "warning: %s: %zu %s cut short by the end of the file "
+           "(%llu bytes)", file_name (), n_short,
+           n_short == 1 ? "range" : "ranges", (unsigned long long) eof);
   if (stats)
-    error (0, 0, "%s: %d %s, %llu %s %s, %llu iovecs, %llu bytes read "
-           "(%llu of them in gaps)", file_name (), nargs,
-           nargs == 1 ? "range" : "ranges", (unsigned long long) n_calls,
+    error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes read "
+           "(%llu of them in gaps)", file_name (), n,
+           n == 1 ? "range" : "ranges", (unsigned long long) n_calls,
            read_flags ? "preadv2" : "preadv", n_calls == 1 ? "call" : "calls",
            (unsigned long long) n_iovecs, (unsigned long long) n_read,
            (unsigned long long) n_gap);
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  poptContext ctx = cli_context (argc, argv, options,
+                                 "[OPTION]... FILE [RANGE]...");
+  file = cli_file_operand (ctx, check_range_operand);
+  start_output ();
+  if (gap_arg)
+    max_gap = cli_parse_size ("gap", gap_arg);
+  read_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
+  size_t n;
+  struct range *r = get_ranges (ctx, &n);
+  open_file ();
+  bound_ranges (r, n);
+
+  scratch_size = max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
+                 : SCRATCH_MAX;
+  scratch = xmalloc (scratch_size);
+  dump (r, n);
+  dump_finish ();
+  report (n);
   if (fd != STDIN_FILENO)
     sys_close (fd);
   free (r);
-  free (c_name);
   poptFreeContext (ctx);
-  return status;
+  return cli_status;
 }

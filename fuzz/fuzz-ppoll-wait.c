@@ -1,10 +1,11 @@
-/* fuzz-ppoll-wait.c -- the parsers of ppoll-wait, which are static in
-   cmd/ppoll-wait.c: parse_signals (the lists of --signal and --ignore:
-   names in either case, with or without SIG, or numbers),
-   descriptor_number (a TARGET that is a descriptor) and split_command
-   (the words after "--", the COMMAND, from those popt parses).  They
-   belong in lib/; until then the tool's file is compiled into this
-   target, its main renamed.
+/* fuzz-ppoll-wait.c -- the parsers of ppoll-wait: parse_signals (the
+   lists of --signal and --ignore, by lib/siglist: names in either case,
+   with or without SIG, or numbers, the messages the tool's),
+   target_descriptor_number (lib/target: a TARGET that is a descriptor)
+   and split_command (the words after "--", the COMMAND, from those popt
+   parses).  parse_signals and split_command are static in
+   cmd/ppoll-wait.c: the tool's file is compiled into this target, its
+   main renamed.
 
    The input is an argument vector, its words separated by null bytes,
    for split_command; the other parsers take its first word.  */
@@ -63,7 +64,7 @@ check_signals (const char *list, const sigset_t *set)
       fuzz_assert (sig != SIGKILL && sig != SIGSTOP,
                    "KILL or STOP taken for a signal to catch");
       char name[SIG2STR_MAX];
-      struct signals_call back = { .list = signal_name (sig, name) };
+      struct signals_call back = { .list = siglist_name (sig, name) };
       fuzz_assert (fuzz_call (call_parse_signals, &back, NULL)
                    && sigismember (&back.set, sig) == 1,
                    "a signal's name does not read back as that signal");
@@ -75,7 +76,7 @@ check_signals (const char *list, const sigset_t *set)
 static void
 check_descriptor (const char *name)
 {
-  int got = descriptor_number (name);
+  int got = target_descriptor_number (name);
   size_t digits = strspn (name, "0123456789");
   if (digits == 0 || name[digits] != '\0')
     {

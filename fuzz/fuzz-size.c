@@ -1,12 +1,15 @@
-/* fuzz-size.c -- the size and number parsers: cli_parse_size (option
-   values: --offset, --length, --gap...) and nc_parse_offset (the numbers
-   in range and patch operands).
+/* fuzz-size.c -- the number parser, nc_parse_number_at (lib/number.c),
+   through its two doors: cli_parse_size (option values: --offset,
+   --length, --gap...) and nc_parse_offset (the numbers in range and patch
+   operands).
 
-   Each parser is called in exactly one line below, so that a new number
+   Each door is called in exactly one line below, so that another number
    parser can take their place by changing that line.  Where both accept
    the same syntax (a digit first, at most 127 bytes) they must agree on
-   every input: what a tool takes as --offset it takes in a range.
-   NC_NUMBER_NONZERO (--pipe-size) changes one thing only: 0 is refused.  */
+   every input: what a tool takes as --offset it takes in a range.  A
+   number inside a longer operand reads as it does alone: the parser reads
+   its LEN bytes only.  NC_NUMBER_NONZERO (--pipe-size) changes one thing
+   only: 0 is refused.  */
 
 #include <config.h>
 
@@ -17,6 +20,7 @@
 #include "fuzz.h"
 #include "number.h"
 #include "ranges.h"
+#include "xalloc.h"
 
 struct size_call
 {
@@ -69,6 +73,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                ? nonzero.error == NC_NUMBER_ZERO
                : nonzero.error == plain.error && nonzero.value == plain.value,
                "NC_NUMBER_NONZERO changes more than a zero's outcome");
+  /* The same bytes between "12=" and "@x": the same outcome.  */
+  char *inside = xmalloc (len + 6);
+  memcpy (inside, "12=", 3);
+  memcpy (inside + 3, arg, len);
+  memcpy (inside + 3 + len, "@x", 3);
+  uint64_t alone = 0, within = 0;
+  char msg[NC_NUMBER_MESSAGE_SIZE];
+  bool alone_ok = !nc_parse_number_at (arg, 0, len, NC_OFFSET_MAX,
+                                       NC_NUMBER_UNITS, "offset", &alone,
+                                       msg);
+  bool within_ok = !nc_parse_number_at (inside, 3, len, NC_OFFSET_MAX,
+                                        NC_NUMBER_UNITS, "offset", &within,
+                                        msg);
+  fuzz_assert (alone_ok == within_ok && alone == within,
+               "a number reads otherwise inside a longer operand");
+  fuzz_assert (alone_ok == operand_ok && alone == by_operand,
+               "nc_parse_offset is not nc_parse_number_at");
+  free (inside);
   if (arg[0] >= '0' && arg[0] <= '9' && strlen (arg) <= 127)
     {
       fuzz_assert (option_ok == operand_ok,

@@ -12,6 +12,7 @@
 #include "c-ctype.h"
 #include "number.h"
 #include "stdckdint.h"
+#include "timespec.h"
 
 #define NS_PER_S 1000000000u
 #define NS_PER_S_LONG 1000000000L
@@ -419,42 +420,17 @@ void
 duration_deadline (const struct timespec *now, const struct timespec *ts,
                    struct timespec *deadline)
 {
-  /* Below 2e9: fits in a 32-bit long.  */
-  long nsec = now->tv_nsec + ts->tv_nsec;
-  time_t carry = nsec >= NS_PER_S_LONG;
-  if (carry)
-    nsec -= NS_PER_S_LONG;
-  time_t sec;
-  if (ckd_add (&sec, now->tv_sec, ts->tv_sec) || ckd_add (&sec, sec, carry))
-    {
-      sec = TYPE_MAXIMUM (time_t);
-      nsec = NS_PER_S_LONG - 1;
-    }
-  deadline->tv_sec = sec;
-  deadline->tv_nsec = nsec;
+  /* gnulib's sum stops at the largest time_t and its last nanosecond.  */
+  *deadline = timespec_add (*now, *ts);
 }
 
 void
 duration_left (const struct timespec *deadline, const struct timespec *now,
                struct timespec *left)
 {
-  if (deadline->tv_sec < now->tv_sec
-      || (deadline->tv_sec == now->tv_sec
-          && deadline->tv_nsec <= now->tv_nsec))
-    {
-      *left = (struct timespec) { 0, 0 };
-      return;
-    }
   /* No overflow: the difference of two non-negative times.  */
-  time_t sec = deadline->tv_sec - now->tv_sec;
-  long nsec = deadline->tv_nsec - now->tv_nsec;
-  if (nsec < 0)
-    {
-      nsec += NS_PER_S_LONG;
-      sec--;
-    }
-  left->tv_sec = sec;
-  left->tv_nsec = nsec;
+  *left = (timespec_cmp (*deadline, *now) > 0
+           ? timespec_sub (*deadline, *now) : make_timespec (0, 0));
 }
 
 char *

@@ -258,3 +258,19 @@ nc_number_message (const struct nc_number *n, const char *arg,
     }
   return buf;
 }
+
+const char *
+nc_parse_number_at (const char *arg, size_t start, size_t len, uint64_t max,
+                    unsigned int flags, const char *what, uint64_t *value,
+                    char msg[NC_NUMBER_MESSAGE_SIZE])
+{
+  struct nc_number n;
+  if (nc_parse_number (arg + start, len, max, flags, &n) == NC_NUMBER_OK)
+    {
+      *value = n.value;
+      return NULL;
+    }
+  n.pos += start;
+  n.end += start;
+  return nc_number_message (&n, arg, what, msg);
+}

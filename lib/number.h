@@ -87,6 +87,17 @@ const char *nc_number_message (const struct nc_number *n, const char *arg,
                                const char *what,
                                char buf[NC_NUMBER_MESSAGE_SIZE]);
 
+/* The parse and its message in one call, what every tool does with a
+   number, be it an option's argument (lib/cli) or part of an operand
+   (lib/ranges): parse the LEN bytes at ARG + START as a number of at most
+   MAX (FLAGS as for nc_parse_number) into *VALUE and return NULL; else
+   write into MSG, and return, what is wrong with it, WHAT naming it and
+   positions counted from the start of ARG, the whole word.  */
+const char *nc_parse_number_at (const char *arg, size_t start, size_t len,
+                                uint64_t max, unsigned int flags,
+                                const char *what, uint64_t *value,
+                                char msg[NC_NUMBER_MESSAGE_SIZE]);
+
 /* Write the byte C into BUF as a message shows it: itself when it is
    printable ASCII other than a quote or backslash, else as \xHH.  Return
    BUF.  */

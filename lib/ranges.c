@@ -14,23 +14,13 @@
 #include "sys.h"
 #include "xalloc.h"
 
-/* Parse the LEN bytes at ARG + START, the number that is an operand's
-   WHAT, into *VALUE; on error, describe it in MSG with positions in the
-   whole operand ARG, and return MSG.  */
+/* The number in the LEN bytes at ARG + START, an operand's WHAT.  */
 static const char *
 operand_number (const char *arg, size_t start, size_t len, const char *what,
                 uint64_t *value, char msg[NC_NUMBER_MESSAGE_SIZE])
 {
-  struct nc_number n;
-  if (nc_parse_number (arg + start, len, NC_OFFSET_MAX, NC_NUMBER_UNITS, &n)
-      == NC_NUMBER_OK)
-    {
-      *value = n.value;
-      return NULL;
-    }
-  n.pos += start;
-  n.end += start;
-  return nc_number_message (&n, arg, what, msg);
+  return nc_parse_number_at (arg, start, len, NC_OFFSET_MAX, NC_NUMBER_UNITS,
+                             what, value, msg);
 }
 
 const char *

@@ -275,11 +275,58 @@ check_operands (void)
     }
 }
 
+/* nc_parse_number_at: a number inside a longer word, read to LEN bytes
+   only, with positions in the message counted from the word's start.  */
+static void
+check_number_at (void)
+{
+  static const struct
+  {
+    const char *arg;
+    size_t start, len;
+    uint64_t max;
+    unsigned int flags;
+    uint64_t value;
+    const char *message;  /* NULL: valid, VALUE.  */
+  } cases[] = {
+    { "12=0x10@f", 3, 4, INT64_MAX, U, 16, NULL },
+    { "4K", 0, 2, INT64_MAX, U, 4096, NULL },
+    { "4K", 0, 1, INT64_MAX, U, 4, NULL },
+    { "12=0x1G=x", 3, 4, INT64_MAX, U, 0, "'G' at position 7 is not a "
+      "hexadecimal digit (a 0x number takes no unit)" },
+    { "ab1.5", 2, 3, INT64_MAX, U, 0,
+      "'.' at position 4 is not a decimal digit" },
+    { "x=-1", 2, 2, INT64_MAX, U, 0, "negative gap" },
+    { "x=", 2, 0, INT64_MAX, U, 0, "missing gap" },
+    { "x=0K", 2, 2, INT64_MAX, U | NC_NUMBER_NONZERO, 0,
+      "gap too small (at least 1)" },
+    { "257", 0, 3, 256, 0, 0, "gap too large (at most 256)" },
+    { "2M", 0, 2, 1 << 20, U, 0,
+      "gap too large (at most 1048576, 1M)" },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    {
+      uint64_t v = 12345;
+      char what[100], detail[300], buf[NC_NUMBER_MESSAGE_SIZE];
+      const char *msg = nc_parse_number_at (cases[i].arg, cases[i].start,
+                                            cases[i].len, cases[i].max,
+                                            cases[i].flags, "gap", &v, buf);
+      snprintf (what, sizeof what, "number at %zu of '%s'", cases[i].start,
+                cases[i].arg);
+      snprintf (detail, sizeof detail, "value %" PRIu64 " message %s", v,
+                msg ? msg : "(none)");
+      check (cases[i].message
+             ? msg && strcmp (msg, cases[i].message) == 0 && v == 12345
+             : !msg && v == cases[i].value, what, detail);
+    }
+}
+
 int
 main (void)
 {
   check_numbers ();
   check_signed ();
   check_operands ();
+  check_number_at ();
   return tap_done ();
 }

@@ -538,7 +538,7 @@ os.pread(fd, 1 << 20, 0)'
   make_random f 100
   run --separate-stderr preadv-dump -f hex f
   assert_failure 2
-  assert_err --partial "invalid format 'hex'"
+  assert_err --partial "invalid argument 'hex' for '--format'"
   run --separate-stderr preadv-dump -c 257 f
   assert_failure 2
   run --separate-stderr preadv-dump -g -1 f
