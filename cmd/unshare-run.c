@@ -430,6 +430,187 @@ parse_signal (const char *option, const char *arg)
   cli_usage_error ("invalid signal for --%s: %s", option, quote_file (arg));
 }
 
+/* An option of user_options, with its argument ARG.  */
+static void
+user_option (int opt, const char *arg)
+{
+  switch (opt)
+    {
+    case OPT_MAP_ROOT:
+      cfg.map_uid_set = cfg.map_gid_set = true;
+      cfg.map_uid = cfg.map_gid = 0;
+      break;
+    case OPT_MAP_CURRENT:
+      cfg.map_uid_set = cfg.map_gid_set = true;
+      cfg.map_uid = geteuid ();
+      cfg.map_gid = getegid ();
+      break;
+    case OPT_MAP_USER:
+      cfg.map_uid_set = true;
+      cfg.map_uid = parse_id ("map-user", arg, false);
+      break;
+    case OPT_MAP_GROUP:
+      cfg.map_gid_set = true;
+      cfg.map_gid = parse_id ("map-group", arg, true);
+      break;
+    case OPT_SETGROUPS:
+      if (strcmp (arg, "allow") == 0)
+        cfg.setgroups = NS_SETGROUPS_ALLOW;
+      else if (strcmp (arg, "deny") == 0)
+        cfg.setgroups = NS_SETGROUPS_DENY;
+      else
+        cli_usage_error ("invalid argument for --setgroups: %s "
+                         "(allow or deny)", quote_file (arg));
+      break;
+    case OPT_SETUID:
+      cfg.setuid_set = true;
+      cfg.setuid = parse_id ("setuid", arg, false);
+      break;
+    case OPT_SETGID:
+      cfg.setgid_set = true;
+      cfg.setgid = parse_id ("setgid", arg, true);
+      break;
+    case OPT_KEEP_CAPS:
+      cfg.keep_caps = true;
+      break;
+    default:
+      break;
+    }
+}
+
+/* --propagation=ARG.  */
+static void
+set_propagation (char *arg)
+{
+  if (strcmp (arg, "private") == 0)
+    cfg.propagation = MS_REC | MS_PRIVATE;
+  else if (strcmp (arg, "slave") == 0)
+    cfg.propagation = MS_REC | MS_SLAVE;
+  else if (strcmp (arg, "shared") == 0)
+    cfg.propagation = MS_REC | MS_SHARED;
+  else if (strcmp (arg, "unchanged") == 0)
+    cfg.propagation = 0;
+  else
+    cli_usage_error ("invalid argument for --propagation: %s "
+                     "(private, slave, shared or unchanged)",
+                     quote_file (arg));
+  take (&cfg.propagation_name, arg);
+}
+
+/* An option of process_options that keeps its argument *ARG, which is
+   then its own (*ARG becomes NULL).  Return false for any other.  */
+static bool
+process_string_option (int opt, char **arg)
+{
+  switch (opt)
+    {
+    case OPT_MOUNT_PROC:
+      cfg.flags |= CLONE_NEWNS;
+      take (&cfg.mount_proc, *arg ? *arg : xstrdup ("/proc"));
+      break;
+    case OPT_PROPAGATION:
+      set_propagation (*arg);
+      break;
+    case OPT_ROOT:
+      take (&cfg.root, *arg);
+      break;
+    case OPT_WD:
+      take (&cfg.wd, *arg);
+      break;
+    case OPT_HOSTNAME:
+      /* sethostname(2) would take it, leaving a host with no name.  */
+      if (!**arg)
+        cli_usage_error ("invalid --hostname '': empty host name");
+      take (&cfg.hostname, *arg);
+      break;
+    default:
+      return false;
+    }
+  *arg = NULL;
+  return true;
+}
+
+/* Any other option of process_options, with its argument ARG.  */
+static void
+process_option (int opt, const char *arg)
+{
+  switch (opt)
+    {
+    case OPT_FORK:
+      cfg.fork = true;
+      break;
+    case OPT_MONOTONIC:
+      cfg.monotonic_set = true;
+      cfg.monotonic = parse_seconds ("monotonic", arg);
+      break;
+    case OPT_BOOTTIME:
+      cfg.boottime_set = true;
+      cfg.boottime = parse_seconds ("boottime", arg);
+      break;
+    case OPT_KILL_CHILD:
+      cfg.kill_child = arg ? parse_signal ("kill-child", arg) : SIGKILL;
+      break;
+    case OPT_DIE_WITH_PARENT:
+      cfg.die_with_parent = true;
+      break;
+    case OPT_NEW_SESSION:
+      cfg.new_session = true;
+      break;
+    case OPT_NO_NEW_PRIVS:
+    case OPT_NEW_PRIVS:
+      cfg.no_new_privs = opt == OPT_NO_NEW_PRIVS;
+      break;
+    case OPT_AS_PID_1:
+      cfg.as_pid_1 = true;
+      break;
+    case OPT_FORWARD_SIGNALS:
+      cfg.forward_signals = true;
+      break;
+    case OPT_JSON_STATUS_FD:
+      cfg.json_fd = cli_parse_number ("json-status-fd", "descriptor", arg,
+                                      INT_MAX, 0);
+      break;
+    default:
+      user_option (opt, arg);
+      break;
+    }
+}
+
+/* An option of ns_options; ARG, that of --NS=FILE, becomes its own.  */
+static void
+ns_option (int opt, char *arg)
+{
+  if (opt >= OPT_NS && opt < OPT_NS + NS_KINDS)
+    {
+      cfg.flags |= ns_table[opt - OPT_NS].flag;
+      if (arg)
+        take (&cfg.persist[opt - OPT_NS], arg);
+      return;
+    }
+  free (arg);
+  if (opt == OPT_ALL)
+    all_kinds = true;
+  else if (opt == OPT_FS)
+    cfg.flags |= CLONE_FS;
+  else if (opt == OPT_FILES)
+    cfg.flags |= CLONE_FILES;
+  else if (opt == OPT_SYSVSEM)
+    cfg.flags |= CLONE_SYSVSEM;
+}
+
+/* Without COMMAND, a login shell, as unshare(1) and login(1) start it:
+   its name with a '-' in front, and no search of $PATH.  */
+static void
+default_command (void)
+{
+  static char *shell[2];
+  const char *sh = getenv ("SHELL");
+  cfg.file = (char *) (sh && *sh ? sh : "/bin/sh");
+  const char *slash = strrchr (cfg.file, '/');
+  shell[0] = concat ("-", slash ? slash + 1 : cfg.file);
+  cfg.command = shell;
+}
+
 static void
 parse_options (int argc, char **argv)
 {
@@ -450,156 +631,20 @@ parse_options (int argc, char **argv)
           && (opt < OPT_NS + NS_KINDS || opt == OPT_MOUNT_PROC
               || opt == OPT_KILL_CHILD))
         take (&arg, NULL);
-      if (opt >= OPT_NS && opt < OPT_NS + NS_KINDS)
+      if (opt <= OPT_SYSVSEM)
+        ns_option (opt, arg);
+      else if (!process_string_option (opt, &arg))
         {
-          cfg.flags |= ns_table[opt - OPT_NS].flag;
-          if (arg)
-            take (&cfg.persist[opt - OPT_NS], arg);
-          continue;
+          process_option (opt, arg);
+          free (arg);
         }
-      switch (opt)
-        {
-        case OPT_ALL:
-          all_kinds = true;
-          break;
-        case OPT_FS:
-          cfg.flags |= CLONE_FS;
-          break;
-        case OPT_FILES:
-          cfg.flags |= CLONE_FILES;
-          break;
-        case OPT_SYSVSEM:
-          cfg.flags |= CLONE_SYSVSEM;
-          break;
-        case OPT_MAP_ROOT:
-          cfg.map_uid_set = cfg.map_gid_set = true;
-          cfg.map_uid = cfg.map_gid = 0;
-          break;
-        case OPT_MAP_CURRENT:
-          cfg.map_uid_set = cfg.map_gid_set = true;
-          cfg.map_uid = geteuid ();
-          cfg.map_gid = getegid ();
-          break;
-        case OPT_MAP_USER:
-          cfg.map_uid_set = true;
-          cfg.map_uid = parse_id ("map-user", arg, false);
-          break;
-        case OPT_MAP_GROUP:
-          cfg.map_gid_set = true;
-          cfg.map_gid = parse_id ("map-group", arg, true);
-          break;
-        case OPT_SETGROUPS:
-          if (strcmp (arg, "allow") == 0)
-            cfg.setgroups = NS_SETGROUPS_ALLOW;
-          else if (strcmp (arg, "deny") == 0)
-            cfg.setgroups = NS_SETGROUPS_DENY;
-          else
-            cli_usage_error ("invalid argument for --setgroups: %s "
-                             "(allow or deny)", quote_file (arg));
-          break;
-        case OPT_SETUID:
-          cfg.setuid_set = true;
-          cfg.setuid = parse_id ("setuid", arg, false);
-          break;
-        case OPT_SETGID:
-          cfg.setgid_set = true;
-          cfg.setgid = parse_id ("setgid", arg, true);
-          break;
-        case OPT_KEEP_CAPS:
-          cfg.keep_caps = true;
-          break;
-        case OPT_FORK:
-          cfg.fork = true;
-          break;
-        case OPT_MOUNT_PROC:
-          cfg.flags |= CLONE_NEWNS;
-          take (&cfg.mount_proc, arg ? arg : xstrdup ("/proc"));
-          arg = NULL;
-          break;
-        case OPT_PROPAGATION:
-          if (strcmp (arg, "private") == 0)
-            cfg.propagation = MS_REC | MS_PRIVATE;
-          else if (strcmp (arg, "slave") == 0)
-            cfg.propagation = MS_REC | MS_SLAVE;
-          else if (strcmp (arg, "shared") == 0)
-            cfg.propagation = MS_REC | MS_SHARED;
-          else if (strcmp (arg, "unchanged") == 0)
-            cfg.propagation = 0;
-          else
-            cli_usage_error ("invalid argument for --propagation: %s "
-                             "(private, slave, shared or unchanged)",
-                             quote_file (arg));
-          take (&cfg.propagation_name, arg);
-          arg = NULL;
-          break;
-        case OPT_ROOT:
-          take (&cfg.root, arg);
-          arg = NULL;
-          break;
-        case OPT_WD:
-          take (&cfg.wd, arg);
-          arg = NULL;
-          break;
-        case OPT_HOSTNAME:
-          /* sethostname(2) would take it, leaving a host with no name.  */
-          if (!*arg)
-            cli_usage_error ("invalid --hostname '': empty host name");
-          take (&cfg.hostname, arg);
-          arg = NULL;
-          break;
-        case OPT_MONOTONIC:
-          cfg.monotonic_set = true;
-          cfg.monotonic = parse_seconds ("monotonic", arg);
-          break;
-        case OPT_BOOTTIME:
-          cfg.boottime_set = true;
-          cfg.boottime = parse_seconds ("boottime", arg);
-          break;
-        case OPT_KILL_CHILD:
-          cfg.kill_child = arg ? parse_signal ("kill-child", arg) : SIGKILL;
-          break;
-        case OPT_DIE_WITH_PARENT:
-          cfg.die_with_parent = true;
-          break;
-        case OPT_NEW_SESSION:
-          cfg.new_session = true;
-          break;
-        case OPT_NO_NEW_PRIVS:
-          cfg.no_new_privs = 1;
-          break;
-        case OPT_NEW_PRIVS:
-          cfg.no_new_privs = 0;
-          break;
-        case OPT_AS_PID_1:
-          cfg.as_pid_1 = true;
-          break;
-        case OPT_FORWARD_SIGNALS:
-          cfg.forward_signals = true;
-          break;
-        case OPT_JSON_STATUS_FD:
-          cfg.json_fd = cli_parse_number ("json-status-fd", "descriptor", arg,
-                                          INT_MAX, 0);
-          break;
-        default:
-          break;
-        }
-      free (arg);
     }
 
-  static char *shell[2];
   const char **rest = poptGetArgs (ctx);
   if (rest)
     cfg.command = (char **) rest;
   else
-    {
-      /* A login shell, as unshare(1) and login(1) start it: its name
-         with a '-' in front, and no search of $PATH.  */
-      const char *sh = getenv ("SHELL");
-      cfg.file = (char *) (sh && *sh ? sh : "/bin/sh");
-      const char *slash = strrchr (cfg.file, '/');
-      shell[0] = concat ("-", slash ? slash + 1 : cfg.file);
-      cfg.command = shell;
-    }
+    default_command ();
 }
 
 /* Options that only make sense with others: usage errors that say what
