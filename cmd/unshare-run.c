@@ -18,17 +18,17 @@
    - a "keeper", forked before unshare(2) so that it stays in the original
      namespaces, writes the new user namespace's id maps (a process of the
      parent user namespace may do what the new one cannot) and bind-mounts
-     the namespaces to persist.  It exists only when there is such work.  */
+     the namespaces to persist.  It exists only when there is such work.
+
+   The mechanisms are in lib/ns-run.c (setting up, the processes around
+   COMMAND) and lib/ns-keeper.c (the keeper); this file is the command
+   line, its checks, and the order of the steps.  */
 
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <grp.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <linux/capability.h>
-#include <poll.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
@@ -38,19 +38,10 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "closeout.h"
 #include "error.h"
-#include "exec.h"
-#include "full-write.h"
-#include "intprops.h"
 #include "ns-keeper.h"
 #include "ns-run.h"
 #include "ns.h"

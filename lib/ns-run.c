@@ -279,28 +279,6 @@ set_death_signal (int sig, int lifeline, pid_t parent)
     ns_run_exit (EXIT_FAILURE);
 }
 
-/* The pipes between unshare-run, its child and the keeper carry a byte
-   or a wait status that must not be lost to an interrupted call.  Each
-   message is at most PIPE_BUF bytes, written whole or not at all, so
-   there is no short count to continue.  */
-ssize_t
-ns_run_pipe_write (int fd, const void *buf, size_t len)
-{
-  ssize_t n;
-  while ((n = sys_write (fd, buf, len)) == -EINTR)
-    continue;
-  return n;
-}
-
-ssize_t
-ns_run_pipe_read (int fd, void *buf, size_t len)
-{
-  ssize_t n;
-  while ((n = sys_read (fd, buf, len)) == -EINTR)
-    continue;
-  return n;
-}
-
 pid_t
 ns_run_wait (pid_t pid, int *status, int flags)
 {

@@ -28,6 +28,7 @@
 
 #include "error.h"
 #include "ns.h"
+#include "sys.h"
 
 /* --setgroups.  */
 enum ns_setgroups { NS_SETGROUPS_UNSET, NS_SETGROUPS_ALLOW,
@@ -83,11 +84,14 @@ int ns_run_unshare (int flags);
    kernel reap the children itself); COMMAND gets the old action back.  */
 void ns_run_default_sigchld (void);
 
-/* Between the processes of unshare-run: a byte or a wait status, at most
-   PIPE_BUF bytes, written whole or not at all; EINTR is retried.  Return
-   the count or -errno.  */
-ssize_t ns_run_pipe_write (int fd, const void *buf, size_t len);
-ssize_t ns_run_pipe_read (int fd, void *buf, size_t len);
+/* Between the processes of unshare-run: a byte or a wait status that
+   must not be lost to an interrupted call.  Each message is at most
+   PIPE_BUF bytes, written whole or not at all, so there is no short count
+   to continue: EINTR is retried.  The count, or -errno.  */
+#define ns_run_pipe_write(fd, buf, len) \
+  SYS_RETRY_EINTR (sys_write (fd, buf, len))
+#define ns_run_pipe_read(fd, buf, len) \
+  SYS_RETRY_EINTR (sys_read (fd, buf, len))
 
 /* waitpid (PID, STATUS, FLAGS), EINTR retried: an interrupted wait must
    not have the caller wait for a SIGCHLD already taken.  -1 with errno
