@@ -214,152 +214,11 @@ static struct ns_run cfg = {
 /* --all: every kind the kernel offers, found in check_options.  */
 static bool all_kinds;
 
-/* The argument vector popt parses, and its context: both live as long as
-   the program, since COMMAND's words stay in them.  */
-/* The vector popt parses, for the life of the process: volatile, so that
-   the compiler keeps the store and a leak checker finds it reachable.  */
-static char **volatile popt_argv;
+/* The context of the command line: it lives as long as the program,
+   since COMMAND's words stay in it.  */
 static poptContext ctx;
 
 /* --- option parsing ---------------------------------------------------- */
-
-/* The entry for long option NAME (LEN bytes) or, with NAME NULL, for the
-   short option LETTER, in TABLE and the tables it includes.  */
-static const struct poptOption *
-find_option (const struct poptOption *table, const char *name, size_t len,
-             char letter)
-{
-  for (const struct poptOption *o = table;
-       o->longName || o->shortName || o->argInfo || o->arg; o++)
-    {
-      if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
-        {
-          const struct poptOption *found = find_option (o->arg, name, len,
-                                                        letter);
-          if (found)
-            return found;
-        }
-      else if (name ? (o->longName && strlen (o->longName) == len
-                       && memcmp (o->longName, name, len) == 0)
-               : (letter && o->shortName == letter))
-        return o;
-    }
-  return NULL;
-}
-
-static bool
-takes_arg (const struct poptOption *o)
-{
-  unsigned int type = o->argInfo & POPT_ARG_MASK;
-  return type != POPT_ARG_NONE && type != POPT_ARG_VAL;
-}
-
-static char *
-concat (const char *a, const char *b)
-{
-  size_t la = strlen (a), lb = strlen (b);
-  char *s = xmalloc (la + lb + 1);
-  memcpy (s, a, la);
-  memcpy (s + la, b, lb + 1);
-  return s;
-}
-
-/* popt takes the next word as the argument of an option whose argument is
-   optional ("--mount-proc ps" would mount proc on 'ps'), and a short
-   option's argument from the rest of its cluster ("-nf" would persist the
-   namespace at 'f').  Like unshare(1), unshare-run takes such an argument
-   only after the '=' of the long form.  So, before popt sees ARGV, each
-   use of such an option without '=' becomes "--NAME=" (an empty argument,
-   which means none) and clusters are split around their letters.  From
-   the first word that is not an option, the COMMAND, nothing changes.
-   Return the new vector; *NEW_ARGC is its length.
-
-   This belongs in lib/cli.c, with a flags argument for cli_context.  */
-static char **
-split_optional_args (int argc, char **argv, int *new_argc)
-{
-  size_t room = 2;
-  for (int i = 0; i < argc; i++)
-    room += strlen (argv[i]) + 1;
-  char **out = xnmalloc (room, sizeof *out);
-  /* Reachable from now on, through a usage error's exit too.  */
-  popt_argv = out;
-  int n = 0;
-  out[n++] = argv[0];
-
-  int i = 1;
-  while (i < argc)
-    {
-      char *word = argv[i++];
-      if (strcmp (word, "--") == 0 || word[0] != '-' || word[1] == '\0')
-        {
-          i--;
-          break;
-        }
-      if (word[1] == '-')
-        {
-          const char *name = word + 2;
-          const char *eq = strchr (name, '=');
-          size_t len = eq ? (size_t) (eq - name) : strlen (name);
-          const struct poptOption *o = find_option (options, name, len, 0);
-          if (o && (o->argInfo & POPT_ARGFLAG_OPTIONAL))
-            {
-              if (eq && eq[1] == '\0')
-                cli_usage_error ("empty argument after '--%s='",
-                                 o->longName);
-              out[n++] = eq ? word : concat (word, "=");
-            }
-          else
-            {
-              out[n++] = word;
-              if (o && takes_arg (o) && !eq && i < argc)
-                out[n++] = argv[i++];
-            }
-          continue;
-        }
-      /* A cluster of short options.  */
-      for (char *p = word + 1; *p; p++)
-        {
-          const struct poptOption *o = find_option (options, NULL, 0, *p);
-          char letter[3] = { '-', *p, '\0' };
-          if (!o)
-            {
-              /* Unknown: popt reports it, from here.  */
-              out[n++] = concat ("-", p);
-              break;
-            }
-          /* "-n=FILE" would be -n, then an unknown option '='.  */
-          if (p[1] == '=' && !(takes_arg (o)
-                               && !(o->argInfo & POPT_ARGFLAG_OPTIONAL)))
-            {
-              if (o->longName && takes_arg (o))
-                cli_usage_error ("option -%c takes no '=': use --%s%s",
-                                 *p, o->longName, p + 1);
-              cli_usage_error ("option -%c takes no argument", *p);
-            }
-          if (o->argInfo & POPT_ARGFLAG_OPTIONAL)
-            {
-              char *dashes = concat ("--", o->longName);
-              out[n++] = concat (dashes, "=");
-              free (dashes);
-            }
-          else if (takes_arg (o))
-            {
-              out[n++] = concat (letter, p + 1);
-              if (p[1] == '\0' && i < argc)
-                out[n++] = argv[i++];
-              break;
-            }
-          else
-            out[n++] = concat (letter, "");
-        }
-    }
-  while (i < argc)
-    out[n++] = argv[i++];
-  out[n] = NULL;
-  *new_argc = n;
-  return out;
-}
 
 /* Replace the string in *SLOT by ARG, freeing the old one.  */
 static void
@@ -445,13 +304,11 @@ user_option (int opt, const char *arg)
       cfg.map_gid = parse_id ("map-group", arg, true);
       break;
     case OPT_SETGROUPS:
-      if (strcmp (arg, "allow") == 0)
-        cfg.setgroups = NS_SETGROUPS_ALLOW;
-      else if (strcmp (arg, "deny") == 0)
-        cfg.setgroups = NS_SETGROUPS_DENY;
-      else
-        cli_usage_error ("invalid argument for --setgroups: %s "
-                         "(allow or deny)", quote_file (arg));
+      {
+        static const char *const keywords[] = { "allow", "deny", NULL };
+        cfg.setgroups = cli_keyword ("setgroups", arg, keywords) == 0
+                        ? NS_SETGROUPS_ALLOW : NS_SETGROUPS_DENY;
+      }
       break;
     case OPT_SETUID:
       cfg.setuid_set = true;
@@ -469,24 +326,13 @@ user_option (int opt, const char *arg)
     }
 }
 
-/* --propagation=ARG.  */
-static void
-set_propagation (char *arg)
-{
-  if (strcmp (arg, "private") == 0)
-    cfg.propagation = MS_REC | MS_PRIVATE;
-  else if (strcmp (arg, "slave") == 0)
-    cfg.propagation = MS_REC | MS_SLAVE;
-  else if (strcmp (arg, "shared") == 0)
-    cfg.propagation = MS_REC | MS_SHARED;
-  else if (strcmp (arg, "unchanged") == 0)
-    cfg.propagation = 0;
-  else
-    cli_usage_error ("invalid argument for --propagation: %s "
-                     "(private, slave, shared or unchanged)",
-                     quote_file (arg));
-  take (&cfg.propagation_name, arg);
-}
+/* --propagation=ARG: a keyword, and the mount flags it stands for.  */
+static const char *const propagation_names[] = {
+  "private", "slave", "shared", "unchanged", NULL
+};
+static const unsigned long propagation_flags[] = {
+  MS_REC | MS_PRIVATE, MS_REC | MS_SLAVE, MS_REC | MS_SHARED, 0
+};
 
 /* An option of process_options that keeps its argument *ARG, which is
    then its own (*ARG becomes NULL).  Return false for any other.  */
@@ -498,9 +344,6 @@ process_string_option (int opt, char **arg)
     case OPT_MOUNT_PROC:
       cfg.flags |= CLONE_NEWNS;
       take (&cfg.mount_proc, *arg ? *arg : xstrdup ("/proc"));
-      break;
-    case OPT_PROPAGATION:
-      set_propagation (*arg);
       break;
     case OPT_ROOT:
       take (&cfg.root, *arg);
@@ -529,6 +372,13 @@ process_option (int opt, const char *arg)
     {
     case OPT_FORK:
       cfg.fork = true;
+      break;
+    case OPT_PROPAGATION:
+      {
+        size_t i = cli_keyword ("propagation", arg, propagation_names);
+        cfg.propagation = propagation_flags[i];
+        cfg.propagation_name = propagation_names[i];
+      }
       break;
     case OPT_MONOTONIC:
       cfg.monotonic_set = true;
@@ -598,26 +448,27 @@ default_command (void)
   const char *sh = getenv ("SHELL");
   cfg.file = (char *) (sh && *sh ? sh : "/bin/sh");
   const char *slash = strrchr (cfg.file, '/');
-  shell[0] = concat ("-", slash ? slash + 1 : cfg.file);
+  const char *name = slash ? slash + 1 : cfg.file;
+  shell[0] = xcharalloc (strlen (name) + 2);
+  shell[0][0] = '-';
+  strcpy (shell[0] + 1, name);
   cfg.command = shell;
 }
 
 static void
 parse_options (int argc, char **argv)
 {
-  int n;
-  popt_argv = split_optional_args (argc, argv, &n);
-  /* As cli_context, but options end at the first operand: the rest is
-     COMMAND's.  cli_context passes no flags to poptGetContext.  */
-  ctx = poptGetContext (program_name, n, (const char **) popt_argv, options,
-                        POPT_CONTEXT_POSIXMEHARDER);
-  poptSetOtherOptionHelp (ctx, "[OPTION]... [--] [COMMAND [ARG]...]");
+  /* As unshare(1): -n, --net and -nf take no FILE, only --net=FILE does;
+     options end at COMMAND.  */
+  ctx = cli_context_flags (argc, argv, options,
+                           "[OPTION]... [--] [COMMAND [ARG]...]",
+                           CLI_OPTIONAL_AFTER_EQUALS | CLI_STOP_AT_OPERAND);
 
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
       char *arg = poptGetOptArg (ctx);
-      /* "--NAME=" from split_optional_args: no argument.  */
+      /* An empty argument: the option written without '=', no argument.  */
       if (arg && !*arg
           && (opt < OPT_NS + NS_KINDS || opt == OPT_MOUNT_PROC
               || opt == OPT_KILL_CHILD))

@@ -49,7 +49,7 @@ struct ns_run
   bool fork;
   char *mount_proc;             /* the directory, or NULL */
   unsigned long propagation;    /* mount flags for /, or 0: unchanged */
-  char *propagation_name;       /* as given, or NULL: "private" */
+  const char *propagation_name; /* its keyword, or NULL: "private" */
   char *root, *wd, *hostname;
   bool monotonic_set, boottime_set;
   int64_t monotonic, boottime;  /* clock offsets, in seconds */

@@ -871,9 +871,9 @@ PY
 --monotonic=5|--monotonic needs a new time namespace: add -T
 --boottime=5|--boottime needs a new time namespace: add -T
 --propagation=slave|--propagation needs a new mount namespace: add -m
--m --propagation=sideways|invalid argument for --propagation: 'sideways'
+-m --propagation=sideways|invalid argument 'sideways' for '--propagation'
 --setgroups=deny|--setgroups needs a new user namespace: add -U
--U --setgroups=maybe|invalid argument for --setgroups: 'maybe'
+-U --setgroups=maybe|invalid argument 'maybe' for '--setgroups'
 --as-pid-1|--as-pid-1 needs a new PID namespace: add -p
 --kill-child=NOPE|invalid signal for --kill-child: 'NOPE'
 --map-user=no-such-user-x|invalid user for --map-user: 'no-such-user-x'
