@@ -18,6 +18,8 @@ int unshare_run_main (int argc, char **argv);
 #include "cmd/unshare-run.c"
 #undef main
 
+#include <inttypes.h>
+
 #include "c-ctype.h"
 
 /* Words of the argument vector at most: enough to reach every branch.  */
@@ -47,7 +49,7 @@ call_command_line (void *p)
     n++;
   fuzz_assert (n < c->argc, "more operands than words");
   for (int k = 0; k < n; k++)
-    fuzz_assert (rest[k] == c->argv[c->argc - n + k],
+    fuzz_assert (strcmp (rest[k], c->argv[c->argc - n + k]) == 0,
                  "an operand that is not a last word, as it was");
   poptFreeContext (con);
 }
