@@ -30,8 +30,8 @@ teardown() {
 }
 
 # In a sanitizer build, unshare-run itself makes LeakSanitizer's exit check
-# possible after a new PID namespace, or skips it (see leave() in
-# cmd/unshare-run.c): the runs with -p need no detect_leaks=0.
+# possible after a new PID namespace, or skips it (see ns_run_exit() in
+# lib/ns-run.c): the runs with -p need no detect_leaks=0.
 
 # Under qemu-user each tool is a qemu process, which runs a thread of its
 # own beside the tool's: the kernel gives no multi-threaded process a new
