@@ -1,9 +1,10 @@
-/* fuzz-unshare-run.c -- the parsers of unshare-run, which are static in
-   cmd/unshare-run.c: split_optional_args (the rewriting of the options
-   before popt sees them), parse_id (--map-user, --map-group, --setuid,
-   --setgid), parse_seconds (the time offsets --monotonic, --boottime) and
-   parse_signal (--kill-child).  They belong in lib/; until then the
-   tool's file is compiled into this target, its main renamed.
+/* fuzz-unshare-run.c -- the command line of unshare-run: its option table
+   through cli_context_flags (optional arguments only after '=', options
+   ending at COMMAND), and its parsers, static in cmd/unshare-run.c:
+   parse_id (--map-user, --map-group, --setuid, --setgid), parse_seconds
+   (the time offsets --monotonic, --boottime) and parse_signal
+   (--kill-child).  The tool's file is compiled into this target, its main
+   renamed.
 
    The input is an argument vector, its words separated by null bytes;
    the single-value parsers take its first word.  */
@@ -17,44 +18,37 @@ int unshare_run_main (int argc, char **argv);
 #include "cmd/unshare-run.c"
 #undef main
 
+#include <inttypes.h>
+
 #include "c-ctype.h"
 
-struct split_call
+struct command_line
 {
   int argc;
   char **argv;
 };
 
-/* Split C->argv, check what split_optional_args promises, free its
-   result.  */
+/* Parse C->argv with unshare-run's table and flags; check that COMMAND
+   and its words, the operands, are the last words of C->argv, unchanged
+   and in their order, whatever options stand before them.  */
 static void
-call_split (void *p)
+call_command_line (void *p)
 {
-  struct split_call *c = p;
-  int n;
-  char **out = split_optional_args (c->argc, c->argv, &n);
-  fuzz_assert (n >= 1 && out[0] == c->argv[0] && out[n] == NULL,
-               "a split vector without the program name or the end");
-  /* Words that are no option, arguments or the COMMAND and its words,
-     pass unchanged, in their order.  */
-  int seen = 1;
-  for (int i = 1; i < c->argc; i++)
-    if (c->argv[i][0] != '-' || c->argv[i][1] == '\0')
-      {
-        while (seen < n && out[seen] != c->argv[i])
-          seen++;
-        fuzz_assert (seen < n, "a word that is no option lost or moved");
-        seen++;
-      }
-  for (int k = 1; k < n; k++)
-    {
-      bool given = false;
-      for (int j = 1; j < c->argc && !given; j++)
-        given = out[k] == c->argv[j];
-      if (!given)
-        free (out[k]);
-    }
-  free (out);
+  struct command_line *c = p;
+  poptContext con = cli_context_flags (c->argc, c->argv, options, "",
+                                       CLI_OPTIONAL_AFTER_EQUALS
+                                       | CLI_STOP_AT_OPERAND);
+  while (cli_next_option (con) >= 0)
+    free (poptGetOptArg (con));
+  const char **rest = poptGetArgs (con);
+  int n = 0;
+  while (rest && rest[n])
+    n++;
+  fuzz_assert (n < c->argc, "more operands than words");
+  for (int k = 0; k < n; k++)
+    fuzz_assert (strcmp (rest[k], c->argv[c->argc - n + k]) == 0,
+                 "an operand that is not a last word, as it was");
+  poptFreeContext (con);
 }
 
 struct value_call
@@ -146,8 +140,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   char *argv[FUZZ_MAX_WORDS + 2], *words;
   int argc = fuzz_argv ("unshare-run", data, size, argv, &words);
 
-  struct split_call s = { argc, argv };
-  fuzz_call (call_split, &s, NULL);
+  struct command_line s = { argc, argv };
+  fuzz_call (call_command_line, &s, NULL);
   check_values (argv[1]);
   free (words);
   return 0;

@@ -30,8 +30,8 @@ teardown() {
 }
 
 # In a sanitizer build, unshare-run itself makes LeakSanitizer's exit check
-# possible after a new PID namespace, or skips it (see leave() in
-# cmd/unshare-run.c): the runs with -p need no detect_leaks=0.
+# possible after a new PID namespace, or skips it (see ns_run_exit() in
+# lib/ns-run.c): the runs with -p need no detect_leaks=0.
 
 # Under qemu-user each tool is a qemu process, which runs a thread of its
 # own beside the tool's: the kernel gives no multi-threaded process a new
@@ -871,9 +871,9 @@ PY
 --monotonic=5|--monotonic needs a new time namespace: add -T
 --boottime=5|--boottime needs a new time namespace: add -T
 --propagation=slave|--propagation needs a new mount namespace: add -m
--m --propagation=sideways|invalid argument for --propagation: 'sideways'
+-m --propagation=sideways|invalid argument 'sideways' for '--propagation'
 --setgroups=deny|--setgroups needs a new user namespace: add -U
--U --setgroups=maybe|invalid argument for --setgroups: 'maybe'
+-U --setgroups=maybe|invalid argument 'maybe' for '--setgroups'
 --as-pid-1|--as-pid-1 needs a new PID namespace: add -p
 --kill-child=NOPE|invalid signal for --kill-child: 'NOPE'
 --map-user=no-such-user-x|invalid user for --map-user: 'no-such-user-x'
