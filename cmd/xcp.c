@@ -15,9 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -150,22 +148,20 @@ progress_line (bool last)
 
 /* Count N bytes (and a file if FILE); draw the line when it is due.  */
 static void
-progress_add (const struct copy_options *x, uintmax_t n, bool file)
+progress_count (uintmax_t n, bool file)
 {
   n_bytes += n;
   n_files += file;
-  if (!x->progress)
-    return;
   if (progress_due (&bar))
     progress_line (false);
 }
 
-/* Whether the progress line is drawn at all: then files are copied in
-   pieces, for it to move.  */
-static bool
-progress_on (const struct copy_options *x)
+/* The same, if X draws the line at all.  */
+static void
+progress_add (const struct copy_options *x, uintmax_t n, bool file)
 {
-  return x->progress;
+  if (x->progress)
+    progress_count (n, file);
 }
 
 /* --- messages ------------------------------------------------------ */
@@ -196,14 +192,18 @@ progress_on (const struct copy_options *x)
    error (0, (err), format, quote_msg (a), quote_msg2 (b)), \
    status = EXIT_FAILURE)
 
-/* "'SRC' -> 'DST'" for -v.  */
+/* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
 static void
-say_copied (const struct copy_options *x, const char *src, const char *dst)
+say_copied (const struct copy_options *x, const char *src, const char *dst,
+            bool file)
 {
-  if (!x->verbose)
-    return;
-  progress_clear (&bar);
-  printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+  if (x->verbose)
+    {
+      progress_clear (&bar);
+      printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+    }
+  if (file)
+    progress_add (x, 0, true);
 }
 
 /* -i: ask on standard error, answer from standard input.  */
@@ -221,12 +221,6 @@ ask_overwrite (const char *dst)
   while (!strchr (line, '\n') && fgets (line, sizeof line, stdin))
     continue;
   return yes;
-}
-
-static const char *
-engine_label (enum copy_engine e)
-{
-  return e == COPY_ENGINE_RW ? "rw" : copy_engine_name (e);
 }
 
 /* --- temporary names ----------------------------------------------- */
@@ -287,48 +281,13 @@ tmp_forget (void)
 
 /* --- file data ----------------------------------------------------- */
 
-/* What the engines declined between the last pair of file systems: a
-   tree of small files between two file systems asks each only once.  */
-struct fs_pair
+/* copy_file_data's count of the bytes moved, while the progress line is
+   drawn.  */
+static void
+count_bytes (void *arg, uint64_t n)
 {
-  bool valid;
-  dev_t src, dst;
-  bool no_clone;
-  unsigned int declined;
-};
-static struct fs_pair fs_pair;
-
-static bool
-clone_unsupported (int err)
-{
-  return err == -EOPNOTSUPP || err == -EXDEV || err == -EINVAL
-         || err == -ENOTTY || err == -ENOSYS || err == -EPERM
-         || err == -EBADF;
-}
-
-/* Whether the sizes of the files of FD's file system say nothing of
-   their data: those of sysfs are a page, whatever they hold (and no
-   block), those of /proc 0.  */
-static bool
-nominal_sizes (int fd)
-{
-  struct statfs sf;
-  if (fstatfs (fd, &sf) != 0)
-    return false;
-  switch ((unsigned long) sf.f_type)
-    {
-    case PROC_SUPER_MAGIC:
-    case SYSFS_MAGIC:
-    case DEBUGFS_MAGIC:
-    case TRACEFS_MAGIC:
-    case SECURITYFS_MAGIC:
-    case CGROUP_SUPER_MAGIC:
-    case CGROUP2_SUPER_MAGIC:
-    case 0x62656570:            /* configfs */
-      return true;
-    default:
-      return false;
-    }
+  (void) arg;
+  progress_count (n, false);
 }
 
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
@@ -341,221 +300,50 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
            int out_fd, bool out_regular, dev_t dst_dev, const char *src,
            const char *dst, bool *short_read)
 {
-  bool regular = S_ISREG (st->st_mode);
-  /* What needs a regular file on both sides: FICLONE, copy_file_range,
-     holes, and the refusals remembered for the pair of file systems.  */
-  bool both = regular && out_regular;
-  struct copy_result res = { .engine = COPY_ENGINE_NONE };
-  enum copy_engine first_range = COPY_ENGINE_NONE, used;
-  unsigned int engines = 0;
-  bool holes = false;
-  int ret;
-
-  if (!fs_pair.valid || fs_pair.src != st->st_dev || fs_pair.dst != dst_dev)
-    fs_pair = (struct fs_pair) { .valid = true, .src = st->st_dev,
-                                 .dst = dst_dev };
-
-  bool has_holes = regular && (uintmax_t) st->st_blocks * 512
-                              < (uintmax_t) st->st_size;
-  /* A size of 0 may mean "unknown" (/proc): such a file is read to its
-     end, whatever engine was asked for, rather than copied as empty.  So
-     is one of sysfs, whose size is a page without a block, rather than
-     taken for a hole after its data and padded with zeros.  */
-  bool size_unknown = regular && (st->st_size == 0
-                                  || (has_holes && nominal_sizes (in_fd)));
-  if (size_unknown)
-    has_holes = false;
-  *short_read = false;
-  if (both
-      && (x->engine == COPY_ENGINE_CLONE
-          || (x->engine == COPY_ENGINE_NONE && x->reflink != COPY_WHEN_NEVER
-              && (!fs_pair.no_clone || x->reflink == COPY_WHEN_ALWAYS))))
-    {
-      ret = copy_clone (in_fd, out_fd);
-      if (ret == 0)
-        {
-          res.engine = COPY_ENGINE_CLONE;
-          res.bytes = st->st_size;
-          holes = has_holes;
-          goto done;
-        }
-      if (!clone_unsupported (ret)
-          || ((x->engine == COPY_ENGINE_CLONE
-               || x->reflink == COPY_WHEN_ALWAYS)
-              && !size_unknown))
-        {
-          fail2 (-ret, "cannot clone %s to %s", src, dst);
-          return false;
-        }
-      fs_pair.no_clone = true;
-    }
-
-  /* sendfile adds nothing to splice between two files: only when
-     asked for.  */
-  engines = x->engine != COPY_ENGINE_NONE
-            ? COPY_ENGINE_BIT (x->engine)
-            : (COPY_ENGINES_ALL & ~COPY_ENGINE_BIT (COPY_ENGINE_SENDFILE)
-               & ~fs_pair.declined);
-  /* copy_file_range may share the blocks as FICLONE does (btrfs, XFS,
-     NFS): never is never.  */
-  if (x->engine == COPY_ENGINE_NONE && x->reflink == COPY_WHEN_NEVER)
-    engines &= ~COPY_ENGINE_BIT (COPY_ENGINE_COPY_FILE_RANGE);
-  if (engines == 0)
-    engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
-  first_range = COPY_ENGINE_NONE;
-  for (enum copy_engine e = COPY_ENGINE_COPY_FILE_RANGE;
-       e <= COPY_ENGINE_RW; e++)
-    if (engines & COPY_ENGINE_BIT (e)
-        && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
-      {
-        first_range = e;
-        break;
-      }
-
-  struct copy_request req = {
-    .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
-    .flags = both ? COPY_REGULAR_FILES : 0,
+  /* What the engines declined between the last pair of file systems.  */
+  static struct copy_fs_cache fs_pair;
+  struct copy_data_request req = {
+    .range = { .in_fd = in_fd, .out_fd = out_fd },
+    .in_st = st, .out_regular = out_regular, .out_dev = dst_dev,
+    .engine = x->engine, .reflink = x->reflink, .sparse = x->sparse,
+    .cache = &fs_pair,
+    /* In pieces, for the progress line to move.  */
+    .piece = x->progress ? 64u << 20 : 0,
+    .progress = x->bytes_done, .progress_arg = x->bytes_arg,
   };
-  if (both && x->sparse != COPY_WHEN_NEVER && !size_unknown
-      && (has_holes || x->sparse == COPY_WHEN_ALWAYS))
+  struct copy_data_result res;
+  int ret = copy_file_data (&req, &res);
+  switch (ret < 0 ? res.failure : COPY_FAILED_NONE)
     {
-      /* --sparse=always: zeros in the data become holes too, as the
-         data is read.  */
-      if (x->sparse == COPY_WHEN_ALWAYS
-          && (x->engine == COPY_ENGINE_NONE || x->engine == COPY_ENGINE_RW))
-        req.flags |= COPY_ZEROS_AS_HOLES;
-      ret = copy_extents (&req, st->st_size, &res, &holes);
-      progress_add (x, res.bytes, false);
-    }
-  else if (regular && !size_unknown && progress_on (x))
-    {
-      /* In pieces, for the progress line to move.  */
-      struct copy_result part;
-      uint64_t left = st->st_size;
-      ret = 0;
-      res.engine = COPY_ENGINE_NONE;
-      while (left > 0 && ret == 0)
-        {
-          req.length = left < (64u << 20) ? left : (64u << 20);
-          ret = copy_range (&req, &part);
-          res.bytes += part.bytes;
-          res.calls += part.calls;
-          res.declined |= part.declined;
-          res.side = part.side;
-          if (part.bytes || res.engine == COPY_ENGINE_NONE)
-            res.engine = part.engine;
-          progress_add (x, part.bytes, false);
-          if (part.bytes < req.length)
-            break;
-          left -= part.bytes;
-        }
-    }
-  else
-    {
-      /* Up to the size fstat gave, in one call where the engine allows;
-         to the end where the size says nothing (/proc, FIFOs).  */
-      req.length = regular && !size_unknown ? (uint64_t) st->st_size
-                                            : COPY_TO_EOF;
-      ret = copy_range (&req, &res);
-      progress_add (x, res.bytes, false);
-    }
-  /* A refusal for a file of unknown size (/proc) is about that file,
-     not about the file systems.  */
-  if (x->engine == COPY_ENGINE_NONE && both && !size_unknown)
-    fs_pair.declined |= res.declined
-                        & ~COPY_ENGINE_BIT (COPY_ENGINE_RW);
-
-  /* Nothing came: the file may be empty, or one whose size the kernel
-     does not know and which the engine took as empty (copy_file_range
-     and sendfile on /proc).  Reading it settles it; a forced engine
-     never costs the copy its data.  */
-  if (res.bytes == 0 && res.engine != COPY_ENGINE_RW
-      && (!regular || size_unknown)
-      && (ret == 0
-          || (size_unknown && (ret == -EINVAL || ret == -ENOSYS
-                               || ret == -EXDEV || ret == -EOPNOTSUPP))))
-    {
-      struct copy_result probe;
-      req.engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
-      req.length = COPY_TO_EOF;
-      ret = copy_range (&req, &probe);
-      if (probe.bytes > 0 || ret < 0)
-        res = probe;
-      progress_add (x, probe.bytes, false);
-    }
-
-  if (ret < 0)
-    {
-      if (x->engine != COPY_ENGINE_NONE && res.bytes == 0
-          && (ret == -EINVAL || ret == -ENOSYS || ret == -EXDEV
-              || ret == -EOPNOTSUPP))
-        {
-          progress_clear (&bar);
-          error (0, -ret, "cannot copy %s to %s with engine %s",
-                 quote_msg (src), quote_msg2 (dst), engine_label (x->engine));
-          status = EXIT_FAILURE;
-        }
-      else if (res.side == COPY_SIDE_READ)
-        fail (-ret, "error reading %s", src);
-      else
-        fail (-ret, "error writing %s", dst);
+    case COPY_FAILED_NONE:
+      break;
+    case COPY_FAILED_CLONE:
+      fail2 (-ret, "cannot clone %s to %s", src, dst);
+      return false;
+    case COPY_FAILED_ENGINE:
+      progress_clear (&bar);
+      error (0, -ret, "cannot copy %s to %s with engine %s",
+             quote_msg (src), quote_msg2 (dst),
+             copy_engine_keyword (x->engine));
+      status = EXIT_FAILURE;
+      return false;
+    case COPY_FAILED_READ:
+      fail (-ret, "error reading %s", src);
+      return false;
+    case COPY_FAILED_WRITE:
+      fail (-ret, "error writing %s", dst);
       return false;
     }
-
-  /* The extents' copy ends at the size, whatever the end of the data:
-     only the fstat after the copy can tell a change there.  */
-  if (regular && !size_unknown && !holes
-      && res.bytes < (uint64_t) st->st_size)
-    *short_read = true;
-
-done:
-  /* Nothing moved (an empty file, or holes only): the engine that would
-     have moved data, the first that did not refuse.  */
-  if (res.bytes == 0 && res.engine != COPY_ENGINE_CLONE)
-    {
-      used = first_range;
-      for (enum copy_engine e = first_range; e <= COPY_ENGINE_RW; e++)
-        if (engines & COPY_ENGINE_BIT (e) & ~res.declined
-            && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
-          {
-            used = e;
-            break;
-          }
-    }
-  else
-    used = res.engine;
+  *short_read = res.short_read;
   if (x->debug)
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
                " bytes\n", program_name, quote_msg (src), quote_msg2 (dst),
-               engine_label (used), holes ? "kept" : "none",
-               /* The copy's size: holes count.  */
-               res.engine == COPY_ENGINE_CLONE || holes
-               ? (uint64_t) st->st_size : res.bytes);
+               copy_engine_keyword (res.engine),
+               res.holes ? "kept" : "none", res.size);
     }
   return true;
-}
-
-/* Whether the regular file IN_FD, which fstat gave as BEFORE when its
-   copy began, changed while it was copied: its size, modification or
-   change time is not what it was (a truncation, an append, a write in
-   place), or its data ended before its size (SHORT_READ; copy_data
-   does not tell so for a file whose size is nominal).  Then the copy
-   holds a file that never was: part of the old data and part of the
-   new, or the file cut short.  */
-static bool
-source_changed (int in_fd, const struct stat *before, bool short_read)
-{
-  struct stat now;
-  if (sys_fstat (in_fd, &now) == 0
-      && (now.st_size != before->st_size
-          || now.st_mtim.tv_sec != before->st_mtim.tv_sec
-          || now.st_mtim.tv_nsec != before->st_mtim.tv_nsec
-          || now.st_ctim.tv_sec != before->st_ctim.tv_sec
-          || now.st_ctim.tv_nsec != before->st_ctim.tv_nsec))
-    return true;
-  return short_read;
 }
 
 /* --- attributes ---------------------------------------------------- */
@@ -1493,8 +1281,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
       const char *first = link_find (st.st_dev, st.st_ino);
       if (first && link_over (tree_link_base (d->tree), first, &p) == 0)
         {
-          say_copied (x, src, d->display);
-          progress_add (x, 0, true);
+          copy_tell_copied (x, src, d->display, true);
           goto out;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -1543,7 +1330,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   /* A copy of a file that changed meanwhile is not put in place, as the
      failures above are not: DST stays as it was.  One written in place
      or into a device holds what was read.  */
-  if (S_ISREG (st.st_mode) && source_changed (in_fd, &st, short_read))
+  if (S_ISREG (st.st_mode) && copy_source_changed (in_fd, &st, short_read))
     {
       fail (0, "%s: file changed as we read it", src);
       goto discard;
@@ -1589,8 +1376,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (track)
     link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
                                                     &lpath));
-  say_copied (x, src, d->display);
-  progress_add (x, 0, true);
+  copy_tell_copied (x, src, d->display, true);
 discard:
   if (p.how == PUT_NEW || p.how == PUT_REPLACE)
     discard_tmp (out_fd, p.dirfd, named);
@@ -1831,7 +1617,7 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   l->default_acl = has_default_acl (fd);
   /* cp -v names the directories it makes, not those it fills.  */
   if (x->verbose && l->fresh)
-    say_copied (x, walk_path (w), dst);
+    copy_tell_copied (x, walk_path (w), dst, false);
   return WALK_CONTINUE;
 }
 
@@ -1985,7 +1771,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
                        .dirfd = parent, .name = name, .st = dst_st };
       if (first && link_over (t->dst_parent, first, &p) == 0)
         {
-          say_copied (x, srcdup, dst);
+          copy_tell_copied (x, srcdup, dst, false);
           goto out;
         }
     }
@@ -2034,8 +1820,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
     made_add (x, made_st.st_dev, made_st.st_ino);
   if (x->preserve.links && st.st_nlink > 1)
     link_add (st.st_dev, st.st_ino, tree_link_path (t, w, &lpath));
-  say_copied (x, srcdup, dst);
-  progress_add (x, 0, true);
+  copy_tell_copied (x, srcdup, dst, true);
 out:
   free (target);
   free (srcdup);
@@ -2502,6 +2287,9 @@ main (int argc, char **argv)
   progress_start (&bar, x.progress > 0);
   if (x.progress < 0)
     x.progress = bar.tty;
+  x.copied = say_copied;
+  if (x.progress)
+    x.bytes_done = count_bytes;
   catch_signals ();
 
   const char *dir = x.target_dir;
