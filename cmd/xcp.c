@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dirname.h"
 #include "copy.h"
 #include "copy-options.h"
 #include "error.h"
@@ -31,10 +32,10 @@
 #include "sys.h"
 #include "walk.h"
 #include "xalloc.h"
+#include "yesno.h"
 
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
-       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PROGRESS, OPT_NO_PROGRESS,
-       OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
+       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
        OPT_NO_TARGET_DIR };
 
@@ -88,12 +89,7 @@ static struct poptOption tool_options[] = {
     "copy every SRC into DIR", "DIR" },
   { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
     "treat DST as the name of the copy, even if it is a directory", NULL },
-  { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
-    "show bytes, files, rate and time left on standard error, and the "
-    "totals at the end (by default on a terminal: after a second, erased "
-    "at the end)", NULL },
-  { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
-    "do not show the progress line", NULL },
+  CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
 
@@ -109,15 +105,15 @@ static struct poptOption options[] = {
     "written through; a device, FIFO or socket is written into.  Where a "
     "replacement could not keep what DST is (other hard links, an owner "
     "this user cannot give, a directory this user cannot write), DST is "
-    "written in place, as cp does.\n\n"
-    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+    "written in place, as cp does.  The progress line shows bytes, files, "
+    "rate and time left.\n\n"
+    CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
 /* --preserve without a list.  */
 #define PRESERVE_DEFAULT "mode,ownership,timestamps"
 
-static int status = EXIT_SUCCESS;
 
 /* --- progress ------------------------------------------------------ */
 
@@ -170,27 +166,17 @@ progress_add (const struct copy_options *x, uintmax_t n, bool file)
    long path (deep in a tree).  A second name in the same message needs
    buffers of its own.  */
 #define quote_msg(name) quote_file (short_path (name))
-#define quote_msg2(name) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, \
-                    short_path_n (1, name))
+#define quote_msg2(name) quote_file_n (1, short_path_n (1, name))
 /* Whole, for -v's listing on standard output, which is data.  */
-#define quote_file2(name) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, name)
+#define quote_file2(name) quote_file_n (1, name)
 
-/* Report a failure about NAME (and B), and remember it for the exit
-   status.  */
-#define fail(err, format, name) \
-  (progress_clear (&bar), error (0, (err), format, quote_msg (name)), \
-   status = EXIT_FAILURE)
+/* Report a failure about NAME (and B); cli_status remembers it.  */
+#define fail(err, format, name) cli_fail ((err), format, quote_msg (name))
 /* The same for errors of the walk's kind (WALK_EMOVED as well).  */
 #define fail_walk(err, format, name) \
-  (progress_clear (&bar), \
-   error (0, 0, format ": %s", quote_msg (name), walk_strerror (err)), \
-   status = EXIT_FAILURE)
+  cli_fail (0, format ": %s", quote_msg (name), walk_strerror (err))
 #define fail2(err, format, a, b) \
-  (progress_clear (&bar), \
-   error (0, (err), format, quote_msg (a), quote_msg2 (b)), \
-   status = EXIT_FAILURE)
+  cli_fail ((err), format, quote_msg (a), quote_msg2 (b))
 
 /* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
 static void
@@ -213,14 +199,7 @@ ask_overwrite (const char *dst)
   progress_clear (&bar);
   fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
   fflush (stderr);
-  char line[64];
-  if (!fgets (line, sizeof line, stdin))
-    return false;
-  bool yes = line[0] == 'y' || line[0] == 'Y';
-  /* The rest of a long answer is not the next one.  */
-  while (!strchr (line, '\n') && fgets (line, sizeof line, stdin))
-    continue;
-  return yes;
+  return yesno ();
 }
 
 /* --- temporary names ----------------------------------------------- */
@@ -321,11 +300,9 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
       fail2 (-ret, "cannot clone %s to %s", src, dst);
       return false;
     case COPY_FAILED_ENGINE:
-      progress_clear (&bar);
-      error (0, -ret, "cannot copy %s to %s with engine %s",
-             quote_msg (src), quote_msg2 (dst),
-             copy_engine_keyword (x->engine));
-      status = EXIT_FAILURE;
+      cli_fail (-ret, "cannot copy %s to %s with engine %s",
+                quote_msg (src), quote_msg2 (dst),
+                copy_engine_keyword (x->engine));
       return false;
     case COPY_FAILED_READ:
       fail (-ret, "error reading %s", src);
@@ -1877,13 +1854,8 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
 static char *
 base_name_of (const char *path)
 {
-  size_t len = strlen (path);
-  while (len > 1 && path[len - 1] == '/')
-    len--;
-  size_t start = len;
-  while (start > 0 && path[start - 1] != '/')
-    start--;
-  return ximemdup0 (path + start, len - start);
+  const char *base = last_component (path);
+  return ximemdup0 (base, base_len (base));
 }
 
 /* Whether the directory SRC_ST is DIRFD or one of its ancestors: a copy
@@ -1983,10 +1955,7 @@ open_target_dir (const char *dir)
 {
   int fd = sys_openat (AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0)
-    {
-      progress_clear (&bar);
-      error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
-    }
+    error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
   return fd;
 }
 
@@ -2057,100 +2026,54 @@ is_dir (const char *path)
 
 /* --- option values ------------------------------------------------- */
 
+/* --reflink=WHEN, --sparse=WHEN: in the order of enum copy_when.  */
 static enum copy_when
 parse_when (const char *option, const char *arg)
 {
-  if (strcmp (arg, "auto") == 0)
-    return COPY_WHEN_AUTO;
-  if (strcmp (arg, "always") == 0)
-    return COPY_WHEN_ALWAYS;
-  if (strcmp (arg, "never") == 0)
-    return COPY_WHEN_NEVER;
-  cli_usage_error ("invalid argument %s for --%s (auto, always, never)",
-                   quote_file (arg), option);
+  static const char *const words[] = { "auto", "always", "never", NULL };
+  return cli_keyword (option, arg, words);
 }
 
 static enum copy_engine
 parse_engine (const char *arg)
 {
-  static const struct
-  {
-    const char *name;
-    enum copy_engine engine;
-  } engines[] = {
-    { "clone", COPY_ENGINE_CLONE },
-    { "copy_file_range", COPY_ENGINE_COPY_FILE_RANGE },
-    { "sendfile", COPY_ENGINE_SENDFILE },
-    { "splice", COPY_ENGINE_SPLICE },
-    { "rw", COPY_ENGINE_RW },
+  static const char *const words[] = {
+    "clone", "copy_file_range", "sendfile", "splice", "rw", NULL
   };
-  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-    if (strcmp (arg, engines[i].name) == 0)
-      return engines[i].engine;
-  cli_usage_error ("invalid argument %s for --engine (clone, "
-                   "copy_file_range, sendfile, splice, rw)",
-                   quote_file (arg));
+  static const enum copy_engine engines[] = {
+    COPY_ENGINE_CLONE, COPY_ENGINE_COPY_FILE_RANGE, COPY_ENGINE_SENDFILE,
+    COPY_ENGINE_SPLICE, COPY_ENGINE_RW,
+  };
+  return engines[cli_keyword ("engine", arg, words)];
 }
 
-/* Add the attributes of the list ARG (NULL: the default list) to
-   KEEP.  */
+/* Add the attributes of the list ARG (NULL or empty: the default list)
+   to KEEP.  */
 static void
 parse_preserve (const char *arg, struct copy_preserve *keep)
 {
-  if (!arg)
-    arg = PRESERVE_DEFAULT;
-  char *list = xstrdup (arg);
+  static const char *const words[] = {
+    "mode", "ownership", "timestamps", "links", "xattr", "all", NULL
+  };
+  bool *const kept[] = { &keep->mode, &keep->owner, &keep->times,
+                         &keep->links, &keep->xattr };
+  enum { ALL = sizeof kept / sizeof kept[0] };
+  char *list = xstrdup (arg && *arg ? arg : PRESERVE_DEFAULT);
   char *save = NULL;
   for (char *tok = strtok_r (list, ",", &save); tok;
        tok = strtok_r (NULL, ",", &save))
     {
-      if (strcmp (tok, "mode") == 0)
-        keep->mode = true;
-      else if (strcmp (tok, "ownership") == 0)
-        keep->owner = true;
-      else if (strcmp (tok, "timestamps") == 0)
-        keep->times = true;
-      else if (strcmp (tok, "links") == 0)
-        keep->links = true;
-      else if (strcmp (tok, "xattr") == 0)
-        keep->xattr = true;
-      else if (strcmp (tok, "all") == 0)
-        parse_preserve ("mode,ownership,timestamps,links,xattr", keep);
-      else
-        cli_usage_error ("invalid attribute %s for --preserve",
-                         quote_file (tok));
+      size_t i = cli_keyword ("preserve", tok, words);
+      for (size_t k = 0; k < ALL; k++)
+        if (k == i || i == ALL)
+          *kept[k] = true;
     }
   free (list);
 }
 
-/* A copy of ARGV where a bare --preserve is --preserve=LIST with the
-   default list, and a bare --reflink --reflink=always: popt would take
-   the next operand as the optional argument, where cp takes one only
-   after '='.  */
-/* Reachable to the end, for leak checkers, whichever way xcp exits.  */
-static char **argv_copy;
+/* The options parsed; reachable to the end, for leak checkers, whichever
+   way xcp exits.  */
 static poptContext ctx;
-
-static char **
-bare_optional_args (int argc, char **argv)
-{
-  char **v = xnmalloc (argc + 1, sizeof *v);
-  bool options_end = false;
-  for (int i = 0; i < argc; i++)
-    {
-      options_end |= strcmp (argv[i], "--") == 0;
-      v[i] = argv[i];
-      if (options_end || i == 0)
-        continue;
-      if (strcmp (argv[i], "--preserve") == 0)
-        v[i] = (char *) "--preserve=" PRESERVE_DEFAULT;
-      else if (strcmp (argv[i], "--reflink") == 0)
-        v[i] = (char *) "--reflink=always";
-    }
-  v[argc] = NULL;
-  argv_copy = v;
-  return v;
-}
 
 /* Apply option OPT, of argument ARG (or NULL), to X.  */
 static void
@@ -2161,8 +2084,9 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_ENGINE:
       x->engine = parse_engine (arg);
       break;
-    case OPT_REFLINK:
-      x->reflink = parse_when ("reflink", arg);
+    case OPT_REFLINK:           /* a bare --reflink is --reflink=always */
+      x->reflink = arg && *arg ? parse_when ("reflink", arg)
+                                : COPY_WHEN_ALWAYS;
       break;
     case OPT_SPARSE:
       x->sparse = parse_when ("sparse", arg);
@@ -2186,10 +2110,6 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_INTERACTIVE:
       x->clobber = COPY_CLOBBER_ASK;
-      break;
-    case OPT_PROGRESS:
-    case OPT_NO_PROGRESS:
-      x->progress = opt == OPT_PROGRESS;
       break;
     case OPT_DEBUG:
       x->debug = true;
@@ -2217,12 +2137,13 @@ apply_option (struct copy_options *x, int opt, const char *arg)
 static const char **
 parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
 {
-  argv = bare_optional_args (argc, argv);
-  ctx = cli_context (argc, argv, options,
-                     "[OPTION]... SRC DST\n"
-                     "  or:  xcp [OPTION]... SRC... DIR\n"
-                     "  or:  xcp [OPTION]... -t DIR SRC...");
-  x->progress = -1;
+  /* cp takes an optional argument only after '=': a bare --preserve or
+     --reflink gives "".  */
+  ctx = cli_context_flags (argc, argv, options,
+                           "[OPTION]... SRC DST\n"
+                           "  or:  xcp [OPTION]... SRC... DIR\n"
+                           "  or:  xcp [OPTION]... -t DIR SRC...",
+                           CLI_OPTIONAL_AFTER_EQUALS);
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
@@ -2238,6 +2159,7 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
       apply_option (x, opt, arg);
       free (arg);
     }
+  x->progress = cli_progress;
   if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)
     cli_usage_error ("--engine=clone and --reflink=never contradict");
   /* Shared blocks cannot be written out as zeros.  */
@@ -2333,7 +2255,6 @@ main (int argc, char **argv)
   if (progress_finish (&bar))
     progress_line (true);
   poptFreeContext (ctx);
-  free (argv_copy);
   free (x.target_dir);
-  return status;
+  return cli_status;
 }
