@@ -807,19 +807,11 @@ copy_extents (const struct copy_request *req, off_t size,
 }
 /* --- one file's data ---------------------------------------------- */
 
-static const char *const engine_keywords[] = {
-  [COPY_ENGINE_NONE] = "none",
-  [COPY_ENGINE_COPY_FILE_RANGE] = "copy_file_range",
-  [COPY_ENGINE_SPLICE] = "splice",
-  [COPY_ENGINE_SENDFILE] = "sendfile",
-  [COPY_ENGINE_RW] = "rw",
-  [COPY_ENGINE_CLONE] = "clone",
-};
-
 const char *
 copy_engine_keyword (enum copy_engine engine)
 {
-  return engine_keywords[engine];
+  /* The one engine whose name is no word for a command line.  */
+  return engine == COPY_ENGINE_RW ? "rw" : copy_engine_name (engine);
 }
 
 /* Whether ERR from FICLONE means "these file systems cannot", not "this
