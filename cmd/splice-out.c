@@ -117,13 +117,13 @@ main (int argc, char **argv)
      (never shrunk) to the default.  */
   copy_size_pipe (STDIN_FILENO, req.pipe_size);
 
-  struct copy_result res;
-  ret = copy_range (&req, &res);
+  struct copy_data_result res;
+  ret = copy_file_data (&(struct copy_data_request) { .range = req }, &res);
   if (debug)
-    copy_print_debug (program_name, &res);
+    copy_print_debug (program_name, &res.moved);
   if (ret < 0)
     {
-      if (res.side == COPY_SIDE_READ)
+      if (res.failure == COPY_FAILED_READ)
         error (EXIT_FAILURE, -ret, "error reading standard input");
       error (EXIT_FAILURE, -ret, "error writing %s", name);
     }

@@ -15,14 +15,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "dirname.h"
 #include "copy.h"
+#include "copy-options.h"
 #include "error.h"
 #include "fdroom.h"
 #include "human.h"
@@ -32,43 +32,30 @@
 #include "sys.h"
 #include "walk.h"
 #include "xalloc.h"
+#include "yesno.h"
 
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
-       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PROGRESS, OPT_NO_PROGRESS,
-       OPT_PRESERVE_DEFAULT };
-
-static char *target_dir;
-static char *engine_arg;
-static char *reflink_arg;
-static char *sparse_arg;
-static char *preserve_arg;
-static int no_target_dir;
-static int recursive;
-static int archive;
-static int debug;
-static int do_fsync;
-static int update;
-static int inplace;
-static int verbose;
-static int progress = -1;  /* -1: if standard error is a terminal */
+       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
+       OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
+       OPT_NO_TARGET_DIR };
 
 static struct poptOption tool_options[] = {
-  { "engine", '\0', POPT_ARG_STRING, &engine_arg, OPT_ENGINE,
+  { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
     "move file data with this call only: clone, copy_file_range, "
     "sendfile, splice or rw (default: the first that works of clone, "
     "copy_file_range, splice, rw)", "ENGINE" },
-  { "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &reflink_arg,
+  { "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
     OPT_REFLINK,
     "share the source's blocks (FICLONE): auto (if the file system can), "
     "always (fail if it cannot; a bare --reflink), never (not even through "
     "copy_file_range, which may share them too)", "WHEN" },
-  { "sparse", '\0', POPT_ARG_STRING, &sparse_arg, OPT_SPARSE,
+  { "sparse", '\0', POPT_ARG_STRING, NULL, OPT_SPARSE,
     "keep holes: auto (if the source has some), always (look for them in "
     "every file), never (write them out as zeros)", "WHEN" },
-  { "debug", '\0', POPT_ARG_NONE, &debug, 0,
+  { "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG,
     "tell on standard error, per file, the engine, the holes and the "
     "byte count", NULL },
-  { "fsync", '\0', POPT_ARG_NONE, &do_fsync, 0,
+  { "fsync", '\0', POPT_ARG_NONE, NULL, OPT_FSYNC,
     "flush each file, and its directory, to the disk before going on",
     NULL },
   { "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER,
@@ -78,36 +65,31 @@ static struct poptOption tool_options[] = {
   { "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE,
     "replace existing files without asking (the default; cancels an "
     "earlier -i or -n)", NULL },
-  { "inplace", '\0', POPT_ARG_NONE, &inplace, 0,
+  { "inplace", '\0', POPT_ARG_NONE, NULL, OPT_INPLACE,
     "write over an existing regular file in place, as cp does, instead "
     "of replacing it whole (it is then half-written while the copy runs)",
     NULL },
-  { "update", 'u', POPT_ARG_NONE, &update, 0,
+  { "update", 'u', POPT_ARG_NONE, NULL, OPT_UPDATE,
     "replace a file only if the source is newer", NULL },
-  { "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+  { "verbose", 'v', POPT_ARG_NONE, NULL, OPT_VERBOSE,
     "print 'SRC' -> 'DST' for each file copied", NULL },
-  { "recursive", 'r', POPT_ARG_NONE, &recursive, 0,
+  { "recursive", 'r', POPT_ARG_NONE, NULL, OPT_RECURSIVE,
     "copy directories and everything below them; symbolic links are "
     "copied as links", NULL },
-  { NULL, 'R', POPT_ARG_NONE, &recursive, 0, "same as -r", NULL },
-  { "archive", 'a', POPT_ARG_NONE, &archive, 0,
+  { NULL, 'R', POPT_ARG_NONE, NULL, OPT_RECURSIVE, "same as -r", NULL },
+  { "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
     "same as -r --preserve=all", NULL },
   { NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT,
     "same as --preserve=mode,ownership,timestamps", NULL },
-  { "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &preserve_arg,
+  { "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
     OPT_PRESERVE,
     "keep these attributes: mode, ownership, timestamps, links, xattr, "
     "all (default: mode,ownership,timestamps)", "LIST" },
-  { "target-directory", 't', POPT_ARG_STRING, &target_dir, 0,
+  { "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET_DIR,
     "copy every SRC into DIR", "DIR" },
-  { "no-target-directory", 'T', POPT_ARG_NONE, &no_target_dir, 0,
+  { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
     "treat DST as the name of the copy, even if it is a directory", NULL },
-  { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
-    "show bytes, files, rate and time left on standard error, and the "
-    "totals at the end (by default on a terminal: after a second, erased "
-    "at the end)", NULL },
-  { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
-    "do not show the progress line", NULL },
+  CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
 
@@ -123,33 +105,15 @@ static struct poptOption options[] = {
     "written through; a device, FIFO or socket is written into.  Where a "
     "replacement could not keep what DST is (other hard links, an owner "
     "this user cannot give, a directory this user cannot write), DST is "
-    "written in place, as cp does.\n\n"
-    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+    "written in place, as cp does.  The progress line shows bytes, files, "
+    "rate and time left.\n\n"
+    CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
-
-enum when { WHEN_AUTO, WHEN_ALWAYS, WHEN_NEVER };
 
 /* --preserve without a list.  */
 #define PRESERVE_DEFAULT "mode,ownership,timestamps"
 
-enum clobber { CLOBBER_YES, CLOBBER_NO, CLOBBER_ASK };
-
-static enum copy_engine forced = COPY_ENGINE_NONE;
-static enum when reflink = WHEN_AUTO;
-static enum when sparse = WHEN_AUTO;
-static enum clobber clobber = CLOBBER_YES;
-
-static struct
-{
-  bool mode, owner, times, links, xattr;
-} keep;
-
-static int status = EXIT_SUCCESS;
-static mode_t umask_bits;
-static uid_t euid;
-static gid_t egid;
-static bool is_root;
 
 /* --- progress ------------------------------------------------------ */
 
@@ -180,22 +144,20 @@ progress_line (bool last)
 
 /* Count N bytes (and a file if FILE); draw the line when it is due.  */
 static void
-progress_add (uintmax_t n, bool file)
+progress_count (uintmax_t n, bool file)
 {
   n_bytes += n;
   n_files += file;
-  if (progress == 0)
-    return;
   if (progress_due (&bar))
     progress_line (false);
 }
 
-/* Whether the progress line is drawn at all: then files are copied in
-   pieces, for it to move.  */
-static bool
-progress_on (void)
+/* The same, if X draws the line at all.  */
+static void
+progress_add (const struct copy_options *x, uintmax_t n, bool file)
 {
-  return progress > 0 || (progress < 0 && bar.tty);
+  if (x->progress)
+    progress_count (n, file);
 }
 
 /* --- messages ------------------------------------------------------ */
@@ -204,36 +166,30 @@ progress_on (void)
    long path (deep in a tree).  A second name in the same message needs
    buffers of its own.  */
 #define quote_msg(name) quote_file (short_path (name))
-#define quote_msg2(name) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, \
-                    short_path_n (1, name))
+#define quote_msg2(name) quote_file_n (1, short_path_n (1, name))
 /* Whole, for -v's listing on standard output, which is data.  */
-#define quote_file2(name) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, name)
+#define quote_file2(name) quote_file_n (1, name)
 
-/* Report a failure about NAME (and B), and remember it for the exit
-   status.  */
-#define fail(err, format, name) \
-  (progress_clear (&bar), error (0, (err), format, quote_msg (name)), \
-   status = EXIT_FAILURE)
+/* Report a failure about NAME (and B); cli_status remembers it.  */
+#define fail(err, format, name) cli_fail ((err), format, quote_msg (name))
 /* The same for errors of the walk's kind (WALK_EMOVED as well).  */
 #define fail_walk(err, format, name) \
-  (progress_clear (&bar), \
-   error (0, 0, format ": %s", quote_msg (name), walk_strerror (err)), \
-   status = EXIT_FAILURE)
+  cli_fail (0, format ": %s", quote_msg (name), walk_strerror (err))
 #define fail2(err, format, a, b) \
-  (progress_clear (&bar), \
-   error (0, (err), format, quote_msg (a), quote_msg2 (b)), \
-   status = EXIT_FAILURE)
+  cli_fail ((err), format, quote_msg (a), quote_msg2 (b))
 
-/* "'SRC' -> 'DST'" for -v.  */
+/* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
 static void
-say_copied (const char *src, const char *dst)
+say_copied (const struct copy_options *x, const char *src, const char *dst,
+            bool file)
 {
-  if (!verbose)
-    return;
-  progress_clear (&bar);
-  printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+  if (x->verbose)
+    {
+      progress_clear (&bar);
+      printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+    }
+  if (file)
+    progress_add (x, 0, true);
 }
 
 /* -i: ask on standard error, answer from standard input.  */
@@ -243,20 +199,7 @@ ask_overwrite (const char *dst)
   progress_clear (&bar);
   fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
   fflush (stderr);
-  char line[64];
-  if (!fgets (line, sizeof line, stdin))
-    return false;
-  bool yes = line[0] == 'y' || line[0] == 'Y';
-  /* The rest of a long answer is not the next one.  */
-  while (!strchr (line, '\n') && fgets (line, sizeof line, stdin))
-    continue;
-  return yes;
-}
-
-static const char *
-engine_label (enum copy_engine e)
-{
-  return e == COPY_ENGINE_RW ? "rw" : copy_engine_name (e);
+  return yesno ();
 }
 
 /* --- temporary names ----------------------------------------------- */
@@ -317,48 +260,13 @@ tmp_forget (void)
 
 /* --- file data ----------------------------------------------------- */
 
-/* What the engines declined between the last pair of file systems: a
-   tree of small files between two file systems asks each only once.  */
-struct fs_pair
+/* copy_file_data's count of the bytes moved, while the progress line is
+   drawn.  */
+static void
+count_bytes (void *arg, uint64_t n)
 {
-  bool valid;
-  dev_t src, dst;
-  bool no_clone;
-  unsigned int declined;
-};
-static struct fs_pair fs_pair;
-
-static bool
-clone_unsupported (int err)
-{
-  return err == -EOPNOTSUPP || err == -EXDEV || err == -EINVAL
-         || err == -ENOTTY || err == -ENOSYS || err == -EPERM
-         || err == -EBADF;
-}
-
-/* Whether the sizes of the files of FD's file system say nothing of
-   their data: those of sysfs are a page, whatever they hold (and no
-   block), those of /proc 0.  */
-static bool
-nominal_sizes (int fd)
-{
-  struct statfs sf;
-  if (fstatfs (fd, &sf) != 0)
-    return false;
-  switch ((unsigned long) sf.f_type)
-    {
-    case PROC_SUPER_MAGIC:
-    case SYSFS_MAGIC:
-    case DEBUGFS_MAGIC:
-    case TRACEFS_MAGIC:
-    case SECURITYFS_MAGIC:
-    case CGROUP_SUPER_MAGIC:
-    case CGROUP2_SUPER_MAGIC:
-    case 0x62656570:            /* configfs */
-      return true;
-    default:
-      return false;
-    }
+  (void) arg;
+  progress_count (n, false);
 }
 
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
@@ -367,223 +275,52 @@ nominal_sizes (int fd)
    zeros).  Report a failure and return false.  Set *SHORT if the end of
    the regular file IN_FD came before the size ST gave.  */
 static bool
-copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
-           dev_t dst_dev, const char *src, const char *dst, bool *short_read)
+copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
+           int out_fd, bool out_regular, dev_t dst_dev, const char *src,
+           const char *dst, bool *short_read)
 {
-  bool regular = S_ISREG (st->st_mode);
-  /* What needs a regular file on both sides: FICLONE, copy_file_range,
-     holes, and the refusals remembered for the pair of file systems.  */
-  bool both = regular && out_regular;
-  struct copy_result res = { .engine = COPY_ENGINE_NONE };
-  enum copy_engine first_range = COPY_ENGINE_NONE, used;
-  unsigned int engines = 0;
-  bool holes = false;
-  int ret;
-
-  if (!fs_pair.valid || fs_pair.src != st->st_dev || fs_pair.dst != dst_dev)
-    fs_pair = (struct fs_pair) { .valid = true, .src = st->st_dev,
-                                 .dst = dst_dev };
-
-  bool has_holes = regular && (uintmax_t) st->st_blocks * 512
-                              < (uintmax_t) st->st_size;
-  /* A size of 0 may mean "unknown" (/proc): such a file is read to its
-     end, whatever engine was asked for, rather than copied as empty.  So
-     is one of sysfs, whose size is a page without a block, rather than
-     taken for a hole after its data and padded with zeros.  */
-  bool size_unknown = regular && (st->st_size == 0
-                                  || (has_holes && nominal_sizes (in_fd)));
-  if (size_unknown)
-    has_holes = false;
-  *short_read = false;
-  if (both
-      && (forced == COPY_ENGINE_CLONE
-          || (forced == COPY_ENGINE_NONE && reflink != WHEN_NEVER
-              && (!fs_pair.no_clone || reflink == WHEN_ALWAYS))))
-    {
-      ret = copy_clone (in_fd, out_fd);
-      if (ret == 0)
-        {
-          res.engine = COPY_ENGINE_CLONE;
-          res.bytes = st->st_size;
-          holes = has_holes;
-          goto done;
-        }
-      if (!clone_unsupported (ret)
-          || ((forced == COPY_ENGINE_CLONE || reflink == WHEN_ALWAYS)
-              && !size_unknown))
-        {
-          fail2 (-ret, "cannot clone %s to %s", src, dst);
-          return false;
-        }
-      fs_pair.no_clone = true;
-    }
-
-  /* sendfile adds nothing to splice between two files: only when
-     asked for.  */
-  engines = forced != COPY_ENGINE_NONE
-            ? COPY_ENGINE_BIT (forced)
-            : (COPY_ENGINES_ALL & ~COPY_ENGINE_BIT (COPY_ENGINE_SENDFILE)
-               & ~fs_pair.declined);
-  /* copy_file_range may share the blocks as FICLONE does (btrfs, XFS,
-     NFS): never is never.  */
-  if (forced == COPY_ENGINE_NONE && reflink == WHEN_NEVER)
-    engines &= ~COPY_ENGINE_BIT (COPY_ENGINE_COPY_FILE_RANGE);
-  if (engines == 0)
-    engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
-  first_range = COPY_ENGINE_NONE;
-  for (enum copy_engine e = COPY_ENGINE_COPY_FILE_RANGE;
-       e <= COPY_ENGINE_RW; e++)
-    if (engines & COPY_ENGINE_BIT (e)
-        && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
-      {
-        first_range = e;
-        break;
-      }
-
-  struct copy_request req = {
-    .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
-    .flags = both ? COPY_REGULAR_FILES : 0,
+  /* What the engines declined between the last pair of file systems.  */
+  static struct copy_fs_cache fs_pair;
+  struct copy_data_request req = {
+    .range = { .in_fd = in_fd, .out_fd = out_fd },
+    .in_st = st, .out_regular = out_regular, .out_dev = dst_dev,
+    .engine = x->engine, .reflink = x->reflink, .sparse = x->sparse,
+    .cache = &fs_pair,
+    /* In pieces, for the progress line to move.  */
+    .piece = x->progress ? 64u << 20 : 0,
+    .progress = x->bytes_done, .progress_arg = x->bytes_arg,
   };
-  if (both && sparse != WHEN_NEVER && !size_unknown
-      && (has_holes || sparse == WHEN_ALWAYS))
+  struct copy_data_result res;
+  int ret = copy_file_data (&req, &res);
+  switch (ret < 0 ? res.failure : COPY_FAILED_NONE)
     {
-      /* --sparse=always: zeros in the data become holes too, as the
-         data is read.  */
-      if (sparse == WHEN_ALWAYS
-          && (forced == COPY_ENGINE_NONE || forced == COPY_ENGINE_RW))
-        req.flags |= COPY_ZEROS_AS_HOLES;
-      ret = copy_extents (&req, st->st_size, &res, &holes);
-      progress_add (res.bytes, false);
-    }
-  else if (regular && !size_unknown && progress_on ())
-    {
-      /* In pieces, for the progress line to move.  */
-      struct copy_result part;
-      uint64_t left = st->st_size;
-      ret = 0;
-      res.engine = COPY_ENGINE_NONE;
-      while (left > 0 && ret == 0)
-        {
-          req.length = left < (64u << 20) ? left : (64u << 20);
-          ret = copy_range (&req, &part);
-          res.bytes += part.bytes;
-          res.calls += part.calls;
-          res.declined |= part.declined;
-          res.side = part.side;
-          if (part.bytes || res.engine == COPY_ENGINE_NONE)
-            res.engine = part.engine;
-          progress_add (part.bytes, false);
-          if (part.bytes < req.length)
-            break;
-          left -= part.bytes;
-        }
-    }
-  else
-    {
-      /* Up to the size fstat gave, in one call where the engine allows;
-         to the end where the size says nothing (/proc, FIFOs).  */
-      req.length = regular && !size_unknown ? (uint64_t) st->st_size
-                                            : COPY_TO_EOF;
-      ret = copy_range (&req, &res);
-      progress_add (res.bytes, false);
-    }
-  /* A refusal for a file of unknown size (/proc) is about that file,
-     not about the file systems.  */
-  if (forced == COPY_ENGINE_NONE && both && !size_unknown)
-    fs_pair.declined |= res.declined
-                        & ~COPY_ENGINE_BIT (COPY_ENGINE_RW);
-
-  /* Nothing came: the file may be empty, or one whose size the kernel
-     does not know and which the engine took as empty (copy_file_range
-     and sendfile on /proc).  Reading it settles it; a forced engine
-     never costs the copy its data.  */
-  if (res.bytes == 0 && res.engine != COPY_ENGINE_RW
-      && (!regular || size_unknown)
-      && (ret == 0
-          || (size_unknown && (ret == -EINVAL || ret == -ENOSYS
-                               || ret == -EXDEV || ret == -EOPNOTSUPP))))
-    {
-      struct copy_result probe;
-      req.engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
-      req.length = COPY_TO_EOF;
-      ret = copy_range (&req, &probe);
-      if (probe.bytes > 0 || ret < 0)
-        res = probe;
-      progress_add (probe.bytes, false);
-    }
-
-  if (ret < 0)
-    {
-      if (forced != COPY_ENGINE_NONE && res.bytes == 0
-          && (ret == -EINVAL || ret == -ENOSYS || ret == -EXDEV
-              || ret == -EOPNOTSUPP))
-        {
-          progress_clear (&bar);
-          error (0, -ret, "cannot copy %s to %s with engine %s",
-                 quote_msg (src), quote_msg2 (dst), engine_label (forced));
-          status = EXIT_FAILURE;
-        }
-      else if (res.side == COPY_SIDE_READ)
-        fail (-ret, "error reading %s", src);
-      else
-        fail (-ret, "error writing %s", dst);
+    case COPY_FAILED_NONE:
+      break;
+    case COPY_FAILED_CLONE:
+      fail2 (-ret, "cannot clone %s to %s", src, dst);
+      return false;
+    case COPY_FAILED_ENGINE:
+      cli_fail (-ret, "cannot copy %s to %s with engine %s",
+                quote_msg (src), quote_msg2 (dst),
+                copy_engine_keyword (x->engine));
+      return false;
+    case COPY_FAILED_READ:
+      fail (-ret, "error reading %s", src);
+      return false;
+    case COPY_FAILED_WRITE:
+      fail (-ret, "error writing %s", dst);
       return false;
     }
-
-  /* The extents' copy ends at the size, whatever the end of the data:
-     only the fstat after the copy can tell a change there.  */
-  if (regular && !size_unknown && !holes
-      && res.bytes < (uint64_t) st->st_size)
-    *short_read = true;
-
-done:
-  /* Nothing moved (an empty file, or holes only): the engine that would
-     have moved data, the first that did not refuse.  */
-  if (res.bytes == 0 && res.engine != COPY_ENGINE_CLONE)
-    {
-      used = first_range;
-      for (enum copy_engine e = first_range; e <= COPY_ENGINE_RW; e++)
-        if (engines & COPY_ENGINE_BIT (e) & ~res.declined
-            && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
-          {
-            used = e;
-            break;
-          }
-    }
-  else
-    used = res.engine;
-  if (debug)
+  *short_read = res.short_read;
+  if (x->debug)
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
                " bytes\n", program_name, quote_msg (src), quote_msg2 (dst),
-               engine_label (used), holes ? "kept" : "none",
-               /* The copy's size: holes count.  */
-               res.engine == COPY_ENGINE_CLONE || holes
-               ? (uint64_t) st->st_size : res.bytes);
+               copy_engine_keyword (res.engine),
+               res.holes ? "kept" : "none", res.size);
     }
   return true;
-}
-
-/* Whether the regular file IN_FD, which fstat gave as BEFORE when its
-   copy began, changed while it was copied: its size, modification or
-   change time is not what it was (a truncation, an append, a write in
-   place), or its data ended before its size (SHORT_READ; copy_data
-   does not tell so for a file whose size is nominal).  Then the copy
-   holds a file that never was: part of the old data and part of the
-   new, or the file cut short.  */
-static bool
-source_changed (int in_fd, const struct stat *before, bool short_read)
-{
-  struct stat now;
-  if (sys_fstat (in_fd, &now) == 0
-      && (now.st_size != before->st_size
-          || now.st_mtim.tv_sec != before->st_mtim.tv_sec
-          || now.st_mtim.tv_nsec != before->st_mtim.tv_nsec
-          || now.st_ctim.tv_sec != before->st_ctim.tv_sec
-          || now.st_ctim.tv_nsec != before->st_ctim.tv_nsec))
-    return true;
-  return short_read;
 }
 
 /* --- attributes ---------------------------------------------------- */
@@ -731,9 +468,9 @@ times_of (const struct stat *st, struct timespec ts[2])
    the source's permissions less the umask, and a directory's sticky
    bit.  */
 static mode_t
-plain_mode (mode_t mode)
+plain_mode (const struct copy_options *x, mode_t mode)
 {
-  return mode & (S_ISDIR (mode) ? 0777 | S_ISVTX : 0777) & ~umask_bits;
+  return mode & (S_ISDIR (mode) ? 0777 | S_ISVTX : 0777) & ~x->umask_bits;
 }
 
 /* The mode to give a copy of SRC_MODE with --preserve=mode, now owned by
@@ -766,12 +503,13 @@ struct file_attrs
    owner of the file it replaces: the caller then leaves that file as it
    is.  */
 static bool
-set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
+set_file_attrs (const struct copy_options *x, int out_fd,
+                const struct file_attrs *a, const char *dst)
 {
   const struct stat *st = a->st;
   int ret;
-  uid_t uid = euid;
-  gid_t gid = egid;
+  uid_t uid = x->euid;
+  gid_t gid = x->egid;
   if (a->made_mode == (mode_t) -1)
     {
       struct stat now;
@@ -781,7 +519,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
           gid = now.st_gid;
         }
     }
-  if (keep.owner && (st->st_uid != uid || st->st_gid != gid))
+  if (x->preserve.owner && (st->st_uid != uid || st->st_gid != gid))
     {
       ret = sys_fchownat (out_fd, "", st->st_uid, st->st_gid, AT_EMPTY_PATH);
       if (ret == 0)
@@ -790,7 +528,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
           gid = st->st_gid;
         }
       /* Not root: keep the group at least, if we are in it.  */
-      else if (ret == -EPERM && !is_root)
+      else if (ret == -EPERM && !x->is_root)
         {
           if (sys_fchownat (out_fd, "", (uid_t) -1, st->st_gid,
                             AT_EMPTY_PATH) == 0)
@@ -799,7 +537,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
       else
         fail (-ret, "cannot preserve ownership of %s", dst);
     }
-  else if (!keep.owner && a->old
+  else if (!x->preserve.owner && a->old
            && (a->old->st_uid != uid || a->old->st_gid != gid))
     {
       ret = sys_fchownat (out_fd, "", a->old->st_uid, a->old->st_gid,
@@ -818,17 +556,18 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
      which the chmod below then makes exact.  */
   unsigned int acls = 0;
   bool acls_exact = false;
-  if (keep.xattr)
+  if (x->preserve.xattr)
     acls = copy_xattrs (a->in_fd, out_fd,
-                        keep.mode ? XATTRS_ALL : XATTRS_NO_ACL, dst);
-  else if (keep.mode)
+                        x->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL, dst);
+  else if (x->preserve.mode)
     acls = copy_xattrs (a->in_fd, out_fd, XATTRS_ACL, dst);
-  if (keep.mode)
+  if (x->preserve.mode)
     acls_exact = true;
   else if (a->old_fd >= 0)
     {
       acls = copy_xattrs (a->old_fd, out_fd,
-                          keep.xattr ? XATTRS_ACL : XATTRS_ACL_SECURITY, dst);
+                          x->preserve.xattr ? XATTRS_ACL
+                                            : XATTRS_ACL_SECURITY, dst);
       acls_exact = true;
     }
   if (acls_exact && (a->inherits_acl || a->made_mode == (mode_t) -1))
@@ -838,7 +577,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
      cp's mode without --preserve=mode, unless it replaces one.  */
   mode_t want = 0;
   bool set_mode = false;
-  if (keep.mode)
+  if (x->preserve.mode)
     {
       want = kept_mode (st, uid, gid);
       set_mode = want != a->made_mode || (want & 07000) || acls
@@ -855,7 +594,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
       if (ret < 0)
         fail (-ret, "cannot preserve permissions of %s", dst);
     }
-  if (keep.times)
+  if (x->preserve.times)
     {
       struct timespec ts[2];
       times_of (st, ts);
@@ -871,14 +610,15 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
    got from its parent (a directory's set-group-ID), which a copy without
    --preserve=mode keeps, as mkdir gave them.  */
 static void
-set_entry_attrs (int dirfd, const char *name, const struct stat *st,
-                 const char *dst, mode_t made_mode, mode_t inherited)
+set_entry_attrs (const struct copy_options *x, int dirfd, const char *name,
+                 const struct stat *st, const char *dst, mode_t made_mode,
+                 mode_t inherited)
 {
   int ret;
   bool chowned = false;
-  uid_t uid = euid;
-  gid_t gid = egid;
-  if (keep.owner && (st->st_uid != euid || st->st_gid != egid))
+  uid_t uid = x->euid;
+  gid_t gid = x->egid;
+  if (x->preserve.owner && (st->st_uid != x->euid || st->st_gid != x->egid))
     {
       ret = sys_fchownat (dirfd, name, st->st_uid, st->st_gid,
                           AT_SYMLINK_NOFOLLOW);
@@ -887,7 +627,7 @@ set_entry_attrs (int dirfd, const char *name, const struct stat *st,
           uid = st->st_uid;
           gid = st->st_gid;
         }
-      else if (ret == -EPERM && !is_root)
+      else if (ret == -EPERM && !x->is_root)
         {
           ret = sys_fchownat (dirfd, name, (uid_t) -1, st->st_gid,
                               AT_SYMLINK_NOFOLLOW);
@@ -903,19 +643,19 @@ set_entry_attrs (int dirfd, const char *name, const struct stat *st,
   /* MADE_MODE -1: the entry was there before; its mode is changed only
      to keep the source's.  A directory's is always set when kept: it
      may have inherited set-group-ID from its parent.  */
-  if (!S_ISLNK (st->st_mode) && (keep.mode || made_mode != (mode_t) -1))
+  if (!S_ISLNK (st->st_mode) && (x->preserve.mode || made_mode != (mode_t) -1))
     {
-      mode_t want = keep.mode ? kept_mode (st, uid, gid)
-                              : plain_mode (st->st_mode) | inherited;
+      mode_t want = x->preserve.mode ? kept_mode (st, uid, gid)
+                              : plain_mode (x, st->st_mode) | inherited;
       if (want != made_mode || (chowned && (want & 06000))
-          || (keep.mode && S_ISDIR (st->st_mode)))
+          || (x->preserve.mode && S_ISDIR (st->st_mode)))
         {
           ret = sys_fchmodat (dirfd, name, want, AT_SYMLINK_NOFOLLOW);
           if (ret < 0)
             fail (-ret, "cannot preserve permissions of %s", dst);
         }
     }
-  if (keep.times)
+  if (x->preserve.times)
     {
       struct timespec ts[2];
       times_of (st, ts);
@@ -1121,20 +861,19 @@ link_add (dev_t dev, ino_t ino, const char *path)
 /* With more than one operand, what this run made (not directories, which
    several operands may fill): a second operand of the same name must not
    replace, or write through, the copy of the first, as cp refuses.  */
-static bool record_made;
 static struct ino_map made;
 
 static void
-made_add (dev_t dev, ino_t ino)
+made_add (const struct copy_options *x, dev_t dev, ino_t ino)
 {
-  if (record_made)
+  if (x->record_made)
     ino_add (&made, dev, ino, "");
 }
 
 static bool
-made_here (const struct stat *st)
+made_here (const struct copy_options *x, const struct stat *st)
 {
-  return record_made && ino_find (&made, st->st_dev, st->st_ino);
+  return x->record_made && ino_find (&made, st->st_dev, st->st_ino);
 }
 
 /* --- one file ------------------------------------------------------ */
@@ -1173,22 +912,22 @@ same_inode (const struct stat *a, const struct stat *b)
    leave it, -1 after a reported error.  The same file is refused before
    anything is asked, a directory only after -i asked, as cp does.  */
 static int
-may_replace (const struct stat *src_st, const struct stat *dst_st,
-             const char *src, const char *dst)
+may_replace (const struct copy_options *x, const struct stat *src_st,
+             const struct stat *dst_st, const char *src, const char *dst)
 {
   if (same_inode (src_st, dst_st))
     {
       fail2 (0, "%s and %s are the same file", src, dst);
       return -1;
     }
-  if (clobber == CLOBBER_NO)
+  if (x->clobber == COPY_CLOBBER_NO)
     return 0;
-  if (update
+  if (x->update
       && (dst_st->st_mtim.tv_sec > src_st->st_mtim.tv_sec
           || (dst_st->st_mtim.tv_sec == src_st->st_mtim.tv_sec
               && dst_st->st_mtim.tv_nsec >= src_st->st_mtim.tv_nsec)))
     return 0;
-  if (clobber == CLOBBER_ASK && !ask_overwrite (dst))
+  if (x->clobber == COPY_CLOBBER_ASK && !ask_overwrite (dst))
     return 0;
   if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
     {
@@ -1329,8 +1068,8 @@ follow_dest_link (int dirfd, const char *name, struct put *p)
    the file it names is written, the link kept.  P is released by the
    caller in every case.  */
 static int
-check_dest (const struct stat *st, const char *src, const struct dest *d,
-            struct put *p)
+check_dest (const struct copy_options *x, const struct stat *st,
+            const char *src, const struct dest *d, struct put *p)
 {
   *p = (struct put) { .how = PUT_NEW, .dirfd = d->dirfd, .name = d->name,
                       .dev = d->dev, .own_dirfd = -1 };
@@ -1344,7 +1083,7 @@ check_dest (const struct stat *st, const char *src, const struct dest *d,
       fail (-ret, "cannot stat %s", d->display);
       return -1;
     }
-  if (made_here (&p->st))
+  if (made_here (x, &p->st))
     {
       if (S_ISLNK (p->st.st_mode))
         fail2 (0, "will not copy %s through just-created symlink %s", src,
@@ -1394,7 +1133,7 @@ check_dest (const struct stat *st, const char *src, const struct dest *d,
         }
       p->follow = true;
     }
-  int go = may_replace (st, &p->st, src, d->display);
+  int go = may_replace (x, st, &p->st, src, d->display);
   if (go <= 0)
     return go;
   p->dev = p->st.st_dev;
@@ -1405,13 +1144,14 @@ check_dest (const struct stat *st, const char *src, const struct dest *d,
     p->how = PUT_INTO;
   else if (p->follow)
     p->how = PUT_INPLACE, p->why = "it is reached through /proc";
-  else if (inplace)
+  else if (x->inplace)
     p->how = PUT_INPLACE, p->why = "--inplace";
   else if (p->st.st_nlink > 1)
     p->how = PUT_INPLACE, p->why = "it has other hard links";
-  else if (!is_root && p->st.st_uid != euid)
+  else if (!x->is_root && p->st.st_uid != x->euid)
     p->how = PUT_INPLACE, p->why = "it belongs to another user";
-  else if (!is_root && p->st.st_gid != egid && !group_member (p->st.st_gid))
+  else if (!x->is_root && p->st.st_gid != x->egid
+           && !group_member (p->st.st_gid))
     p->how = PUT_INPLACE, p->why = "its group is not one of this user's";
   else
     p->how = PUT_REPLACE;
@@ -1462,8 +1202,9 @@ link_over (int base, const char *first, const struct put *p)
    NAME of SRC_DIRFD, displayed as SRC, to D.  IN_TREE: found by the walk,
    listed with inode LISTED_INO (0: unknown), never followed.  */
 static void
-copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino,
-           bool in_tree, const struct dest *d)
+copy_file (const struct copy_options *x, int src_dirfd, const char *name,
+           const char *src, uint64_t listed_ino, bool in_tree,
+           const struct dest *d)
 {
   char *lpath = NULL;
   struct put p = { .own_dirfd = -1 };
@@ -1497,11 +1238,11 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
       goto out;
     }
 
-  int check = check_dest (&st, src, d, &p);
+  int check = check_dest (x, &st, src, d, &p);
   /* A second link to a file already copied: link to the copy.  -u keeps
      an up-to-date destination's links too, as cp -u does.  */
-  bool track = keep.links && st.st_nlink > 1 && d->tree;
-  if (track && check == 0 && update && S_ISREG (p.st.st_mode))
+  bool track = x->preserve.links && st.st_nlink > 1 && d->tree;
+  if (track && check == 0 && x->update && S_ISREG (p.st.st_mode))
     {
       const char *first = link_find (st.st_dev, st.st_ino);
       if (!first)
@@ -1517,8 +1258,7 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
       const char *first = link_find (st.st_dev, st.st_ino);
       if (first && link_over (tree_link_base (d->tree), first, &p) == 0)
         {
-          say_copied (src, d->display);
-          progress_add (0, true);
+          copy_tell_copied (x, src, d->display, true);
           goto out;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -1553,7 +1293,7 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
           fail (-out_fd, "cannot open %s for writing", d->display);
           goto out;
         }
-      if (debug && p.how == PUT_INPLACE)
+      if (x->debug && p.how == PUT_INPLACE)
         {
           progress_clear (&bar);
           fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
@@ -1561,13 +1301,13 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
         }
     }
   bool short_read;
-  if (!copy_data (in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
+  if (!copy_data (x, in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
                   d->display, &short_read))
     goto discard;
   /* A copy of a file that changed meanwhile is not put in place, as the
      failures above are not: DST stays as it was.  One written in place
      or into a device holds what was read.  */
-  if (S_ISREG (st.st_mode) && source_changed (in_fd, &st, short_read))
+  if (S_ISREG (st.st_mode) && copy_source_changed (in_fd, &st, short_read))
     {
       fail (0, "%s: file changed as we read it", src);
       goto discard;
@@ -1578,15 +1318,15 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
         .in_fd = in_fd, .st = &st, .old_fd = old_fd,
         .old = p.how == PUT_REPLACE ? &p.st : NULL,
         .made_mode = p.how == PUT_INPLACE ? (mode_t) -1
-                                          : made_mode & ~umask_bits,
+                                          : made_mode & ~x->umask_bits,
         /* Through a link into another directory: not known.  */
         .inherits_acl = p.how != PUT_INPLACE
                         && (p.dirfd != d->dirfd || d->inherits_acl),
       };
-      if (!set_file_attrs (out_fd, &a, d->display))
+      if (!set_file_attrs (x, out_fd, &a, d->display))
         goto discard;
     }
-  if (do_fsync && (ret = SYS_RETRY_EINTR (sys_fsync (out_fd))) < 0
+  if (x->fsync && (ret = SYS_RETRY_EINTR (sys_fsync (out_fd))) < 0
       && !(p.how == PUT_INTO && ret == -EINVAL))
     {
       fail (-ret, "cannot flush %s", d->display);
@@ -1601,20 +1341,19 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
           fail (-ret, "cannot create %s", d->display);
           goto discard;
         }
-      if (do_fsync)
+      if (x->fsync)
         fsync_dir (p.dirfd, d->display);
     }
-  if (record_made && p.how != PUT_INTO)
+  if (x->record_made && p.how != PUT_INTO)
     {
       struct stat now;
       if (sys_fstat (out_fd, &now) == 0)
-        made_add (now.st_dev, now.st_ino);
+        made_add (x, now.st_dev, now.st_ino);
     }
   if (track)
     link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
                                                     &lpath));
-  say_copied (src, d->display);
-  progress_add (0, true);
+  copy_tell_copied (x, src, d->display, true);
 discard:
   if (p.how == PUT_NEW || p.how == PUT_REPLACE)
     discard_tmp (out_fd, p.dirfd, named);
@@ -1657,6 +1396,7 @@ enum { FILE_FDS = 6 };
 
 struct tree
 {
+  const struct copy_options *x;
   const char *src_display;
   size_t src_display_len;
   int dst_parent;       /* the directory of the top copy */
@@ -1767,6 +1507,7 @@ parent_of (struct tree *t, size_t d, dev_t *dev)
 static int
 enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
+  const struct copy_options *x = t->x;
   size_t d = e->depth;
   dev_t dev;
   int parent = parent_of (t, d, &dev);
@@ -1788,7 +1529,7 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   /* Made writable and searchable by us at first, whatever the source
      says; the mode comes on the way out.  */
   bool fresh_parent = d > 0 && t->lv[d - 1].fresh;
-  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~umask_bits;
+  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~x->umask_bits;
   int ret = sys_mkdirat (parent, name, (e->st->st_mode | S_IRWXU) & 0777);
   if (ret == 0)
     l->fresh = true;
@@ -1841,24 +1582,26 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   /* A directory's ACLs, the default one too, go with its mode; one it
      inherited is dropped where the source has none, as cp -a leaves.  */
   unsigned int acls = 0;
-  if (keep.xattr)
-    acls = copy_xattrs (e->fd, fd, keep.mode ? XATTRS_ALL : XATTRS_NO_ACL,
+  if (x->preserve.xattr)
+    acls = copy_xattrs (e->fd, fd,
+                        x->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL,
                         dst);
-  else if (keep.mode)
+  else if (x->preserve.mode)
     acls = copy_xattrs (e->fd, fd, XATTRS_ACL, dst);
-  if (keep.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
+  if (x->preserve.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
                                     : t->dst_parent_acl)))
     drop_acls (fd, true, acls, dst);
   l->default_acl = has_default_acl (fd);
   /* cp -v names the directories it makes, not those it fills.  */
-  if (verbose && l->fresh)
-    say_copied (walk_path (w), dst);
+  if (x->verbose && l->fresh)
+    copy_tell_copied (x, walk_path (w), dst, false);
   return WALK_CONTINUE;
 }
 
 static int
 leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
+  const struct copy_options *x = t->x;
   size_t d = e->depth;
   struct dlevel *l = &t->lv[d];
   dev_t dev;
@@ -1867,7 +1610,7 @@ leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   if (parent < 0)
     fail_walk (-parent, "cannot set the attributes of %s", dst_path (t, w));
   else
-    set_entry_attrs (parent, name, &l->src_st, dst_path (t, w),
+    set_entry_attrs (x, parent, name, &l->src_st, dst_path (t, w),
                      l->fresh ? l->made_mode : (mode_t) -1,
                      l->dst_st.st_mode & S_ISGID);
   if (l->fd >= 0)
@@ -1928,6 +1671,7 @@ same_special (const struct walk_entry *e, const struct stat *st, int parent,
 static void
 copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
+  const struct copy_options *x = t->x;
   size_t d = e->depth;
   dev_t dev;
   int parent = parent_of (t, d, &dev);
@@ -1985,26 +1729,26 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
     {
       exists = true;
       int go = same_special (e, &st, parent, name, &dst_st, srcdup, dst);
-      if (go > 0 && made_here (&dst_st))
+      if (go > 0 && made_here (x, &dst_st))
         {
           fail2 (0, "will not overwrite just-created %s with %s", dst,
                  srcdup);
           go = -1;
         }
       if (go > 0)
-        go = may_replace (&st, &dst_st, srcdup, dst);
+        go = may_replace (x, &st, &dst_st, srcdup, dst);
       if (go <= 0)
         goto out;
     }
 
-  if (keep.links && st.st_nlink > 1)
+  if (x->preserve.links && st.st_nlink > 1)
     {
       const char *first = link_find (st.st_dev, st.st_ino);
       struct put p = { .how = exists ? PUT_REPLACE : PUT_NEW,
                        .dirfd = parent, .name = name, .st = dst_st };
       if (first && link_over (t->dst_parent, first, &p) == 0)
         {
-          say_copied (srcdup, dst);
+          copy_tell_copied (x, srcdup, dst, false);
           goto out;
         }
     }
@@ -2019,7 +1763,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
         ret = sys_symlinkat (target, parent, make);
       else
         {
-          made_mode = st.st_mode & 0777 & ~umask_bits;
+          made_mode = st.st_mode & 0777 & ~x->umask_bits;
           ret = sys_mknodat (parent, make, (st.st_mode & S_IFMT)
                              | (st.st_mode & 0777), st.st_rdev);
         }
@@ -2034,7 +1778,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
       fail (-ret, "cannot create %s", dst);
       goto out;
     }
-  set_entry_attrs (parent, make, &st, dst, made_mode, 0);
+  set_entry_attrs (x, parent, make, &st, dst, made_mode, 0);
   if (exists)
     {
       ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
@@ -2048,13 +1792,12 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
         goto out;
     }
   struct stat made_st;
-  if (record_made
+  if (x->record_made
       && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
-    made_add (made_st.st_dev, made_st.st_ino);
-  if (keep.links && st.st_nlink > 1)
+    made_add (x, made_st.st_dev, made_st.st_ino);
+  if (x->preserve.links && st.st_nlink > 1)
     link_add (st.st_dev, st.st_ino, tree_link_path (t, w, &lpath));
-  say_copied (srcdup, dst);
-  progress_add (0, true);
+  copy_tell_copied (x, srcdup, dst, true);
 out:
   free (target);
   free (srcdup);
@@ -2086,7 +1829,7 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         if (parent < 0)
           fail_walk (-parent, "cannot create %s", dd.display);
         else
-          copy_file (e->dirfd, e->name, src, e->ino, true, &dd);
+          copy_file (t->x, e->dirfd, e->name, src, e->ino, true, &dd);
         free (src);
         return WALK_CONTINUE;
       }
@@ -2111,13 +1854,8 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
 static char *
 base_name_of (const char *path)
 {
-  size_t len = strlen (path);
-  while (len > 1 && path[len - 1] == '/')
-    len--;
-  size_t start = len;
-  while (start > 0 && path[start - 1] != '/')
-    start--;
-  return ximemdup0 (path + start, len - start);
+  const char *base = last_component (path);
+  return ximemdup0 (base, base_len (base));
 }
 
 /* Whether the directory SRC_ST is DIRFD or one of its ancestors: a copy
@@ -2151,7 +1889,8 @@ inside (const struct stat *src_st, int dirfd)
 
 /* Copy operand SRC to NAME in DIRFD, displayed as DST.  */
 static void
-copy_operand (const char *src, int dirfd, const char *name, const char *dst)
+copy_operand (const struct copy_options *x, const char *src, int dirfd,
+              const char *name, const char *dst)
 {
   struct stat dir_st;
   int ret = sys_fstat (dirfd, &dir_st);
@@ -2161,11 +1900,11 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
       return;
     }
   bool parent_acl = dir_has_default_acl (dirfd);
-  if (!recursive)
+  if (!x->recursive)
     {
       struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
                         .display = dst, .inherits_acl = parent_acl };
-      copy_file (AT_FDCWD, src, src, 0, false, &d);
+      copy_file (x, AT_FDCWD, src, src, 0, false, &d);
       return;
     }
 
@@ -2193,11 +1932,12 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
   if (dst_fds > DST_MAX_FDS)
     dst_fds = DST_MAX_FDS;
   struct tree t = {
+    .x = x,
     .src_display = src, .src_display_len = strlen (src),
     .dst_parent = dirfd, .dst_parent_dev = dir_st.st_dev, .dst_name = name,
     .dst_display = dst, .dst_parent_acl = parent_acl, .max_fds = dst_fds,
   };
-  if (debug)
+  if (x->debug)
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s: %zu descriptors free: %zu for the source "
@@ -2215,30 +1955,28 @@ open_target_dir (const char *dir)
 {
   int fd = sys_openat (AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0)
-    {
-      progress_clear (&bar);
-      error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
-    }
+    error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
   return fd;
 }
 
 /* Copy SRC into directory DIRFD, DIR in messages.  */
 static void
-copy_into (const char *src, int dirfd, const char *dir)
+copy_into (const struct copy_options *x, const char *src, int dirfd,
+           const char *dir)
 {
   char *base = base_name_of (src);
   size_t dlen = strlen (dir);
   char *dst = xmalloc (dlen + strlen (base) + 2);
   sprintf (dst, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/",
            base);
-  copy_operand (src, dirfd, base, dst);
+  copy_operand (x, src, dirfd, base, dst);
   free (dst);
   free (base);
 }
 
 /* Copy SRC to DST, a name.  */
 static void
-copy_to (const char *src, const char *dst)
+copy_to (const struct copy_options *x, const char *src, const char *dst)
 {
   size_t len = strlen (dst);
   /* "dst/" names a directory: only a directory can be copied there.  */
@@ -2246,7 +1984,7 @@ copy_to (const char *src, const char *dst)
     {
       struct stat st;
       int ret = sys_fstatat (AT_FDCWD, src, &st,
-                             recursive ? AT_SYMLINK_NOFOLLOW : 0);
+                             x->recursive ? AT_SYMLINK_NOFOLLOW : 0);
       if (ret == 0 && !S_ISDIR (st.st_mode))
         {
           fail (ENOTDIR, "cannot create %s", dst);
@@ -2273,7 +2011,7 @@ copy_to (const char *src, const char *dst)
     }
   else
     dirfd = sys_openat (AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-  copy_operand (src, dirfd, base, dst);
+  copy_operand (x, src, dirfd, base, dst);
   if (dirfd >= 0)
     sys_close (dirfd);
   free (base);
@@ -2288,175 +2026,163 @@ is_dir (const char *path)
 
 /* --- option values ------------------------------------------------- */
 
-static enum when
+/* --reflink=WHEN, --sparse=WHEN: in the order of enum copy_when.  */
+static enum copy_when
 parse_when (const char *option, const char *arg)
 {
-  if (strcmp (arg, "auto") == 0)
-    return WHEN_AUTO;
-  if (strcmp (arg, "always") == 0)
-    return WHEN_ALWAYS;
-  if (strcmp (arg, "never") == 0)
-    return WHEN_NEVER;
-  cli_usage_error ("invalid argument %s for --%s (auto, always, never)",
-                   quote_file (arg), option);
+  static const char *const words[] = { "auto", "always", "never", NULL };
+  return cli_keyword (option, arg, words);
 }
 
 static enum copy_engine
 parse_engine (const char *arg)
 {
-  static const struct
-  {
-    const char *name;
-    enum copy_engine engine;
-  } engines[] = {
-    { "clone", COPY_ENGINE_CLONE },
-    { "copy_file_range", COPY_ENGINE_COPY_FILE_RANGE },
-    { "sendfile", COPY_ENGINE_SENDFILE },
-    { "splice", COPY_ENGINE_SPLICE },
-    { "rw", COPY_ENGINE_RW },
+  static const char *const words[] = {
+    "clone", "copy_file_range", "sendfile", "splice", "rw", NULL
   };
-  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-    if (strcmp (arg, engines[i].name) == 0)
-      return engines[i].engine;
-  cli_usage_error ("invalid argument %s for --engine (clone, "
-                   "copy_file_range, sendfile, splice, rw)",
-                   quote_file (arg));
+  static const enum copy_engine engines[] = {
+    COPY_ENGINE_CLONE, COPY_ENGINE_COPY_FILE_RANGE, COPY_ENGINE_SENDFILE,
+    COPY_ENGINE_SPLICE, COPY_ENGINE_RW,
+  };
+  return engines[cli_keyword ("engine", arg, words)];
 }
 
+/* Add the attributes of the list ARG (NULL or empty: the default list)
+   to KEEP.  */
 static void
-parse_preserve (const char *arg)
+parse_preserve (const char *arg, struct copy_preserve *keep)
 {
-  if (!arg)
-    arg = PRESERVE_DEFAULT;
-  char *list = xstrdup (arg);
+  static const char *const words[] = {
+    "mode", "ownership", "timestamps", "links", "xattr", "all", NULL
+  };
+  bool *const kept[] = { &keep->mode, &keep->owner, &keep->times,
+                         &keep->links, &keep->xattr };
+  enum { ALL = sizeof kept / sizeof kept[0] };
+  char *list = xstrdup (arg && *arg ? arg : PRESERVE_DEFAULT);
   char *save = NULL;
   for (char *tok = strtok_r (list, ",", &save); tok;
        tok = strtok_r (NULL, ",", &save))
     {
-      if (strcmp (tok, "mode") == 0)
-        keep.mode = true;
-      else if (strcmp (tok, "ownership") == 0)
-        keep.owner = true;
-      else if (strcmp (tok, "timestamps") == 0)
-        keep.times = true;
-      else if (strcmp (tok, "links") == 0)
-        keep.links = true;
-      else if (strcmp (tok, "xattr") == 0)
-        keep.xattr = true;
-      else if (strcmp (tok, "all") == 0)
-        keep.mode = keep.owner = keep.times = keep.links = keep.xattr = true;
-      else
-        cli_usage_error ("invalid attribute %s for --preserve",
-                         quote_file (tok));
+      size_t i = cli_keyword ("preserve", tok, words);
+      for (size_t k = 0; k < ALL; k++)
+        if (k == i || i == ALL)
+          *kept[k] = true;
     }
   free (list);
 }
 
-/* A copy of ARGV where a bare --preserve is --preserve=LIST with the
-   default list, and a bare --reflink --reflink=always: popt would take
-   the next operand as the optional argument, where cp takes one only
-   after '='.  */
-/* Reachable to the end, for leak checkers, whichever way xcp exits.  */
-static char **argv_copy;
+/* The options parsed; reachable to the end, for leak checkers, whichever
+   way xcp exits.  */
 static poptContext ctx;
 
-static char **
-bare_optional_args (int argc, char **argv)
+/* Apply option OPT, of argument ARG (or NULL), to X.  */
+static void
+apply_option (struct copy_options *x, int opt, const char *arg)
 {
-  char **v = xnmalloc (argc + 1, sizeof *v);
-  bool options_end = false;
-  for (int i = 0; i < argc; i++)
+  switch (opt)
     {
-      options_end |= strcmp (argv[i], "--") == 0;
-      v[i] = argv[i];
-      if (options_end || i == 0)
-        continue;
-      if (strcmp (argv[i], "--preserve") == 0)
-        v[i] = (char *) "--preserve=" PRESERVE_DEFAULT;
-      else if (strcmp (argv[i], "--reflink") == 0)
-        v[i] = (char *) "--reflink=always";
+    case OPT_ENGINE:
+      x->engine = parse_engine (arg);
+      break;
+    case OPT_REFLINK:           /* a bare --reflink is --reflink=always */
+      x->reflink = arg && *arg ? parse_when ("reflink", arg)
+                                : COPY_WHEN_ALWAYS;
+      break;
+    case OPT_SPARSE:
+      x->sparse = parse_when ("sparse", arg);
+      break;
+    case OPT_PRESERVE:          /* each --preserve adds to the list */
+    case OPT_PRESERVE_DEFAULT:
+      parse_preserve (arg, &x->preserve);
+      break;
+    case OPT_ARCHIVE:
+      parse_preserve ("all", &x->preserve);
+      x->recursive = true;
+      break;
+    case OPT_RECURSIVE:
+      x->recursive = true;
+      break;
+    case OPT_FORCE:
+      x->clobber = COPY_CLOBBER_YES;
+      break;
+    case OPT_NO_CLOBBER:
+      x->clobber = COPY_CLOBBER_NO;
+      break;
+    case OPT_INTERACTIVE:
+      x->clobber = COPY_CLOBBER_ASK;
+      break;
+    case OPT_DEBUG:
+      x->debug = true;
+      break;
+    case OPT_FSYNC:
+      x->fsync = true;
+      break;
+    case OPT_INPLACE:
+      x->inplace = true;
+      break;
+    case OPT_UPDATE:
+      x->update = true;
+      break;
+    case OPT_VERBOSE:
+      x->verbose = true;
+      break;
+    case OPT_NO_TARGET_DIR:
+      x->no_target_dir = true;
+      break;
     }
-  v[argc] = NULL;
-  argv_copy = v;
-  return v;
 }
 
-int
-main (int argc, char **argv)
+/* Parse the options of ARGV into X; return the operands, their number in
+   *N.  */
+static const char **
+parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
 {
-  cli_init (argc, argv);
-  argv = bare_optional_args (argc, argv);
-  ctx = cli_context (argc, argv, options,
-                     "[OPTION]... SRC DST\n"
-                     "  or:  xcp [OPTION]... SRC... DIR\n"
-                     "  or:  xcp [OPTION]... -t DIR SRC...");
+  /* cp takes an optional argument only after '=': a bare --preserve or
+     --reflink gives "".  */
+  ctx = cli_context_flags (argc, argv, options,
+                           "[OPTION]... SRC DST\n"
+                           "  or:  xcp [OPTION]... SRC... DIR\n"
+                           "  or:  xcp [OPTION]... -t DIR SRC...",
+                           CLI_OPTIONAL_AFTER_EQUALS);
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
-    switch (opt)
-      {
-      /* The strings are parsed as they come and freed: popt would not
-         free one when storing the next of the same option.  */
-      case OPT_ENGINE:
-        forced = parse_engine (engine_arg);
-        free (engine_arg);
-        engine_arg = NULL;
-        break;
-      case OPT_REFLINK:
-        reflink = parse_when ("reflink", reflink_arg);
-        free (reflink_arg);
-        reflink_arg = NULL;
-        break;
-      case OPT_SPARSE:
-        sparse = parse_when ("sparse", sparse_arg);
-        free (sparse_arg);
-        sparse_arg = NULL;
-        break;
-      case OPT_PRESERVE:
-        /* Each --preserve adds to the list.  */
-        parse_preserve (preserve_arg);
-        free (preserve_arg);
-        preserve_arg = NULL;
-        break;
-      case OPT_PRESERVE_DEFAULT:
-        parse_preserve (NULL);
-        break;
-      case OPT_FORCE:
-        clobber = CLOBBER_YES;
-        break;
-      case OPT_NO_CLOBBER:
-        clobber = CLOBBER_NO;
-        break;
-      case OPT_INTERACTIVE:
-        clobber = CLOBBER_ASK;
-        break;
-      case OPT_PROGRESS:
-        progress = 1;
-        break;
-      case OPT_NO_PROGRESS:
-        progress = 0;
-        break;
-      }
-  if (archive)
     {
-      recursive = 1;
-      keep.mode = keep.owner = keep.times = keep.links = keep.xattr = true;
+      /* Each string is freed once applied: popt would not free one when
+         storing the next of the same option.  */
+      char *arg = poptGetOptArg (ctx);
+      if (opt == OPT_TARGET_DIR)
+        {
+          free (x->target_dir);
+          x->target_dir = arg;
+          continue;
+        }
+      apply_option (x, opt, arg);
+      free (arg);
     }
-  if (forced == COPY_ENGINE_CLONE && reflink == WHEN_NEVER)
+  x->progress = cli_progress;
+  if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)
     cli_usage_error ("--engine=clone and --reflink=never contradict");
   /* Shared blocks cannot be written out as zeros.  */
-  if (reflink == WHEN_ALWAYS && sparse == WHEN_NEVER)
+  if (x->reflink == COPY_WHEN_ALWAYS && x->sparse == COPY_WHEN_NEVER)
     cli_usage_error ("--reflink=always and --sparse=never contradict");
 
   const char **args = poptGetArgs (ctx);
-  size_t n = 0;
-  while (args && args[n])
-    n++;
+  *n = 0;
+  while (args && args[*n])
+    ++*n;
+  return args;
+}
+
+/* Check the number of operands N of ARGS against X's -t and -T.  */
+static void
+check_operands (const struct copy_options *x, const char **args, size_t n)
+{
   if (n == 0)
     cli_usage_error ("missing file operand");
-  if (target_dir && no_target_dir)
+  if (x->target_dir && x->no_target_dir)
     cli_usage_error ("cannot combine --target-directory (-t) and "
                      "--no-target-directory (-T)");
-  if (!target_dir && n == 1)
+  if (!x->target_dir && n == 1)
     {
       /* A source that is not there is the first thing to fix.  */
       struct stat st;
@@ -2466,22 +2192,30 @@ main (int argc, char **argv)
       cli_usage_error ("missing destination file operand after %s",
                        quote_file (args[0]));
     }
-  if (no_target_dir && n > 2)
+  if (x->no_target_dir && n > 2)
     cli_usage_error ("extra operand %s", quote_file (args[2]));
+}
 
-  mode_t m = umask (0);
-  umask (m);
-  umask_bits = m;
-  euid = geteuid ();
-  egid = getegid ();
-  is_root = euid == 0;
-  progress_start (&bar, progress > 0);
-  if (progress < 0 && !bar.tty)
-    progress = 0;
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  struct copy_options x = { 0 };
+  size_t n;
+  const char **args = parse_options (argc, argv, &x, &n);
+  check_operands (&x, args, n);
+
+  copy_options_init (&x);
+  progress_start (&bar, x.progress > 0);
+  if (x.progress < 0)
+    x.progress = bar.tty;
+  x.copied = say_copied;
+  if (x.progress)
+    x.bytes_done = count_bytes;
   catch_signals ();
 
-  const char *dir = target_dir;
-  if (!dir && !no_target_dir && (n > 2 || is_dir (args[n - 1])))
+  const char *dir = x.target_dir;
+  if (!dir && !x.no_target_dir && (n > 2 || is_dir (args[n - 1])))
     {
       dir = args[n - 1];
       n--;
@@ -2497,7 +2231,7 @@ main (int argc, char **argv)
     }
 
   /* The total, for the time left: the sizes of the regular operands.  */
-  if (progress != 0)
+  if (x.progress)
     for (size_t i = 0; i < n; i++)
       {
         struct stat st;
@@ -2507,20 +2241,20 @@ main (int argc, char **argv)
       }
 
   /* N is the number of sources now.  */
-  record_made = dir && n > 1;
+  x.record_made = dir && n > 1;
   if (dir)
     {
       int dirfd = open_target_dir (dir);
       for (size_t i = 0; i < n; i++)
-        copy_into (args[i], dirfd, dir);
+        copy_into (&x, args[i], dirfd, dir);
       sys_close (dirfd);
     }
   else
-    copy_to (args[0], args[1]);
+    copy_to (&x, args[0], args[1]);
 
   if (progress_finish (&bar))
     progress_line (true);
   poptFreeContext (ctx);
-  free (argv_copy);
-  return status;
+  free (x.target_dir);
+  return cli_status;
 }
