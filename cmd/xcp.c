@@ -26,6 +26,7 @@
 #include "error.h"
 #include "fdroom.h"
 #include "human.h"
+#include "install.h"
 #include "progname.h"
 #include "progress.h"
 #include "shortpath.h"
@@ -257,62 +258,6 @@ static const char *
 engine_label (enum copy_engine e)
 {
   return e == COPY_ENGINE_RW ? "rw" : copy_engine_name (e);
-}
-
-/* --- temporary names ----------------------------------------------- */
-
-/* A named temporary file exists in two cases: where the file system has
-   no O_TMPFILE, and between the linkat and the renameat that replace an
-   existing file.  A signal that ends xcp then removes it first.  */
-static char tmp_name[64];
-static int tmp_dirfd = -1;
-static volatile sig_atomic_t tmp_set;
-
-static void
-on_fatal_signal (int sig)
-{
-  if (tmp_set)
-    sys_unlinkat (tmp_dirfd, tmp_name, 0);
-  signal (sig, SIG_DFL);
-  raise (sig);
-}
-
-static void
-catch_signals (void)
-{
-  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-  struct sigaction sa = { .sa_handler = on_fatal_signal };
-  sigemptyset (&sa.sa_mask);
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    sigaddset (&sa.sa_mask, sigs[i]);
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    {
-      struct sigaction old;
-      /* An ignored signal stays ignored, as for nohup.  */
-      if (sigaction (sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-        sigaction (sigs[i], &sa, NULL);
-    }
-}
-
-/* Make the next temporary name in DIRFD and register it; it is only a
-   name until a call creates it with O_EXCL or linkat, which fail with
-   EEXIST if it is taken.  */
-static const char *
-tmp_register (int dirfd)
-{
-  static unsigned long counter;
-  tmp_set = 0;
-  snprintf (tmp_name, sizeof tmp_name, ".xcp-%ld-%lu.tmp", (long) getpid (),
-            counter++);
-  tmp_dirfd = dirfd;
-  tmp_set = 1;
-  return tmp_name;
-}
-
-static void
-tmp_forget (void)
-{
-  tmp_set = 0;
 }
 
 /* --- file data ----------------------------------------------------- */
@@ -925,129 +870,6 @@ set_entry_attrs (int dirfd, const char *name, const struct stat *st,
     }
 }
 
-/* --- putting a file into place ------------------------------------- */
-
-/* Whether linkat takes AT_EMPTY_PATH from us (CAP_DAC_READ_SEARCH), which
-   spares the /proc lookup: -1 not known yet.  */
-static int empty_path_link = -1;
-
-/* Give the unnamed file FD the name NAME in DIRFD; -EEXIST if taken.  */
-static int
-link_tmpfile (int fd, int dirfd, const char *name)
-{
-  int ret = -EPERM;
-  if (empty_path_link != 0)
-    {
-      ret = SYS_RETRY_EINTR (sys_linkat (fd, "", dirfd, name, AT_EMPTY_PATH));
-      if (empty_path_link < 0 && (ret == -ENOENT || ret == -EPERM))
-        empty_path_link = 0;
-      else
-        {
-          empty_path_link = 1;
-          return ret;
-        }
-    }
-  char proc[sizeof "/proc/self/fd/" + 3 * sizeof (int)];
-  snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
-  return SYS_RETRY_EINTR (sys_linkat (AT_FDCWD, proc, dirfd, name,
-                                      AT_SYMLINK_FOLLOW));
-}
-
-/* A new file for the copy of DST_NAME in DIRFD: O_TMPFILE, or a
-   temporary name (*NAMED set) where the file system has none.  */
-static int
-create_tmp (int dirfd, mode_t mode, bool *named)
-{
-  static bool no_tmpfile;
-  *named = false;
-  if (!no_tmpfile)
-    {
-      int fd = sys_openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
-                           mode);
-      if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
-        return fd;
-      no_tmpfile = true;
-    }
-  for (int tries = 0; tries < 100; tries++)
-    {
-      const char *name = tmp_register (dirfd);
-      int fd = sys_openat (dirfd, name, O_CREAT | O_EXCL | O_WRONLY
-                           | O_CLOEXEC | O_NOFOLLOW, mode);
-      if (fd != -EEXIST)
-        {
-          if (fd < 0)
-            tmp_forget ();
-          else
-            *named = true;
-          return fd;
-        }
-    }
-  tmp_forget ();
-  return -EEXIST;
-}
-
-/* Drop the copy FD (NAMED: under tmp_name).  */
-static void
-discard_tmp (int fd, int dirfd, bool named)
-{
-  sys_close (fd);
-  if (named)
-    {
-      sys_unlinkat (dirfd, tmp_name, 0);
-      tmp_forget ();
-    }
-}
-
-/* Put the complete copy FD (NAMED: under tmp_name) into place as NAME
-   in DIRFD: a new name if EXISTS is false and NAME is still free, else
-   through a temporary name renamed over NAME.  */
-static int
-install (int fd, bool named, int dirfd, const char *name, bool exists)
-{
-  int ret;
-  if (named)
-    {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp_name, dirfd, name, 0));
-      if (ret < 0)
-        sys_unlinkat (dirfd, tmp_name, 0);
-      tmp_forget ();
-      return ret;
-    }
-  if (!exists)
-    {
-      ret = link_tmpfile (fd, dirfd, name);
-      if (ret != -EEXIST)
-        return ret;
-    }
-  for (int tries = 0; tries < 100; tries++)
-    {
-      const char *tmp = tmp_register (dirfd);
-      ret = link_tmpfile (fd, dirfd, tmp);
-      if (ret == -EEXIST)
-        continue;
-      if (ret < 0)
-        break;
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp, dirfd, name, 0));
-      if (ret < 0)
-        sys_unlinkat (dirfd, tmp, 0);
-      break;
-    }
-  tmp_forget ();
-  return ret;
-}
-
-/* Flush directory DIRFD (which may be an O_PATH descriptor).  */
-static void
-fsync_dir (int dirfd, const char *dst)
-{
-  int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  int ret = fd < 0 ? fd : SYS_RETRY_EINTR (sys_fsync (fd));
-  if (fd >= 0)
-    sys_close (fd);
-  if (ret < 0 && ret != -EINVAL)
-    fail (-ret, "cannot flush the directory of %s", dst);
-}
-
 /* --- hard links ---------------------------------------------------- */
 
 /* Inodes seen, each with a string: an open-addressing table.  */
@@ -1440,22 +1262,7 @@ link_over (int base, const char *first, const struct put *p)
           && same_inode (&fst, &p->st))
         return 0;
     }
-  for (int tries = 0; tries < 100; tries++)
-    {
-      const char *tmp = tmp_register (p->dirfd);
-      ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, tmp, 0));
-      if (ret == -EEXIST)
-        continue;
-      if (ret < 0)
-        break;
-      ret = SYS_RETRY_EINTR (sys_renameat2 (p->dirfd, tmp,
-                                            p->dirfd, p->name, 0));
-      if (ret < 0)
-        sys_unlinkat (p->dirfd, tmp, 0);
-      break;
-    }
-  tmp_forget ();
-  return ret;
+  return install_link (base, first, p->dirfd, p->name);
 }
 
 /* Copy the regular file (or, at the top without -r, anything readable)
@@ -1535,7 +1342,7 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
     }
   if (p.how == PUT_NEW || p.how == PUT_REPLACE)
     {
-      out_fd = create_tmp (p.dirfd, made_mode, &named);
+      out_fd = install_create_tmp (p.dirfd, made_mode, &named);
       if (out_fd == -EACCES && p.how == PUT_REPLACE)
         p.how = PUT_INPLACE, p.why = "its directory is not writable";
       else if (out_fd < 0)
@@ -1594,15 +1401,15 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
     }
   if (p.how == PUT_NEW || p.how == PUT_REPLACE)
     {
-      ret = install (out_fd, named, p.dirfd, p.name, p.how == PUT_REPLACE);
+      ret = install_tmp (out_fd, named, p.dirfd, p.name, p.how == PUT_REPLACE);
       named = false;
       if (ret < 0)
         {
           fail (-ret, "cannot create %s", d->display);
           goto discard;
         }
-      if (do_fsync)
-        fsync_dir (p.dirfd, d->display);
+      if (do_fsync && (ret = install_fsync_dir (p.dirfd)) < 0)
+        fail (-ret, "cannot flush the directory of %s", d->display);
     }
   if (record_made && p.how != PUT_INTO)
     {
@@ -1617,7 +1424,7 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
   progress_add (0, true);
 discard:
   if (p.how == PUT_NEW || p.how == PUT_REPLACE)
-    discard_tmp (out_fd, p.dirfd, named);
+    install_discard_tmp (out_fd, p.dirfd, named);
   else
     sys_close (out_fd);
 out:
@@ -2011,7 +1818,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
 
   /* Made at a temporary name if something is in the way, then renamed
      over it.  */
-  const char *make = exists ? tmp_register (parent) : name;
+  const char *make = exists ? install_tmp_name (parent) : name;
   mode_t made_mode = 0;
   for (int tries = 0; tries < 100; tries++)
     {
@@ -2025,12 +1832,12 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
         }
       if (ret != -EEXIST || !exists)
         break;
-      make = tmp_register (parent);
+      make = install_tmp_name (parent);
     }
   if (ret < 0)
     {
       if (exists)
-        tmp_forget ();
+        install_tmp_forget ();
       fail (-ret, "cannot create %s", dst);
       goto out;
     }
@@ -2043,7 +1850,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
           sys_unlinkat (parent, make, 0);
           fail (-ret, "cannot create %s", dst);
         }
-      tmp_forget ();
+      install_tmp_forget ();
       if (ret < 0)
         goto out;
     }
@@ -2478,7 +2285,7 @@ main (int argc, char **argv)
   progress_start (&bar, progress > 0);
   if (progress < 0 && !bar.tty)
     progress = 0;
-  catch_signals ();
+  install_catch_signals ();
 
   const char *dir = target_dir;
   if (!dir && !no_target_dir && (n > 2 || is_dir (args[n - 1])))
