@@ -27,7 +27,7 @@
 #include <sys/types.h>
 
 struct copy_options;
-struct copy_tree;
+struct tree;
 struct walk;
 
 /* Where a copy goes: NAME in DIRFD (device DEV), DISPLAY in messages.
@@ -40,8 +40,11 @@ struct dest
   const char *display;
   bool fresh;
   bool inherits_acl;    /* DIRFD has a default ACL */
+  /* Whether this run made ST (another operand copied to the same name):
+     such an entry is never overwritten.  NULL: none is.  */
+  bool (*made_here) (const struct copy_options *o, const struct stat *st);
   /* In a tree: for hard links, where the copy's path comes from.  */
-  struct copy_tree *tree;
+  struct tree *tree;
   struct walk *walk;
 };
 
