@@ -20,22 +20,17 @@
 #include "same-inode.h"
 #include "sys.h"
 #include "xalloc.h"
+#include "yesno.h"
 
-/* -i: ask on standard error, answer from standard input.  */
+/* -i: ask on standard error, answer from standard input (gnulib yesno
+   reads the whole line).  */
 static bool
 ask_overwrite (const char *dst)
 {
   progress_clear_shown ();
   fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
   fflush (stderr);
-  char line[64];
-  if (!fgets (line, sizeof line, stdin))
-    return false;
-  bool yes = line[0] == 'y' || line[0] == 'Y';
-  /* The rest of a long answer is not the next one.  */
-  while (!strchr (line, '\n') && fgets (line, sizeof line, stdin))
-    continue;
-  return yes;
+  return yesno ();
 }
 
 /* What to do about the existing DST (DST_ST, followed through a
