@@ -90,11 +90,18 @@ require_sources() {
 
 # popt_options TOOL: a line "LONG SHORT ARG" per option of TOOL's popt
 # tables, as the sources give them: cmd/TOOL.c, the common options of
-# lib/cli.c and popt's --help and --usage.  LONG and SHORT are the names or
-# '-'; ARG is none, required or optional (POPT_ARGFLAG_OPTIONAL).
+# lib/cli.c (its --progress rows if TOOL's table includes them) and popt's
+# --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
+# required or optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
-  local src=$BATS_TEST_DIRNAME/..
-  awk '
+  local src=$BATS_TEST_DIRNAME/.. progress=0
+  grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
+  awk -v progress="$progress" '
+    # The tables of lib/cli.c that a tool may not include.
+    /^struct poptOption cli_[a-z_]+\[\]/ {
+      skip = $0 ~ /cli_progress_options/ && !progress
+    }
+    skip { next }
     # { "name", \047c\047, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, ...
     /^[ \t]*\{ *("[a-z0-9-]+"|NULL), *\047(\\0|.)\047, *[A-Z_| ]+,/ {
       entry = $0
@@ -107,7 +114,7 @@ popt_options() {
       if (flags ~ /INCLUDE_TABLE|CALLBACK/)
         next
       print (long == "NULL" ? "-" : long), (short == "\\0" ? "-" : short),
-        (flags ~ /ARG_NONE/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
+        (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
   ' "$src/cmd/$1.c" "$src/lib/cli.c" "$src/lib/cli.h"
