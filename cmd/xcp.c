@@ -1631,13 +1631,11 @@ out:
 /* --- trees --------------------------------------------------------- */
 
 /* The destination side of a walk: one level per source directory being
-   walked, each with the copy's descriptor (-1 while closed to bound the
-   descriptors held, as the walker does) and what is needed to find it
-   again through "..", and to set its attributes on the way out.  */
+   walked.  The copies' descriptors are a walk_stack, bounded as the
+   walker's (a closed one is found again through ".." and checked); beside
+   it, what is needed to set a copy's attributes on the way out.  */
 struct dlevel
 {
-  int fd;
-  struct stat dst_st;   /* the copy, as made */
   struct stat src_st;   /* the source directory */
   mode_t made_mode;     /* the mode it was made with */
   bool fresh;           /* made by this run: empty to begin with */
@@ -1664,10 +1662,9 @@ struct tree
   bool dst_parent_acl;  /* it has a default ACL */
   const char *dst_name;
   const char *dst_display;
+  struct walk_stack dirs;  /* the copies, as made, lv[i]'s in dirs.dir[i] */
   struct dlevel *lv;
   size_t nalloc;
-  size_t low;           /* the shallowest open level */
-  size_t max_fds;       /* at most this many levels open */
   char *path;           /* scratch for dst_path */
   size_t path_alloc;
 };
@@ -1710,44 +1707,19 @@ tree_link_base (const struct tree *t)
   return t->dst_parent;
 }
 
-/* Close the shallowest open level, if it is not the parent of the level
-   D being entered, from which it is opened.  */
-static bool
-evict_level (struct tree *t, size_t d)
+/* Forget the levels from D down that the walker left without a
+   WALK_DIR_POST (it reports a source directory moved away and goes on
+   above it): their copies are left as they are.  Level D - 1 is reached
+   first, while the levels below it can lead to it.  */
+static void
+drop_levels (struct tree *t, size_t d)
 {
-  if (d == 0 || t->low >= d - 1)
-    return false;
-  if (t->lv[t->low].fd >= 0)
-    sys_close (t->lv[t->low].fd);
-  t->lv[t->low].fd = -1;
-  t->low++;
-  return true;
-}
-
-/* The descriptor of the copy of the directory at depth D, opened again
-   as ".." of level D + 1 if it was closed, and checked.  */
-static int
-level_fd (struct tree *t, size_t d)
-{
-  struct dlevel *l = &t->lv[d];
-  if (l->fd >= 0)
-    return l->fd;
-  int fd = sys_openat (t->lv[d + 1].fd, "..", O_RDONLY | O_DIRECTORY
-                       | O_NOFOLLOW | O_CLOEXEC, 0);
-  if (fd < 0)
-    return fd;
-  struct stat st;
-  int ret = sys_fstat (fd, &st);
-  if (ret == 0 && !same_inode (&st, &l->dst_st))
-    ret = -WALK_EMOVED;
-  if (ret < 0)
-    {
-      sys_close (fd);
-      return ret;
-    }
-  l->fd = fd;
-  t->low = d;
-  return fd;
+  if (t->dirs.n <= d)
+    return;
+  if (d > 0)
+    walk_stack_fd (&t->dirs, d - 1);
+  while (t->dirs.n > d)
+    walk_stack_pop (&t->dirs);
 }
 
 /* The directory the copy of an entry at depth D goes in, and its
@@ -1760,14 +1732,15 @@ parent_of (struct tree *t, size_t d, dev_t *dev)
       *dev = t->dst_parent_dev;
       return t->dst_parent;
     }
-  *dev = t->lv[d - 1].dst_st.st_dev;
-  return level_fd (t, d - 1);
+  *dev = t->dirs.dir[d - 1].st.st_dev;
+  return walk_stack_fd (&t->dirs, d - 1);
 }
 
 static int
 enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
   size_t d = e->depth;
+  drop_levels (t, d);
   dev_t dev;
   int parent = parent_of (t, d, &dev);
   const char *name = d ? e->name : t->dst_name;
@@ -1783,7 +1756,7 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
       t->lv = xnrealloc (t->lv, t->nalloc, sizeof *t->lv);
     }
   struct dlevel *l = &t->lv[d];
-  *l = (struct dlevel) { .fd = -1, .src_st = *e->st };
+  *l = (struct dlevel) { .src_st = *e->st };
 
   /* Made writable and searchable by us at first, whatever the source
      says; the mode comes on the way out.  */
@@ -1814,20 +1787,11 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
       return WALK_SKIP;
     }
 
-  while (t->low + t->max_fds <= d && evict_level (t, d))
-    continue;
-  int fd;
-  for (;;)
-    {
-      fd = sys_openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
-                       | O_CLOEXEC, 0);
-      /* Fewer descriptors than counted (another thread, a library):
-         hold fewer levels from now on, as the walker does.  */
-      if ((fd != -EMFILE && fd != -ENFILE) || !evict_level (t, d))
-        break;
-      t->max_fds = d - t->low + 1;
-    }
-  if (fd >= 0 && (ret = sys_fstat (fd, &l->dst_st)) < 0)
+  /* Fewer descriptors than counted (another thread, a library): the
+     stack holds fewer levels from then on.  */
+  int fd = walk_stack_open (&t->dirs, parent, name);
+  struct stat dst_st;
+  if (fd >= 0 && (ret = sys_fstat (fd, &dst_st)) < 0)
     {
       sys_close (fd);
       fd = ret;
@@ -1837,7 +1801,7 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
       fail (-fd, "cannot open directory %s", dst);
       return WALK_SKIP;
     }
-  l->fd = fd;
+  walk_stack_push (&t->dirs, fd, &dst_st);
   /* A directory's ACLs, the default one too, go with its mode; one it
      inherited is dropped where the source has none, as cp -a leaves.  */
   unsigned int acls = 0;
@@ -1861,6 +1825,7 @@ leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
   size_t d = e->depth;
   struct dlevel *l = &t->lv[d];
+  drop_levels (t, d + 1);
   dev_t dev;
   int parent = parent_of (t, d, &dev);
   const char *name = d ? e->name : t->dst_name;
@@ -1869,14 +1834,10 @@ leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   else
     set_entry_attrs (parent, name, &l->src_st, dst_path (t, w),
                      l->fresh ? l->made_mode : (mode_t) -1,
-                     l->dst_st.st_mode & S_ISGID);
-  if (l->fd >= 0)
-    sys_close (l->fd);
-  l->fd = -1;
-  if (t->low > d)
-    t->low = d;
+                     t->dirs.dir[d].st.st_mode & S_ISGID);
   /* The level above is read next; the walker holds it open, and so do
-     we, unless it was closed.  */
+     we: parent_of opened it again if it was closed.  */
+  walk_stack_pop (&t->dirs);
   return WALK_CONTINUE;
 }
 
@@ -2195,8 +2156,9 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
   struct tree t = {
     .src_display = src, .src_display_len = strlen (src),
     .dst_parent = dirfd, .dst_parent_dev = dir_st.st_dev, .dst_name = name,
-    .dst_display = dst, .dst_parent_acl = parent_acl, .max_fds = dst_fds,
+    .dst_display = dst, .dst_parent_acl = parent_acl,
   };
+  walk_stack_init (&t.dirs, dst_fds);
   if (debug)
     {
       progress_clear (&bar);
@@ -2205,6 +2167,7 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
                quote_msg (src), room, walk_fds, dst_fds);
     }
   walk_at_fds (AT_FDCWD, src, 0, walk_fds, src, visit, &t);
+  walk_stack_free (&t.dirs);
   free (t.lv);
   free (t.path);
 }
