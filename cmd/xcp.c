@@ -1885,6 +1885,101 @@ same_special (const struct walk_entry *e, const struct stat *st, int parent,
   return -1;
 }
 
+/* The target of the symbolic link NAME of DIRFD (ST), in a new string;
+   NULL after a reported failure (SRC in messages).  */
+static char *
+read_link (int dirfd, const char *name, const struct stat *st,
+           const char *src)
+{
+  char *target = NULL;
+  size_t size = st->st_size > 0 ? (size_t) st->st_size + 1 : 256;
+  for (;;)
+    {
+      target = xrealloc (target, size);
+      ssize_t n = sys_readlinkat (dirfd, name, target, size);
+      if (n < 0)
+        {
+          fail (-n, "cannot read symbolic link %s", src);
+          free (target);
+          return NULL;
+        }
+      if ((size_t) n < size)
+        {
+          target[n] = '\0';
+          return target;
+        }
+      size *= 2;
+    }
+}
+
+/* Whether the special file E (ST, SRC) may be copied over DST_ST, the
+   existing NAME of PARENT (DST): 1 to go on, 0 when there is nothing to
+   do, -1 after a reported error.  */
+static int
+special_may_replace (const struct walk_entry *e, const struct stat *st,
+                     int parent, const char *name,
+                     const struct stat *dst_st, const char *src,
+                     const char *dst)
+{
+  int go = same_special (e, st, parent, name, dst_st, src, dst);
+  if (go > 0 && made_here (dst_st))
+    {
+      fail2 (0, "will not overwrite just-created %s with %s", dst, src);
+      go = -1;
+    }
+  if (go > 0)
+    go = may_replace (st, dst_st, src, dst);
+  return go;
+}
+
+/* Make NAME of PARENT the special file ST (a symbolic link to TARGET),
+   with its attributes: at a temporary name if something is in the way
+   (EXISTS), then renamed over it.  Return 0, or -1 after a reported
+   failure.  */
+static int
+make_special (int parent, const char *name, const struct stat *st,
+              const char *target, bool exists, const char *dst)
+{
+  const char *make = exists ? tmp_register (parent) : name;
+  mode_t made_mode = 0;
+  int ret = 0;
+  for (int tries = 0; tries < 100; tries++)
+    {
+      if (S_ISLNK (st->st_mode))
+        ret = sys_symlinkat (target, parent, make);
+      else
+        {
+          made_mode = st->st_mode & 0777 & ~umask_bits;
+          ret = sys_mknodat (parent, make, (st->st_mode & S_IFMT)
+                             | (st->st_mode & 0777), st->st_rdev);
+        }
+      if (ret != -EEXIST || !exists)
+        break;
+      make = tmp_register (parent);
+    }
+  if (ret < 0)
+    {
+      if (exists)
+        tmp_forget ();
+      fail (-ret, "cannot create %s", dst);
+      return -1;
+    }
+  set_entry_attrs (parent, make, st, dst, made_mode, 0);
+  if (exists)
+    {
+      ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
+      if (ret < 0)
+        {
+          sys_unlinkat (parent, make, 0);
+          fail (-ret, "cannot create %s", dst);
+        }
+      tmp_forget ();
+      if (ret < 0)
+        return -1;
+    }
+  return 0;
+}
+
 /* Copy a symbolic link, FIFO, socket or device E as what it is.  */
 static void
 copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
@@ -1917,26 +2012,9 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
       fail (0, "%s changed while being copied; skipped", srcdup);
       goto out;
     }
-  if (S_ISLNK (st.st_mode))
-    {
-      size_t size = st.st_size > 0 ? (size_t) st.st_size + 1 : 256;
-      for (;;)
-        {
-          target = xrealloc (target, size);
-          ssize_t n = sys_readlinkat (e->dirfd, e->name, target, size);
-          if (n < 0)
-            {
-              fail (-n, "cannot read symbolic link %s", srcdup);
-              goto out;
-            }
-          if ((size_t) n < size)
-            {
-              target[n] = '\0';
-              break;
-            }
-          size *= 2;
-        }
-    }
+  if (S_ISLNK (st.st_mode)
+      && !(target = read_link (e->dirfd, e->name, &st, srcdup)))
+    goto out;
 
   bool fresh = d > 0 && t->lv[d - 1].fresh;
   bool exists = false;
@@ -1945,16 +2023,8 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
       && sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
     {
       exists = true;
-      int go = same_special (e, &st, parent, name, &dst_st, srcdup, dst);
-      if (go > 0 && made_here (&dst_st))
-        {
-          fail2 (0, "will not overwrite just-created %s with %s", dst,
-                 srcdup);
-          go = -1;
-        }
-      if (go > 0)
-        go = may_replace (&st, &dst_st, srcdup, dst);
-      if (go <= 0)
+      if (special_may_replace (e, &st, parent, name, &dst_st, srcdup,
+                               dst) <= 0)
         goto out;
     }
 
@@ -1970,44 +2040,8 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
         }
     }
 
-  /* Made at a temporary name if something is in the way, then renamed
-     over it.  */
-  const char *make = exists ? tmp_register (parent) : name;
-  mode_t made_mode = 0;
-  for (int tries = 0; tries < 100; tries++)
-    {
-      if (S_ISLNK (st.st_mode))
-        ret = sys_symlinkat (target, parent, make);
-      else
-        {
-          made_mode = st.st_mode & 0777 & ~umask_bits;
-          ret = sys_mknodat (parent, make, (st.st_mode & S_IFMT)
-                             | (st.st_mode & 0777), st.st_rdev);
-        }
-      if (ret != -EEXIST || !exists)
-        break;
-      make = tmp_register (parent);
-    }
-  if (ret < 0)
-    {
-      if (exists)
-        tmp_forget ();
-      fail (-ret, "cannot create %s", dst);
-      goto out;
-    }
-  set_entry_attrs (parent, make, &st, dst, made_mode, 0);
-  if (exists)
-    {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
-      if (ret < 0)
-        {
-          sys_unlinkat (parent, make, 0);
-          fail (-ret, "cannot create %s", dst);
-        }
-      tmp_forget ();
-      if (ret < 0)
-        goto out;
-    }
+  if (make_special (parent, name, &st, target, exists, dst) < 0)
+    goto out;
   struct stat made_st;
   if (record_made
       && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
