@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "copy.h"
+#include "copy-options.h"
 #include "error.h"
 #include "fdroom.h"
 #include "human.h"
@@ -35,40 +36,27 @@
 
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PROGRESS, OPT_NO_PROGRESS,
-       OPT_PRESERVE_DEFAULT };
-
-static char *target_dir;
-static char *engine_arg;
-static char *reflink_arg;
-static char *sparse_arg;
-static char *preserve_arg;
-static int no_target_dir;
-static int recursive;
-static int archive;
-static int debug;
-static int do_fsync;
-static int update;
-static int inplace;
-static int verbose;
-static int progress = -1;  /* -1: if standard error is a terminal */
+       OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
+       OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
+       OPT_NO_TARGET_DIR };
 
 static struct poptOption tool_options[] = {
-  { "engine", '\0', POPT_ARG_STRING, &engine_arg, OPT_ENGINE,
+  { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
     "move file data with this call only: clone, copy_file_range, "
     "sendfile, splice or rw (default: the first that works of clone, "
     "copy_file_range, splice, rw)", "ENGINE" },
-  { "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &reflink_arg,
+  { "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
     OPT_REFLINK,
     "share the source's blocks (FICLONE): auto (if the file system can), "
     "always (fail if it cannot; a bare --reflink), never (not even through "
     "copy_file_range, which may share them too)", "WHEN" },
-  { "sparse", '\0', POPT_ARG_STRING, &sparse_arg, OPT_SPARSE,
+  { "sparse", '\0', POPT_ARG_STRING, NULL, OPT_SPARSE,
     "keep holes: auto (if the source has some), always (look for them in "
     "every file), never (write them out as zeros)", "WHEN" },
-  { "debug", '\0', POPT_ARG_NONE, &debug, 0,
+  { "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG,
     "tell on standard error, per file, the engine, the holes and the "
     "byte count", NULL },
-  { "fsync", '\0', POPT_ARG_NONE, &do_fsync, 0,
+  { "fsync", '\0', POPT_ARG_NONE, NULL, OPT_FSYNC,
     "flush each file, and its directory, to the disk before going on",
     NULL },
   { "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER,
@@ -78,29 +66,29 @@ static struct poptOption tool_options[] = {
   { "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE,
     "replace existing files without asking (the default; cancels an "
     "earlier -i or -n)", NULL },
-  { "inplace", '\0', POPT_ARG_NONE, &inplace, 0,
+  { "inplace", '\0', POPT_ARG_NONE, NULL, OPT_INPLACE,
     "write over an existing regular file in place, as cp does, instead "
     "of replacing it whole (it is then half-written while the copy runs)",
     NULL },
-  { "update", 'u', POPT_ARG_NONE, &update, 0,
+  { "update", 'u', POPT_ARG_NONE, NULL, OPT_UPDATE,
     "replace a file only if the source is newer", NULL },
-  { "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+  { "verbose", 'v', POPT_ARG_NONE, NULL, OPT_VERBOSE,
     "print 'SRC' -> 'DST' for each file copied", NULL },
-  { "recursive", 'r', POPT_ARG_NONE, &recursive, 0,
+  { "recursive", 'r', POPT_ARG_NONE, NULL, OPT_RECURSIVE,
     "copy directories and everything below them; symbolic links are "
     "copied as links", NULL },
-  { NULL, 'R', POPT_ARG_NONE, &recursive, 0, "same as -r", NULL },
-  { "archive", 'a', POPT_ARG_NONE, &archive, 0,
+  { NULL, 'R', POPT_ARG_NONE, NULL, OPT_RECURSIVE, "same as -r", NULL },
+  { "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
     "same as -r --preserve=all", NULL },
   { NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT,
     "same as --preserve=mode,ownership,timestamps", NULL },
-  { "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &preserve_arg,
+  { "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
     OPT_PRESERVE,
     "keep these attributes: mode, ownership, timestamps, links, xattr, "
     "all (default: mode,ownership,timestamps)", "LIST" },
-  { "target-directory", 't', POPT_ARG_STRING, &target_dir, 0,
+  { "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET_DIR,
     "copy every SRC into DIR", "DIR" },
-  { "no-target-directory", 'T', POPT_ARG_NONE, &no_target_dir, 0,
+  { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
     "treat DST as the name of the copy, even if it is a directory", NULL },
   { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
     "show bytes, files, rate and time left on standard error, and the "
@@ -128,28 +116,10 @@ static struct poptOption options[] = {
   CLI_COMMON_OPTIONS
 };
 
-enum when { WHEN_AUTO, WHEN_ALWAYS, WHEN_NEVER };
-
 /* --preserve without a list.  */
 #define PRESERVE_DEFAULT "mode,ownership,timestamps"
 
-enum clobber { CLOBBER_YES, CLOBBER_NO, CLOBBER_ASK };
-
-static enum copy_engine forced = COPY_ENGINE_NONE;
-static enum when reflink = WHEN_AUTO;
-static enum when sparse = WHEN_AUTO;
-static enum clobber clobber = CLOBBER_YES;
-
-static struct
-{
-  bool mode, owner, times, links, xattr;
-} keep;
-
 static int status = EXIT_SUCCESS;
-static mode_t umask_bits;
-static uid_t euid;
-static gid_t egid;
-static bool is_root;
 
 /* --- progress ------------------------------------------------------ */
 
@@ -180,11 +150,11 @@ progress_line (bool last)
 
 /* Count N bytes (and a file if FILE); draw the line when it is due.  */
 static void
-progress_add (uintmax_t n, bool file)
+progress_add (const struct copy_options *x, uintmax_t n, bool file)
 {
   n_bytes += n;
   n_files += file;
-  if (progress == 0)
+  if (!x->progress)
     return;
   if (progress_due (&bar))
     progress_line (false);
@@ -193,9 +163,9 @@ progress_add (uintmax_t n, bool file)
 /* Whether the progress line is drawn at all: then files are copied in
    pieces, for it to move.  */
 static bool
-progress_on (void)
+progress_on (const struct copy_options *x)
 {
-  return progress > 0 || (progress < 0 && bar.tty);
+  return x->progress;
 }
 
 /* --- messages ------------------------------------------------------ */
@@ -228,9 +198,9 @@ progress_on (void)
 
 /* "'SRC' -> 'DST'" for -v.  */
 static void
-say_copied (const char *src, const char *dst)
+say_copied (const struct copy_options *x, const char *src, const char *dst)
 {
-  if (!verbose)
+  if (!x->verbose)
     return;
   progress_clear (&bar);
   printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
@@ -367,8 +337,9 @@ nominal_sizes (int fd)
    zeros).  Report a failure and return false.  Set *SHORT if the end of
    the regular file IN_FD came before the size ST gave.  */
 static bool
-copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
-           dev_t dst_dev, const char *src, const char *dst, bool *short_read)
+copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
+           int out_fd, bool out_regular, dev_t dst_dev, const char *src,
+           const char *dst, bool *short_read)
 {
   bool regular = S_ISREG (st->st_mode);
   /* What needs a regular file on both sides: FICLONE, copy_file_range,
@@ -396,9 +367,9 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
     has_holes = false;
   *short_read = false;
   if (both
-      && (forced == COPY_ENGINE_CLONE
-          || (forced == COPY_ENGINE_NONE && reflink != WHEN_NEVER
-              && (!fs_pair.no_clone || reflink == WHEN_ALWAYS))))
+      && (x->engine == COPY_ENGINE_CLONE
+          || (x->engine == COPY_ENGINE_NONE && x->reflink != COPY_WHEN_NEVER
+              && (!fs_pair.no_clone || x->reflink == COPY_WHEN_ALWAYS))))
     {
       ret = copy_clone (in_fd, out_fd);
       if (ret == 0)
@@ -409,7 +380,8 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
           goto done;
         }
       if (!clone_unsupported (ret)
-          || ((forced == COPY_ENGINE_CLONE || reflink == WHEN_ALWAYS)
+          || ((x->engine == COPY_ENGINE_CLONE
+               || x->reflink == COPY_WHEN_ALWAYS)
               && !size_unknown))
         {
           fail2 (-ret, "cannot clone %s to %s", src, dst);
@@ -420,13 +392,13 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
 
   /* sendfile adds nothing to splice between two files: only when
      asked for.  */
-  engines = forced != COPY_ENGINE_NONE
-            ? COPY_ENGINE_BIT (forced)
+  engines = x->engine != COPY_ENGINE_NONE
+            ? COPY_ENGINE_BIT (x->engine)
             : (COPY_ENGINES_ALL & ~COPY_ENGINE_BIT (COPY_ENGINE_SENDFILE)
                & ~fs_pair.declined);
   /* copy_file_range may share the blocks as FICLONE does (btrfs, XFS,
      NFS): never is never.  */
-  if (forced == COPY_ENGINE_NONE && reflink == WHEN_NEVER)
+  if (x->engine == COPY_ENGINE_NONE && x->reflink == COPY_WHEN_NEVER)
     engines &= ~COPY_ENGINE_BIT (COPY_ENGINE_COPY_FILE_RANGE);
   if (engines == 0)
     engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
@@ -444,18 +416,18 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
     .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
     .flags = both ? COPY_REGULAR_FILES : 0,
   };
-  if (both && sparse != WHEN_NEVER && !size_unknown
-      && (has_holes || sparse == WHEN_ALWAYS))
+  if (both && x->sparse != COPY_WHEN_NEVER && !size_unknown
+      && (has_holes || x->sparse == COPY_WHEN_ALWAYS))
     {
       /* --sparse=always: zeros in the data become holes too, as the
          data is read.  */
-      if (sparse == WHEN_ALWAYS
-          && (forced == COPY_ENGINE_NONE || forced == COPY_ENGINE_RW))
+      if (x->sparse == COPY_WHEN_ALWAYS
+          && (x->engine == COPY_ENGINE_NONE || x->engine == COPY_ENGINE_RW))
         req.flags |= COPY_ZEROS_AS_HOLES;
       ret = copy_extents (&req, st->st_size, &res, &holes);
-      progress_add (res.bytes, false);
+      progress_add (x, res.bytes, false);
     }
-  else if (regular && !size_unknown && progress_on ())
+  else if (regular && !size_unknown && progress_on (x))
     {
       /* In pieces, for the progress line to move.  */
       struct copy_result part;
@@ -472,7 +444,7 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
           res.side = part.side;
           if (part.bytes || res.engine == COPY_ENGINE_NONE)
             res.engine = part.engine;
-          progress_add (part.bytes, false);
+          progress_add (x, part.bytes, false);
           if (part.bytes < req.length)
             break;
           left -= part.bytes;
@@ -485,11 +457,11 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
       req.length = regular && !size_unknown ? (uint64_t) st->st_size
                                             : COPY_TO_EOF;
       ret = copy_range (&req, &res);
-      progress_add (res.bytes, false);
+      progress_add (x, res.bytes, false);
     }
   /* A refusal for a file of unknown size (/proc) is about that file,
      not about the file systems.  */
-  if (forced == COPY_ENGINE_NONE && both && !size_unknown)
+  if (x->engine == COPY_ENGINE_NONE && both && !size_unknown)
     fs_pair.declined |= res.declined
                         & ~COPY_ENGINE_BIT (COPY_ENGINE_RW);
 
@@ -509,18 +481,18 @@ copy_data (int in_fd, const struct stat *st, int out_fd, bool out_regular,
       ret = copy_range (&req, &probe);
       if (probe.bytes > 0 || ret < 0)
         res = probe;
-      progress_add (probe.bytes, false);
+      progress_add (x, probe.bytes, false);
     }
 
   if (ret < 0)
     {
-      if (forced != COPY_ENGINE_NONE && res.bytes == 0
+      if (x->engine != COPY_ENGINE_NONE && res.bytes == 0
           && (ret == -EINVAL || ret == -ENOSYS || ret == -EXDEV
               || ret == -EOPNOTSUPP))
         {
           progress_clear (&bar);
           error (0, -ret, "cannot copy %s to %s with engine %s",
-                 quote_msg (src), quote_msg2 (dst), engine_label (forced));
+                 quote_msg (src), quote_msg2 (dst), engine_label (x->engine));
           status = EXIT_FAILURE;
         }
       else if (res.side == COPY_SIDE_READ)
@@ -552,7 +524,7 @@ done:
     }
   else
     used = res.engine;
-  if (debug)
+  if (x->debug)
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
@@ -731,9 +703,9 @@ times_of (const struct stat *st, struct timespec ts[2])
    the source's permissions less the umask, and a directory's sticky
    bit.  */
 static mode_t
-plain_mode (mode_t mode)
+plain_mode (const struct copy_options *x, mode_t mode)
 {
-  return mode & (S_ISDIR (mode) ? 0777 | S_ISVTX : 0777) & ~umask_bits;
+  return mode & (S_ISDIR (mode) ? 0777 | S_ISVTX : 0777) & ~x->umask_bits;
 }
 
 /* The mode to give a copy of SRC_MODE with --preserve=mode, now owned by
@@ -766,12 +738,13 @@ struct file_attrs
    owner of the file it replaces: the caller then leaves that file as it
    is.  */
 static bool
-set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
+set_file_attrs (const struct copy_options *x, int out_fd,
+                const struct file_attrs *a, const char *dst)
 {
   const struct stat *st = a->st;
   int ret;
-  uid_t uid = euid;
-  gid_t gid = egid;
+  uid_t uid = x->euid;
+  gid_t gid = x->egid;
   if (a->made_mode == (mode_t) -1)
     {
       struct stat now;
@@ -781,7 +754,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
           gid = now.st_gid;
         }
     }
-  if (keep.owner && (st->st_uid != uid || st->st_gid != gid))
+  if (x->preserve.owner && (st->st_uid != uid || st->st_gid != gid))
     {
       ret = sys_fchownat (out_fd, "", st->st_uid, st->st_gid, AT_EMPTY_PATH);
       if (ret == 0)
@@ -790,7 +763,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
           gid = st->st_gid;
         }
       /* Not root: keep the group at least, if we are in it.  */
-      else if (ret == -EPERM && !is_root)
+      else if (ret == -EPERM && !x->is_root)
         {
           if (sys_fchownat (out_fd, "", (uid_t) -1, st->st_gid,
                             AT_EMPTY_PATH) == 0)
@@ -799,7 +772,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
       else
         fail (-ret, "cannot preserve ownership of %s", dst);
     }
-  else if (!keep.owner && a->old
+  else if (!x->preserve.owner && a->old
            && (a->old->st_uid != uid || a->old->st_gid != gid))
     {
       ret = sys_fchownat (out_fd, "", a->old->st_uid, a->old->st_gid,
@@ -818,17 +791,18 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
      which the chmod below then makes exact.  */
   unsigned int acls = 0;
   bool acls_exact = false;
-  if (keep.xattr)
+  if (x->preserve.xattr)
     acls = copy_xattrs (a->in_fd, out_fd,
-                        keep.mode ? XATTRS_ALL : XATTRS_NO_ACL, dst);
-  else if (keep.mode)
+                        x->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL, dst);
+  else if (x->preserve.mode)
     acls = copy_xattrs (a->in_fd, out_fd, XATTRS_ACL, dst);
-  if (keep.mode)
+  if (x->preserve.mode)
     acls_exact = true;
   else if (a->old_fd >= 0)
     {
       acls = copy_xattrs (a->old_fd, out_fd,
-                          keep.xattr ? XATTRS_ACL : XATTRS_ACL_SECURITY, dst);
+                          x->preserve.xattr ? XATTRS_ACL
+                                            : XATTRS_ACL_SECURITY, dst);
       acls_exact = true;
     }
   if (acls_exact && (a->inherits_acl || a->made_mode == (mode_t) -1))
@@ -838,7 +812,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
      cp's mode without --preserve=mode, unless it replaces one.  */
   mode_t want = 0;
   bool set_mode = false;
-  if (keep.mode)
+  if (x->preserve.mode)
     {
       want = kept_mode (st, uid, gid);
       set_mode = want != a->made_mode || (want & 07000) || acls
@@ -855,7 +829,7 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
       if (ret < 0)
         fail (-ret, "cannot preserve permissions of %s", dst);
     }
-  if (keep.times)
+  if (x->preserve.times)
     {
       struct timespec ts[2];
       times_of (st, ts);
@@ -871,14 +845,15 @@ set_file_attrs (int out_fd, const struct file_attrs *a, const char *dst)
    got from its parent (a directory's set-group-ID), which a copy without
    --preserve=mode keeps, as mkdir gave them.  */
 static void
-set_entry_attrs (int dirfd, const char *name, const struct stat *st,
-                 const char *dst, mode_t made_mode, mode_t inherited)
+set_entry_attrs (const struct copy_options *x, int dirfd, const char *name,
+                 const struct stat *st, const char *dst, mode_t made_mode,
+                 mode_t inherited)
 {
   int ret;
   bool chowned = false;
-  uid_t uid = euid;
-  gid_t gid = egid;
-  if (keep.owner && (st->st_uid != euid || st->st_gid != egid))
+  uid_t uid = x->euid;
+  gid_t gid = x->egid;
+  if (x->preserve.owner && (st->st_uid != x->euid || st->st_gid != x->egid))
     {
       ret = sys_fchownat (dirfd, name, st->st_uid, st->st_gid,
                           AT_SYMLINK_NOFOLLOW);
@@ -887,7 +862,7 @@ set_entry_attrs (int dirfd, const char *name, const struct stat *st,
           uid = st->st_uid;
           gid = st->st_gid;
         }
-      else if (ret == -EPERM && !is_root)
+      else if (ret == -EPERM && !x->is_root)
         {
           ret = sys_fchownat (dirfd, name, (uid_t) -1, st->st_gid,
                               AT_SYMLINK_NOFOLLOW);
@@ -903,19 +878,19 @@ set_entry_attrs (int dirfd, const char *name, const struct stat *st,
   /* MADE_MODE -1: the entry was there before; its mode is changed only
      to keep the source's.  A directory's is always set when kept: it
      may have inherited set-group-ID from its parent.  */
-  if (!S_ISLNK (st->st_mode) && (keep.mode || made_mode != (mode_t) -1))
+  if (!S_ISLNK (st->st_mode) && (x->preserve.mode || made_mode != (mode_t) -1))
     {
-      mode_t want = keep.mode ? kept_mode (st, uid, gid)
-                              : plain_mode (st->st_mode) | inherited;
+      mode_t want = x->preserve.mode ? kept_mode (st, uid, gid)
+                              : plain_mode (x, st->st_mode) | inherited;
       if (want != made_mode || (chowned && (want & 06000))
-          || (keep.mode && S_ISDIR (st->st_mode)))
+          || (x->preserve.mode && S_ISDIR (st->st_mode)))
         {
           ret = sys_fchmodat (dirfd, name, want, AT_SYMLINK_NOFOLLOW);
           if (ret < 0)
             fail (-ret, "cannot preserve permissions of %s", dst);
         }
     }
-  if (keep.times)
+  if (x->preserve.times)
     {
       struct timespec ts[2];
       times_of (st, ts);
@@ -1121,20 +1096,19 @@ link_add (dev_t dev, ino_t ino, const char *path)
 /* With more than one operand, what this run made (not directories, which
    several operands may fill): a second operand of the same name must not
    replace, or write through, the copy of the first, as cp refuses.  */
-static bool record_made;
 static struct ino_map made;
 
 static void
-made_add (dev_t dev, ino_t ino)
+made_add (const struct copy_options *x, dev_t dev, ino_t ino)
 {
-  if (record_made)
+  if (x->record_made)
     ino_add (&made, dev, ino, "");
 }
 
 static bool
-made_here (const struct stat *st)
+made_here (const struct copy_options *x, const struct stat *st)
 {
-  return record_made && ino_find (&made, st->st_dev, st->st_ino);
+  return x->record_made && ino_find (&made, st->st_dev, st->st_ino);
 }
 
 /* --- one file ------------------------------------------------------ */
@@ -1173,22 +1147,22 @@ same_inode (const struct stat *a, const struct stat *b)
    leave it, -1 after a reported error.  The same file is refused before
    anything is asked, a directory only after -i asked, as cp does.  */
 static int
-may_replace (const struct stat *src_st, const struct stat *dst_st,
-             const char *src, const char *dst)
+may_replace (const struct copy_options *x, const struct stat *src_st,
+             const struct stat *dst_st, const char *src, const char *dst)
 {
   if (same_inode (src_st, dst_st))
     {
       fail2 (0, "%s and %s are the same file", src, dst);
       return -1;
     }
-  if (clobber == CLOBBER_NO)
+  if (x->clobber == COPY_CLOBBER_NO)
     return 0;
-  if (update
+  if (x->update
       && (dst_st->st_mtim.tv_sec > src_st->st_mtim.tv_sec
           || (dst_st->st_mtim.tv_sec == src_st->st_mtim.tv_sec
               && dst_st->st_mtim.tv_nsec >= src_st->st_mtim.tv_nsec)))
     return 0;
-  if (clobber == CLOBBER_ASK && !ask_overwrite (dst))
+  if (x->clobber == COPY_CLOBBER_ASK && !ask_overwrite (dst))
     return 0;
   if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
     {
@@ -1329,8 +1303,8 @@ follow_dest_link (int dirfd, const char *name, struct put *p)
    the file it names is written, the link kept.  P is released by the
    caller in every case.  */
 static int
-check_dest (const struct stat *st, const char *src, const struct dest *d,
-            struct put *p)
+check_dest (const struct copy_options *x, const struct stat *st,
+            const char *src, const struct dest *d, struct put *p)
 {
   *p = (struct put) { .how = PUT_NEW, .dirfd = d->dirfd, .name = d->name,
                       .dev = d->dev, .own_dirfd = -1 };
@@ -1344,7 +1318,7 @@ check_dest (const struct stat *st, const char *src, const struct dest *d,
       fail (-ret, "cannot stat %s", d->display);
       return -1;
     }
-  if (made_here (&p->st))
+  if (made_here (x, &p->st))
     {
       if (S_ISLNK (p->st.st_mode))
         fail2 (0, "will not copy %s through just-created symlink %s", src,
@@ -1394,7 +1368,7 @@ check_dest (const struct stat *st, const char *src, const struct dest *d,
         }
       p->follow = true;
     }
-  int go = may_replace (st, &p->st, src, d->display);
+  int go = may_replace (x, st, &p->st, src, d->display);
   if (go <= 0)
     return go;
   p->dev = p->st.st_dev;
@@ -1405,13 +1379,14 @@ check_dest (const struct stat *st, const char *src, const struct dest *d,
     p->how = PUT_INTO;
   else if (p->follow)
     p->how = PUT_INPLACE, p->why = "it is reached through /proc";
-  else if (inplace)
+  else if (x->inplace)
     p->how = PUT_INPLACE, p->why = "--inplace";
   else if (p->st.st_nlink > 1)
     p->how = PUT_INPLACE, p->why = "it has other hard links";
-  else if (!is_root && p->st.st_uid != euid)
+  else if (!x->is_root && p->st.st_uid != x->euid)
     p->how = PUT_INPLACE, p->why = "it belongs to another user";
-  else if (!is_root && p->st.st_gid != egid && !group_member (p->st.st_gid))
+  else if (!x->is_root && p->st.st_gid != x->egid
+           && !group_member (p->st.st_gid))
     p->how = PUT_INPLACE, p->why = "its group is not one of this user's";
   else
     p->how = PUT_REPLACE;
@@ -1462,8 +1437,9 @@ link_over (int base, const char *first, const struct put *p)
    NAME of SRC_DIRFD, displayed as SRC, to D.  IN_TREE: found by the walk,
    listed with inode LISTED_INO (0: unknown), never followed.  */
 static void
-copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino,
-           bool in_tree, const struct dest *d)
+copy_file (const struct copy_options *x, int src_dirfd, const char *name,
+           const char *src, uint64_t listed_ino, bool in_tree,
+           const struct dest *d)
 {
   char *lpath = NULL;
   struct put p = { .own_dirfd = -1 };
@@ -1497,11 +1473,11 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
       goto out;
     }
 
-  int check = check_dest (&st, src, d, &p);
+  int check = check_dest (x, &st, src, d, &p);
   /* A second link to a file already copied: link to the copy.  -u keeps
      an up-to-date destination's links too, as cp -u does.  */
-  bool track = keep.links && st.st_nlink > 1 && d->tree;
-  if (track && check == 0 && update && S_ISREG (p.st.st_mode))
+  bool track = x->preserve.links && st.st_nlink > 1 && d->tree;
+  if (track && check == 0 && x->update && S_ISREG (p.st.st_mode))
     {
       const char *first = link_find (st.st_dev, st.st_ino);
       if (!first)
@@ -1517,8 +1493,8 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
       const char *first = link_find (st.st_dev, st.st_ino);
       if (first && link_over (tree_link_base (d->tree), first, &p) == 0)
         {
-          say_copied (src, d->display);
-          progress_add (0, true);
+          say_copied (x, src, d->display);
+          progress_add (x, 0, true);
           goto out;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -1553,7 +1529,7 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
           fail (-out_fd, "cannot open %s for writing", d->display);
           goto out;
         }
-      if (debug && p.how == PUT_INPLACE)
+      if (x->debug && p.how == PUT_INPLACE)
         {
           progress_clear (&bar);
           fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
@@ -1561,7 +1537,7 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
         }
     }
   bool short_read;
-  if (!copy_data (in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
+  if (!copy_data (x, in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
                   d->display, &short_read))
     goto discard;
   /* A copy of a file that changed meanwhile is not put in place, as the
@@ -1578,15 +1554,15 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
         .in_fd = in_fd, .st = &st, .old_fd = old_fd,
         .old = p.how == PUT_REPLACE ? &p.st : NULL,
         .made_mode = p.how == PUT_INPLACE ? (mode_t) -1
-                                          : made_mode & ~umask_bits,
+                                          : made_mode & ~x->umask_bits,
         /* Through a link into another directory: not known.  */
         .inherits_acl = p.how != PUT_INPLACE
                         && (p.dirfd != d->dirfd || d->inherits_acl),
       };
-      if (!set_file_attrs (out_fd, &a, d->display))
+      if (!set_file_attrs (x, out_fd, &a, d->display))
         goto discard;
     }
-  if (do_fsync && (ret = SYS_RETRY_EINTR (sys_fsync (out_fd))) < 0
+  if (x->fsync && (ret = SYS_RETRY_EINTR (sys_fsync (out_fd))) < 0
       && !(p.how == PUT_INTO && ret == -EINVAL))
     {
       fail (-ret, "cannot flush %s", d->display);
@@ -1601,20 +1577,20 @@ copy_file (int src_dirfd, const char *name, const char *src, uint64_t listed_ino
           fail (-ret, "cannot create %s", d->display);
           goto discard;
         }
-      if (do_fsync)
+      if (x->fsync)
         fsync_dir (p.dirfd, d->display);
     }
-  if (record_made && p.how != PUT_INTO)
+  if (x->record_made && p.how != PUT_INTO)
     {
       struct stat now;
       if (sys_fstat (out_fd, &now) == 0)
-        made_add (now.st_dev, now.st_ino);
+        made_add (x, now.st_dev, now.st_ino);
     }
   if (track)
     link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
                                                     &lpath));
-  say_copied (src, d->display);
-  progress_add (0, true);
+  say_copied (x, src, d->display);
+  progress_add (x, 0, true);
 discard:
   if (p.how == PUT_NEW || p.how == PUT_REPLACE)
     discard_tmp (out_fd, p.dirfd, named);
@@ -1655,6 +1631,7 @@ enum { FILE_FDS = 6 };
 
 struct tree
 {
+  const struct copy_options *x;
   const char *src_display;
   size_t src_display_len;
   int dst_parent;       /* the directory of the top copy */
@@ -1739,6 +1716,7 @@ parent_of (struct tree *t, size_t d, dev_t *dev)
 static int
 enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
+  const struct copy_options *x = t->x;
   size_t d = e->depth;
   drop_levels (t, d);
   dev_t dev;
@@ -1761,7 +1739,7 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   /* Made writable and searchable by us at first, whatever the source
      says; the mode comes on the way out.  */
   bool fresh_parent = d > 0 && t->lv[d - 1].fresh;
-  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~umask_bits;
+  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~x->umask_bits;
   int ret = sys_mkdirat (parent, name, (e->st->st_mode | S_IRWXU) & 0777);
   if (ret == 0)
     l->fresh = true;
@@ -1805,24 +1783,26 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   /* A directory's ACLs, the default one too, go with its mode; one it
      inherited is dropped where the source has none, as cp -a leaves.  */
   unsigned int acls = 0;
-  if (keep.xattr)
-    acls = copy_xattrs (e->fd, fd, keep.mode ? XATTRS_ALL : XATTRS_NO_ACL,
+  if (x->preserve.xattr)
+    acls = copy_xattrs (e->fd, fd,
+                        x->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL,
                         dst);
-  else if (keep.mode)
+  else if (x->preserve.mode)
     acls = copy_xattrs (e->fd, fd, XATTRS_ACL, dst);
-  if (keep.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
+  if (x->preserve.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
                                     : t->dst_parent_acl)))
     drop_acls (fd, true, acls, dst);
   l->default_acl = has_default_acl (fd);
   /* cp -v names the directories it makes, not those it fills.  */
-  if (verbose && l->fresh)
-    say_copied (walk_path (w), dst);
+  if (x->verbose && l->fresh)
+    say_copied (x, walk_path (w), dst);
   return WALK_CONTINUE;
 }
 
 static int
 leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
+  const struct copy_options *x = t->x;
   size_t d = e->depth;
   struct dlevel *l = &t->lv[d];
   drop_levels (t, d + 1);
@@ -1832,7 +1812,7 @@ leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   if (parent < 0)
     fail_walk (-parent, "cannot set the attributes of %s", dst_path (t, w));
   else
-    set_entry_attrs (parent, name, &l->src_st, dst_path (t, w),
+    set_entry_attrs (x, parent, name, &l->src_st, dst_path (t, w),
                      l->fresh ? l->made_mode : (mode_t) -1,
                      t->dirs.dir[d].st.st_mode & S_ISGID);
   /* The level above is read next; the walker holds it open, and so do
@@ -1916,19 +1896,20 @@ read_link (int dirfd, const char *name, const struct stat *st,
    existing NAME of PARENT (DST): 1 to go on, 0 when there is nothing to
    do, -1 after a reported error.  */
 static int
-special_may_replace (const struct walk_entry *e, const struct stat *st,
+special_may_replace (const struct copy_options *x,
+                     const struct walk_entry *e, const struct stat *st,
                      int parent, const char *name,
                      const struct stat *dst_st, const char *src,
                      const char *dst)
 {
   int go = same_special (e, st, parent, name, dst_st, src, dst);
-  if (go > 0 && made_here (dst_st))
+  if (go > 0 && made_here (x, dst_st))
     {
       fail2 (0, "will not overwrite just-created %s with %s", dst, src);
       go = -1;
     }
   if (go > 0)
-    go = may_replace (st, dst_st, src, dst);
+    go = may_replace (x, st, dst_st, src, dst);
   return go;
 }
 
@@ -1937,8 +1918,9 @@ special_may_replace (const struct walk_entry *e, const struct stat *st,
    (EXISTS), then renamed over it.  Return 0, or -1 after a reported
    failure.  */
 static int
-make_special (int parent, const char *name, const struct stat *st,
-              const char *target, bool exists, const char *dst)
+make_special (const struct copy_options *x, int parent, const char *name,
+              const struct stat *st, const char *target, bool exists,
+              const char *dst)
 {
   const char *make = exists ? tmp_register (parent) : name;
   mode_t made_mode = 0;
@@ -1949,7 +1931,7 @@ make_special (int parent, const char *name, const struct stat *st,
         ret = sys_symlinkat (target, parent, make);
       else
         {
-          made_mode = st->st_mode & 0777 & ~umask_bits;
+          made_mode = st->st_mode & 0777 & ~x->umask_bits;
           ret = sys_mknodat (parent, make, (st->st_mode & S_IFMT)
                              | (st->st_mode & 0777), st->st_rdev);
         }
@@ -1964,7 +1946,7 @@ make_special (int parent, const char *name, const struct stat *st,
       fail (-ret, "cannot create %s", dst);
       return -1;
     }
-  set_entry_attrs (parent, make, st, dst, made_mode, 0);
+  set_entry_attrs (x, parent, make, st, dst, made_mode, 0);
   if (exists)
     {
       ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
@@ -1984,6 +1966,7 @@ make_special (int parent, const char *name, const struct stat *st,
 static void
 copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
 {
+  const struct copy_options *x = t->x;
   size_t d = e->depth;
   dev_t dev;
   int parent = parent_of (t, d, &dev);
@@ -2023,33 +2006,33 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
       && sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
     {
       exists = true;
-      if (special_may_replace (e, &st, parent, name, &dst_st, srcdup,
+      if (special_may_replace (x, e, &st, parent, name, &dst_st, srcdup,
                                dst) <= 0)
         goto out;
     }
 
-  if (keep.links && st.st_nlink > 1)
+  if (x->preserve.links && st.st_nlink > 1)
     {
       const char *first = link_find (st.st_dev, st.st_ino);
       struct put p = { .how = exists ? PUT_REPLACE : PUT_NEW,
                        .dirfd = parent, .name = name, .st = dst_st };
       if (first && link_over (t->dst_parent, first, &p) == 0)
         {
-          say_copied (srcdup, dst);
+          say_copied (x, srcdup, dst);
           goto out;
         }
     }
 
-  if (make_special (parent, name, &st, target, exists, dst) < 0)
+  if (make_special (x, parent, name, &st, target, exists, dst) < 0)
     goto out;
   struct stat made_st;
-  if (record_made
+  if (x->record_made
       && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
-    made_add (made_st.st_dev, made_st.st_ino);
-  if (keep.links && st.st_nlink > 1)
+    made_add (x, made_st.st_dev, made_st.st_ino);
+  if (x->preserve.links && st.st_nlink > 1)
     link_add (st.st_dev, st.st_ino, tree_link_path (t, w, &lpath));
-  say_copied (srcdup, dst);
-  progress_add (0, true);
+  say_copied (x, srcdup, dst);
+  progress_add (x, 0, true);
 out:
   free (target);
   free (srcdup);
@@ -2081,7 +2064,7 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         if (parent < 0)
           fail_walk (-parent, "cannot create %s", dd.display);
         else
-          copy_file (e->dirfd, e->name, src, e->ino, true, &dd);
+          copy_file (t->x, e->dirfd, e->name, src, e->ino, true, &dd);
         free (src);
         return WALK_CONTINUE;
       }
@@ -2146,7 +2129,8 @@ inside (const struct stat *src_st, int dirfd)
 
 /* Copy operand SRC to NAME in DIRFD, displayed as DST.  */
 static void
-copy_operand (const char *src, int dirfd, const char *name, const char *dst)
+copy_operand (const struct copy_options *x, const char *src, int dirfd,
+              const char *name, const char *dst)
 {
   struct stat dir_st;
   int ret = sys_fstat (dirfd, &dir_st);
@@ -2156,11 +2140,11 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
       return;
     }
   bool parent_acl = dir_has_default_acl (dirfd);
-  if (!recursive)
+  if (!x->recursive)
     {
       struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
                         .display = dst, .inherits_acl = parent_acl };
-      copy_file (AT_FDCWD, src, src, 0, false, &d);
+      copy_file (x, AT_FDCWD, src, src, 0, false, &d);
       return;
     }
 
@@ -2188,12 +2172,13 @@ copy_operand (const char *src, int dirfd, const char *name, const char *dst)
   if (dst_fds > DST_MAX_FDS)
     dst_fds = DST_MAX_FDS;
   struct tree t = {
+    .x = x,
     .src_display = src, .src_display_len = strlen (src),
     .dst_parent = dirfd, .dst_parent_dev = dir_st.st_dev, .dst_name = name,
     .dst_display = dst, .dst_parent_acl = parent_acl,
   };
   walk_stack_init (&t.dirs, dst_fds);
-  if (debug)
+  if (x->debug)
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s: %zu descriptors free: %zu for the source "
@@ -2221,21 +2206,22 @@ open_target_dir (const char *dir)
 
 /* Copy SRC into directory DIRFD, DIR in messages.  */
 static void
-copy_into (const char *src, int dirfd, const char *dir)
+copy_into (const struct copy_options *x, const char *src, int dirfd,
+           const char *dir)
 {
   char *base = base_name_of (src);
   size_t dlen = strlen (dir);
   char *dst = xmalloc (dlen + strlen (base) + 2);
   sprintf (dst, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/",
            base);
-  copy_operand (src, dirfd, base, dst);
+  copy_operand (x, src, dirfd, base, dst);
   free (dst);
   free (base);
 }
 
 /* Copy SRC to DST, a name.  */
 static void
-copy_to (const char *src, const char *dst)
+copy_to (const struct copy_options *x, const char *src, const char *dst)
 {
   size_t len = strlen (dst);
   /* "dst/" names a directory: only a directory can be copied there.  */
@@ -2243,7 +2229,7 @@ copy_to (const char *src, const char *dst)
     {
       struct stat st;
       int ret = sys_fstatat (AT_FDCWD, src, &st,
-                             recursive ? AT_SYMLINK_NOFOLLOW : 0);
+                             x->recursive ? AT_SYMLINK_NOFOLLOW : 0);
       if (ret == 0 && !S_ISDIR (st.st_mode))
         {
           fail (ENOTDIR, "cannot create %s", dst);
@@ -2270,7 +2256,7 @@ copy_to (const char *src, const char *dst)
     }
   else
     dirfd = sys_openat (AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-  copy_operand (src, dirfd, base, dst);
+  copy_operand (x, src, dirfd, base, dst);
   if (dirfd >= 0)
     sys_close (dirfd);
   free (base);
@@ -2285,15 +2271,15 @@ is_dir (const char *path)
 
 /* --- option values ------------------------------------------------- */
 
-static enum when
+static enum copy_when
 parse_when (const char *option, const char *arg)
 {
   if (strcmp (arg, "auto") == 0)
-    return WHEN_AUTO;
+    return COPY_WHEN_AUTO;
   if (strcmp (arg, "always") == 0)
-    return WHEN_ALWAYS;
+    return COPY_WHEN_ALWAYS;
   if (strcmp (arg, "never") == 0)
-    return WHEN_NEVER;
+    return COPY_WHEN_NEVER;
   cli_usage_error ("invalid argument %s for --%s (auto, always, never)",
                    quote_file (arg), option);
 }
@@ -2320,8 +2306,10 @@ parse_engine (const char *arg)
                    quote_file (arg));
 }
 
+/* Add the attributes of the list ARG (NULL: the default list) to
+   KEEP.  */
 static void
-parse_preserve (const char *arg)
+parse_preserve (const char *arg, struct copy_preserve *keep)
 {
   if (!arg)
     arg = PRESERVE_DEFAULT;
@@ -2331,17 +2319,17 @@ parse_preserve (const char *arg)
        tok = strtok_r (NULL, ",", &save))
     {
       if (strcmp (tok, "mode") == 0)
-        keep.mode = true;
+        keep->mode = true;
       else if (strcmp (tok, "ownership") == 0)
-        keep.owner = true;
+        keep->owner = true;
       else if (strcmp (tok, "timestamps") == 0)
-        keep.times = true;
+        keep->times = true;
       else if (strcmp (tok, "links") == 0)
-        keep.links = true;
+        keep->links = true;
       else if (strcmp (tok, "xattr") == 0)
-        keep.xattr = true;
+        keep->xattr = true;
       else if (strcmp (tok, "all") == 0)
-        keep.mode = keep.owner = keep.times = keep.links = keep.xattr = true;
+        parse_preserve ("mode,ownership,timestamps,links,xattr", keep);
       else
         cli_usage_error ("invalid attribute %s for --preserve",
                          quote_file (tok));
@@ -2378,82 +2366,115 @@ bare_optional_args (int argc, char **argv)
   return v;
 }
 
-int
-main (int argc, char **argv)
+/* Apply option OPT, of argument ARG (or NULL), to X.  */
+static void
+apply_option (struct copy_options *x, int opt, const char *arg)
 {
-  cli_init (argc, argv);
+  switch (opt)
+    {
+    case OPT_ENGINE:
+      x->engine = parse_engine (arg);
+      break;
+    case OPT_REFLINK:
+      x->reflink = parse_when ("reflink", arg);
+      break;
+    case OPT_SPARSE:
+      x->sparse = parse_when ("sparse", arg);
+      break;
+    case OPT_PRESERVE:          /* each --preserve adds to the list */
+    case OPT_PRESERVE_DEFAULT:
+      parse_preserve (arg, &x->preserve);
+      break;
+    case OPT_ARCHIVE:
+      parse_preserve ("all", &x->preserve);
+      x->recursive = true;
+      break;
+    case OPT_RECURSIVE:
+      x->recursive = true;
+      break;
+    case OPT_FORCE:
+      x->clobber = COPY_CLOBBER_YES;
+      break;
+    case OPT_NO_CLOBBER:
+      x->clobber = COPY_CLOBBER_NO;
+      break;
+    case OPT_INTERACTIVE:
+      x->clobber = COPY_CLOBBER_ASK;
+      break;
+    case OPT_PROGRESS:
+    case OPT_NO_PROGRESS:
+      x->progress = opt == OPT_PROGRESS;
+      break;
+    case OPT_DEBUG:
+      x->debug = true;
+      break;
+    case OPT_FSYNC:
+      x->fsync = true;
+      break;
+    case OPT_INPLACE:
+      x->inplace = true;
+      break;
+    case OPT_UPDATE:
+      x->update = true;
+      break;
+    case OPT_VERBOSE:
+      x->verbose = true;
+      break;
+    case OPT_NO_TARGET_DIR:
+      x->no_target_dir = true;
+      break;
+    }
+}
+
+/* Parse the options of ARGV into X; return the operands, their number in
+   *N.  */
+static const char **
+parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
+{
   argv = bare_optional_args (argc, argv);
   ctx = cli_context (argc, argv, options,
                      "[OPTION]... SRC DST\n"
                      "  or:  xcp [OPTION]... SRC... DIR\n"
                      "  or:  xcp [OPTION]... -t DIR SRC...");
+  x->progress = -1;
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
-    switch (opt)
-      {
-      /* The strings are parsed as they come and freed: popt would not
-         free one when storing the next of the same option.  */
-      case OPT_ENGINE:
-        forced = parse_engine (engine_arg);
-        free (engine_arg);
-        engine_arg = NULL;
-        break;
-      case OPT_REFLINK:
-        reflink = parse_when ("reflink", reflink_arg);
-        free (reflink_arg);
-        reflink_arg = NULL;
-        break;
-      case OPT_SPARSE:
-        sparse = parse_when ("sparse", sparse_arg);
-        free (sparse_arg);
-        sparse_arg = NULL;
-        break;
-      case OPT_PRESERVE:
-        /* Each --preserve adds to the list.  */
-        parse_preserve (preserve_arg);
-        free (preserve_arg);
-        preserve_arg = NULL;
-        break;
-      case OPT_PRESERVE_DEFAULT:
-        parse_preserve (NULL);
-        break;
-      case OPT_FORCE:
-        clobber = CLOBBER_YES;
-        break;
-      case OPT_NO_CLOBBER:
-        clobber = CLOBBER_NO;
-        break;
-      case OPT_INTERACTIVE:
-        clobber = CLOBBER_ASK;
-        break;
-      case OPT_PROGRESS:
-        progress = 1;
-        break;
-      case OPT_NO_PROGRESS:
-        progress = 0;
-        break;
-      }
-  if (archive)
     {
-      recursive = 1;
-      keep.mode = keep.owner = keep.times = keep.links = keep.xattr = true;
+      /* Each string is freed once applied: popt would not free one when
+         storing the next of the same option.  */
+      char *arg = poptGetOptArg (ctx);
+      if (opt == OPT_TARGET_DIR)
+        {
+          free (x->target_dir);
+          x->target_dir = arg;
+          continue;
+        }
+      apply_option (x, opt, arg);
+      free (arg);
     }
-  if (forced == COPY_ENGINE_CLONE && reflink == WHEN_NEVER)
+  if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)
     cli_usage_error ("--engine=clone and --reflink=never contradict");
   /* Shared blocks cannot be written out as zeros.  */
-  if (reflink == WHEN_ALWAYS && sparse == WHEN_NEVER)
+  if (x->reflink == COPY_WHEN_ALWAYS && x->sparse == COPY_WHEN_NEVER)
     cli_usage_error ("--reflink=always and --sparse=never contradict");
 
   const char **args = poptGetArgs (ctx);
-  size_t n = 0;
-  while (args && args[n])
-    n++;
+  *n = 0;
+  while (args && args[*n])
+    ++*n;
+  return args;
+}
+
+/* Check the number of operands N of ARGS against X's -t and -T.  */
+static void
+check_operands (const struct copy_options *x, const char **args, size_t n)
+{
   if (n == 0)
     cli_usage_error ("missing file operand");
-  if (target_dir && no_target_dir)
+  if (x->target_dir && x->no_target_dir)
     cli_usage_error ("cannot combine --target-directory (-t) and "
                      "--no-target-directory (-T)");
-  if (!target_dir && n == 1)
+  if (!x->target_dir && n == 1)
     {
       /* A source that is not there is the first thing to fix.  */
       struct stat st;
@@ -2463,22 +2484,27 @@ main (int argc, char **argv)
       cli_usage_error ("missing destination file operand after %s",
                        quote_file (args[0]));
     }
-  if (no_target_dir && n > 2)
+  if (x->no_target_dir && n > 2)
     cli_usage_error ("extra operand %s", quote_file (args[2]));
+}
 
-  mode_t m = umask (0);
-  umask (m);
-  umask_bits = m;
-  euid = geteuid ();
-  egid = getegid ();
-  is_root = euid == 0;
-  progress_start (&bar, progress > 0);
-  if (progress < 0 && !bar.tty)
-    progress = 0;
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  struct copy_options x = { 0 };
+  size_t n;
+  const char **args = parse_options (argc, argv, &x, &n);
+  check_operands (&x, args, n);
+
+  copy_options_init (&x);
+  progress_start (&bar, x.progress > 0);
+  if (x.progress < 0)
+    x.progress = bar.tty;
   catch_signals ();
 
-  const char *dir = target_dir;
-  if (!dir && !no_target_dir && (n > 2 || is_dir (args[n - 1])))
+  const char *dir = x.target_dir;
+  if (!dir && !x.no_target_dir && (n > 2 || is_dir (args[n - 1])))
     {
       dir = args[n - 1];
       n--;
@@ -2494,7 +2520,7 @@ main (int argc, char **argv)
     }
 
   /* The total, for the time left: the sizes of the regular operands.  */
-  if (progress != 0)
+  if (x.progress)
     for (size_t i = 0; i < n; i++)
       {
         struct stat st;
@@ -2504,20 +2530,21 @@ main (int argc, char **argv)
       }
 
   /* N is the number of sources now.  */
-  record_made = dir && n > 1;
+  x.record_made = dir && n > 1;
   if (dir)
     {
       int dirfd = open_target_dir (dir);
       for (size_t i = 0; i < n; i++)
-        copy_into (args[i], dirfd, dir);
+        copy_into (&x, args[i], dirfd, dir);
       sys_close (dirfd);
     }
   else
-    copy_to (args[0], args[1]);
+    copy_to (&x, args[0], args[1]);
 
   if (progress_finish (&bar))
     progress_line (true);
   poptFreeContext (ctx);
   free (argv_copy);
+  free (x.target_dir);
   return status;
 }

@@ -1,0 +1,85 @@
+/* copy-options.h -- what a copy of files is asked to do: xcp's options,
+   parsed once in main and passed down, read-only, to every function of
+   the copy (coreutils' struct cp_options).
+
+   The struct holds choices only, no state: a copy in progress keeps its
+   own (the refusal cache, the progress counters, the hard-link map).
+   Fields are zero for the defaults, except the process's identity, which
+   copy_options_init fills in.  */
+
+#ifndef NC_COPY_OPTIONS_H
+#define NC_COPY_OPTIONS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "copy.h"
+
+/* --reflink=WHEN, --sparse=WHEN.  */
+enum copy_when
+{
+  COPY_WHEN_AUTO,               /* where the file systems or the file allow */
+  COPY_WHEN_ALWAYS,
+  COPY_WHEN_NEVER,
+};
+
+/* What to do about an existing destination: -f, -n, -i.  */
+enum copy_clobber
+{
+  COPY_CLOBBER_YES,             /* replace it (the default) */
+  COPY_CLOBBER_NO,              /* leave it */
+  COPY_CLOBBER_ASK,             /* ask on standard error */
+};
+
+/* --preserve's attributes of the source that a copy keeps.  */
+struct copy_preserve
+{
+  bool mode;                    /* permissions, set-ID bits, POSIX ACLs */
+  bool owner;
+  bool times;                   /* access and modification times */
+  bool links;                   /* hard links inside a tree stay links */
+  bool xattr;                   /* extended attributes (ACLs with mode) */
+};
+
+struct copy_options
+{
+  /* The data.  */
+  enum copy_engine engine;      /* --engine; COPY_ENGINE_NONE: choose */
+  enum copy_when reflink;
+  enum copy_when sparse;
+
+  /* The destination.  */
+  enum copy_clobber clobber;
+  bool update;                  /* -u: only over an older file */
+  bool inplace;                 /* --inplace: write over a regular file */
+  bool fsync;                   /* --fsync: each file and its directory */
+  struct copy_preserve preserve;
+  /* Several sources into one directory: remember what this run made, so
+     that a later source of the same name does not replace it.  */
+  bool record_made;
+
+  /* The operands.  */
+  bool recursive;               /* -r: directories and what is below */
+  char *target_dir;             /* -t DIR: every source into DIR */
+  bool no_target_dir;           /* -T: the destination is the copy's name */
+
+  /* Telling.  */
+  bool verbose;                 /* -v: "'SRC' -> 'DST'" on standard output */
+  bool debug;                   /* --debug: engines and choices on stderr */
+  /* The progress line: 1 drawn (then files are copied in pieces, for
+     it to move), 0 not; -1 while the options are parsed: only if
+     standard error is a terminal.  */
+  int progress;
+
+  /* The process, read once: what new files get and who may do what.  */
+  mode_t umask_bits;
+  uid_t euid;
+  gid_t egid;
+  bool is_root;
+};
+
+/* Fill X's process fields: the umask (read without changing it for
+   good), the effective user and group.  */
+void copy_options_init (struct copy_options *x);
+
+#endif
