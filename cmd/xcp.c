@@ -22,13 +22,18 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "copy-attrs.h"
+#include "copy-msg.h"
 #include "copy.h"
 #include "copy-options.h"
+#include "dest.h"
 #include "error.h"
 #include "fdroom.h"
 #include "human.h"
+#include "install.h"
 #include "progname.h"
 #include "progress.h"
+#include "same-inode.h"
 #include "shortpath.h"
 #include "sys.h"
 #include "walk.h"
@@ -173,10 +178,6 @@ progress_on (const struct copy_options *x)
 /* A name in a message: quoted, and shortened from the left if it is a
    long path (deep in a tree).  A second name in the same message needs
    buffers of its own.  */
-#define quote_msg(name) quote_file (short_path (name))
-#define quote_msg2(name) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, \
-                    short_path_n (1, name))
 /* Whole, for -v's listing on standard output, which is data.  */
 #define quote_file2(name) \
   quotearg_n_style (1, shell_escape_always_quoting_style, name)
@@ -206,83 +207,10 @@ say_copied (const struct copy_options *x, const char *src, const char *dst)
   printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
 }
 
-/* -i: ask on standard error, answer from standard input.  */
-static bool
-ask_overwrite (const char *dst)
-{
-  progress_clear (&bar);
-  fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
-  fflush (stderr);
-  char line[64];
-  if (!fgets (line, sizeof line, stdin))
-    return false;
-  bool yes = line[0] == 'y' || line[0] == 'Y';
-  /* The rest of a long answer is not the next one.  */
-  while (!strchr (line, '\n') && fgets (line, sizeof line, stdin))
-    continue;
-  return yes;
-}
-
 static const char *
 engine_label (enum copy_engine e)
 {
   return e == COPY_ENGINE_RW ? "rw" : copy_engine_name (e);
-}
-
-/* --- temporary names ----------------------------------------------- */
-
-/* A named temporary file exists in two cases: where the file system has
-   no O_TMPFILE, and between the linkat and the renameat that replace an
-   existing file.  A signal that ends xcp then removes it first.  */
-static char tmp_name[64];
-static int tmp_dirfd = -1;
-static volatile sig_atomic_t tmp_set;
-
-static void
-on_fatal_signal (int sig)
-{
-  if (tmp_set)
-    sys_unlinkat (tmp_dirfd, tmp_name, 0);
-  signal (sig, SIG_DFL);
-  raise (sig);
-}
-
-static void
-catch_signals (void)
-{
-  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-  struct sigaction sa = { .sa_handler = on_fatal_signal };
-  sigemptyset (&sa.sa_mask);
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    sigaddset (&sa.sa_mask, sigs[i]);
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    {
-      struct sigaction old;
-      /* An ignored signal stays ignored, as for nohup.  */
-      if (sigaction (sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-        sigaction (sigs[i], &sa, NULL);
-    }
-}
-
-/* Make the next temporary name in DIRFD and register it; it is only a
-   name until a call creates it with O_EXCL or linkat, which fail with
-   EEXIST if it is taken.  */
-static const char *
-tmp_register (int dirfd)
-{
-  static unsigned long counter;
-  tmp_set = 0;
-  snprintf (tmp_name, sizeof tmp_name, ".xcp-%ld-%lu.tmp", (long) getpid (),
-            counter++);
-  tmp_dirfd = dirfd;
-  tmp_set = 1;
-  return tmp_name;
-}
-
-static void
-tmp_forget (void)
-{
-  tmp_set = 0;
 }
 
 /* --- file data ----------------------------------------------------- */
@@ -558,471 +486,6 @@ source_changed (int in_fd, const struct stat *before, bool short_read)
   return short_read;
 }
 
-/* --- attributes ---------------------------------------------------- */
-
-#define ACL_ACCESS "system.posix_acl_access"
-#define ACL_DEFAULT "system.posix_acl_default"
-enum { ACL_ACCESS_BIT = 1, ACL_DEFAULT_BIT = 2 };
-
-/* Which extended attributes copy_xattrs copies.  The POSIX ACLs go with
-   the mode, as for cp: --preserve=xattr alone leaves them out.  */
-enum xattr_set
-{
-  XATTRS_ALL,
-  XATTRS_NO_ACL,
-  XATTRS_ACL,
-  XATTRS_ACL_SECURITY,          /* what a replaced file keeps of itself */
-};
-
-static unsigned int
-acl_bit (const char *name)
-{
-  return strcmp (name, ACL_ACCESS) == 0 ? ACL_ACCESS_BIT
-         : strcmp (name, ACL_DEFAULT) == 0 ? ACL_DEFAULT_BIT : 0;
-}
-
-static bool
-xattr_wanted (const char *name, enum xattr_set set)
-{
-  switch (set)
-    {
-    case XATTRS_ALL:
-      return true;
-    case XATTRS_NO_ACL:
-      return !acl_bit (name);
-    case XATTRS_ACL:
-      return acl_bit (name);
-    case XATTRS_ACL_SECURITY:
-      return acl_bit (name) || strncmp (name, "security.", 9) == 0;
-    }
-  return false;
-}
-
-/* Copy the extended attributes of SET from IN_FD to OUT_FD; return the
-   ACL_*_BIT of the ACLs copied.  Attributes the destination refuses
-   (EPERM for trusted.* as a user, EOPNOTSUPP on a file system without
-   them) are left out quietly, as cp -a does.  */
-static unsigned int
-copy_xattrs (int in_fd, int out_fd, enum xattr_set set, const char *dst)
-{
-  char small[1024];
-  char *list = small;
-  unsigned int acls = 0;
-  ssize_t len = sys_flistxattr (in_fd, list, sizeof small);
-  if (len == -ERANGE)
-    {
-      len = sys_flistxattr (in_fd, NULL, 0);
-      if (len > 0)
-        {
-          list = xmalloc (len);
-          len = sys_flistxattr (in_fd, list, len);
-        }
-    }
-  if (len <= 0)
-    goto out;
-  char *value = NULL;
-  size_t value_size = 0;
-  for (char *name = list; name < list + len; name += strlen (name) + 1)
-    {
-      if (!xattr_wanted (name, set))
-        continue;
-      ssize_t n = sys_fgetxattr (in_fd, name, NULL, 0);
-      if (n < 0)
-        continue;
-      if ((size_t) n > value_size)
-        {
-          free (value);
-          value_size = n;
-          value = xmalloc (value_size ? value_size : 1);
-        }
-      n = sys_fgetxattr (in_fd, name, value, value_size);
-      if (n < 0)
-        continue;
-      int ret = sys_fsetxattr (out_fd, name, value, n, 0);
-      if (ret == 0)
-        acls |= acl_bit (name);
-      else if (ret != -EPERM && ret != -EOPNOTSUPP && ret != -EACCES)
-        fail2 (-ret, "cannot preserve extended attribute %s of %s", name,
-               dst);
-    }
-  free (value);
-out:
-  if (list != small)
-    free (list);
-  return acls;
-}
-
-/* Remove from FD (a directory if DIR) the ACLs that are not in KEEP: a
-   copy made in a directory with a default ACL inherits one, where the
-   source it must match has none.  */
-static void
-drop_acls (int fd, bool dir, unsigned int keep_acls, const char *dst)
-{
-  for (unsigned int bit = ACL_ACCESS_BIT; bit <= ACL_DEFAULT_BIT; bit <<= 1)
-    {
-      if ((keep_acls & bit) || (bit == ACL_DEFAULT_BIT && !dir))
-        continue;
-      int ret = sys_fremovexattr (fd, bit == ACL_ACCESS_BIT ? ACL_ACCESS
-                                                            : ACL_DEFAULT);
-      if (ret < 0 && ret != -ENODATA && ret != -EOPNOTSUPP)
-        fail (-ret, "cannot remove the inherited ACL of %s", dst);
-    }
-}
-
-/* Whether directory FD has a default ACL, which files made in it
-   inherit.  Where it cannot be told, yes: that costs a removexattr per
-   file, never a wrong ACL.  */
-static bool
-has_default_acl (int fd)
-{
-  ssize_t n = sys_fgetxattr (fd, ACL_DEFAULT, NULL, 0);
-  return n != -ENODATA && n != -EOPNOTSUPP;
-}
-
-/* The same for directory DIRFD, which may be an O_PATH descriptor.  */
-static bool
-dir_has_default_acl (int dirfd)
-{
-  int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  if (fd < 0)
-    return true;
-  bool yes = has_default_acl (fd);
-  sys_close (fd);
-  return yes;
-}
-
-/* The timestamps of ST, for utimensat.  */
-static void
-times_of (const struct stat *st, struct timespec ts[2])
-{
-  ts[0] = st->st_atim;
-  ts[1] = st->st_mtim;
-}
-
-/* The mode a copy gets without --preserve=mode, as cp gives a new one:
-   the source's permissions less the umask, and a directory's sticky
-   bit.  */
-static mode_t
-plain_mode (const struct copy_options *x, mode_t mode)
-{
-  return mode & (S_ISDIR (mode) ? 0777 | S_ISVTX : 0777) & ~x->umask_bits;
-}
-
-/* The mode to give a copy of SRC_MODE with --preserve=mode, now owned by
-   UID and GID: set-user-ID and set-group-ID only where the owner is the
-   source's, as cp does (they would grant another user's rights).  */
-static mode_t
-kept_mode (const struct stat *src, uid_t uid, gid_t gid)
-{
-  mode_t want = src->st_mode & 07777;
-  if (uid != src->st_uid || gid != src->st_gid)
-    want &= ~(mode_t) (S_ISUID | S_ISGID);
-  return want;
-}
-
-/* What the copy of a regular file is given besides its data.  */
-struct file_attrs
-{
-  int in_fd;
-  const struct stat *st;        /* the source */
-  int old_fd;                   /* the file replaced, or -1 */
-  const struct stat *old;       /* its status (replaced), or NULL */
-  mode_t made_mode;             /* created with; (mode_t) -1: in place */
-  bool inherits_acl;            /* made in a directory with a default ACL */
-};
-
-/* Give the copy OUT_FD the attributes --preserve asks to keep of the
-   source and, when it replaces a file, the rest of that file's: owner,
-   mode, ACL and security labels, as cp's write in place leaves them.
-   Return false, after reporting it, if the copy cannot be given the
-   owner of the file it replaces: the caller then leaves that file as it
-   is.  */
-static bool
-set_file_attrs (const struct copy_options *x, int out_fd,
-                const struct file_attrs *a, const char *dst)
-{
-  const struct stat *st = a->st;
-  int ret;
-  uid_t uid = x->euid;
-  gid_t gid = x->egid;
-  if (a->made_mode == (mode_t) -1)
-    {
-      struct stat now;
-      if (sys_fstat (out_fd, &now) == 0)
-        {
-          uid = now.st_uid;
-          gid = now.st_gid;
-        }
-    }
-  if (x->preserve.owner && (st->st_uid != uid || st->st_gid != gid))
-    {
-      ret = sys_fchownat (out_fd, "", st->st_uid, st->st_gid, AT_EMPTY_PATH);
-      if (ret == 0)
-        {
-          uid = st->st_uid;
-          gid = st->st_gid;
-        }
-      /* Not root: keep the group at least, if we are in it.  */
-      else if (ret == -EPERM && !x->is_root)
-        {
-          if (sys_fchownat (out_fd, "", (uid_t) -1, st->st_gid,
-                            AT_EMPTY_PATH) == 0)
-            gid = st->st_gid;
-        }
-      else
-        fail (-ret, "cannot preserve ownership of %s", dst);
-    }
-  else if (!x->preserve.owner && a->old
-           && (a->old->st_uid != uid || a->old->st_gid != gid))
-    {
-      ret = sys_fchownat (out_fd, "", a->old->st_uid, a->old->st_gid,
-                          AT_EMPTY_PATH);
-      if (ret < 0)
-        {
-          fail (-ret, "cannot give the copy the owner of %s; it is left "
-                "as it was", dst);
-          return false;
-        }
-      uid = a->old->st_uid;
-      gid = a->old->st_gid;
-    }
-
-  /* The ACLs before the mode: setting one sets the permission bits,
-     which the chmod below then makes exact.  */
-  unsigned int acls = 0;
-  bool acls_exact = false;
-  if (x->preserve.xattr)
-    acls = copy_xattrs (a->in_fd, out_fd,
-                        x->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL, dst);
-  else if (x->preserve.mode)
-    acls = copy_xattrs (a->in_fd, out_fd, XATTRS_ACL, dst);
-  if (x->preserve.mode)
-    acls_exact = true;
-  else if (a->old_fd >= 0)
-    {
-      acls = copy_xattrs (a->old_fd, out_fd,
-                          x->preserve.xattr ? XATTRS_ACL
-                                            : XATTRS_ACL_SECURITY, dst);
-      acls_exact = true;
-    }
-  if (acls_exact && (a->inherits_acl || a->made_mode == (mode_t) -1))
-    drop_acls (out_fd, false, acls, dst);
-
-  /* A new file was made with the source's permissions less the umask:
-     cp's mode without --preserve=mode, unless it replaces one.  */
-  mode_t want = 0;
-  bool set_mode = false;
-  if (x->preserve.mode)
-    {
-      want = kept_mode (st, uid, gid);
-      set_mode = want != a->made_mode || (want & 07000) || acls
-                 || a->inherits_acl;
-    }
-  else if (a->old && a->made_mode != (mode_t) -1)
-    {
-      want = a->old->st_mode & 07777;
-      set_mode = true;
-    }
-  if (set_mode)
-    {
-      ret = sys_fchmod (out_fd, want);
-      if (ret < 0)
-        fail (-ret, "cannot preserve permissions of %s", dst);
-    }
-  if (x->preserve.times)
-    {
-      struct timespec ts[2];
-      times_of (st, ts);
-      ret = sys_utimensat (out_fd, NULL, ts, 0);
-      if (ret < 0)
-        fail (-ret, "cannot preserve times of %s", dst);
-    }
-  return true;
-}
-
-/* Give the entry NAME of DIRFD (not a regular file), made with
-   MADE_MODE, the attributes to keep of ST.  INHERITED: the mode bits it
-   got from its parent (a directory's set-group-ID), which a copy without
-   --preserve=mode keeps, as mkdir gave them.  */
-static void
-set_entry_attrs (const struct copy_options *x, int dirfd, const char *name,
-                 const struct stat *st, const char *dst, mode_t made_mode,
-                 mode_t inherited)
-{
-  int ret;
-  bool chowned = false;
-  uid_t uid = x->euid;
-  gid_t gid = x->egid;
-  if (x->preserve.owner && (st->st_uid != x->euid || st->st_gid != x->egid))
-    {
-      ret = sys_fchownat (dirfd, name, st->st_uid, st->st_gid,
-                          AT_SYMLINK_NOFOLLOW);
-      if (ret == 0)
-        {
-          uid = st->st_uid;
-          gid = st->st_gid;
-        }
-      else if (ret == -EPERM && !x->is_root)
-        {
-          ret = sys_fchownat (dirfd, name, (uid_t) -1, st->st_gid,
-                              AT_SYMLINK_NOFOLLOW);
-          if (ret == 0)
-            gid = st->st_gid;
-          else if (ret == -EPERM)
-            ret = 0;
-        }
-      if (ret < 0)
-        fail (-ret, "cannot preserve ownership of %s", dst);
-      chowned = ret == 0;
-    }
-  /* MADE_MODE -1: the entry was there before; its mode is changed only
-     to keep the source's.  A directory's is always set when kept: it
-     may have inherited set-group-ID from its parent.  */
-  if (!S_ISLNK (st->st_mode) && (x->preserve.mode || made_mode != (mode_t) -1))
-    {
-      mode_t want = x->preserve.mode ? kept_mode (st, uid, gid)
-                              : plain_mode (x, st->st_mode) | inherited;
-      if (want != made_mode || (chowned && (want & 06000))
-          || (x->preserve.mode && S_ISDIR (st->st_mode)))
-        {
-          ret = sys_fchmodat (dirfd, name, want, AT_SYMLINK_NOFOLLOW);
-          if (ret < 0)
-            fail (-ret, "cannot preserve permissions of %s", dst);
-        }
-    }
-  if (x->preserve.times)
-    {
-      struct timespec ts[2];
-      times_of (st, ts);
-      ret = sys_utimensat (dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
-      if (ret < 0 && !(ret == -EOPNOTSUPP && S_ISLNK (st->st_mode)))
-        fail (-ret, "cannot preserve times of %s", dst);
-    }
-}
-
-/* --- putting a file into place ------------------------------------- */
-
-/* Whether linkat takes AT_EMPTY_PATH from us (CAP_DAC_READ_SEARCH), which
-   spares the /proc lookup: -1 not known yet.  */
-static int empty_path_link = -1;
-
-/* Give the unnamed file FD the name NAME in DIRFD; -EEXIST if taken.  */
-static int
-link_tmpfile (int fd, int dirfd, const char *name)
-{
-  int ret = -EPERM;
-  if (empty_path_link != 0)
-    {
-      ret = SYS_RETRY_EINTR (sys_linkat (fd, "", dirfd, name, AT_EMPTY_PATH));
-      if (empty_path_link < 0 && (ret == -ENOENT || ret == -EPERM))
-        empty_path_link = 0;
-      else
-        {
-          empty_path_link = 1;
-          return ret;
-        }
-    }
-  char proc[sizeof "/proc/self/fd/" + 3 * sizeof (int)];
-  snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
-  return SYS_RETRY_EINTR (sys_linkat (AT_FDCWD, proc, dirfd, name,
-                                      AT_SYMLINK_FOLLOW));
-}
-
-/* A new file for the copy of DST_NAME in DIRFD: O_TMPFILE, or a
-   temporary name (*NAMED set) where the file system has none.  */
-static int
-create_tmp (int dirfd, mode_t mode, bool *named)
-{
-  static bool no_tmpfile;
-  *named = false;
-  if (!no_tmpfile)
-    {
-      int fd = sys_openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
-                           mode);
-      if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
-        return fd;
-      no_tmpfile = true;
-    }
-  for (int tries = 0; tries < 100; tries++)
-    {
-      const char *name = tmp_register (dirfd);
-      int fd = sys_openat (dirfd, name, O_CREAT | O_EXCL | O_WRONLY
-                           | O_CLOEXEC | O_NOFOLLOW, mode);
-      if (fd != -EEXIST)
-        {
-          if (fd < 0)
-            tmp_forget ();
-          else
-            *named = true;
-          return fd;
-        }
-    }
-  tmp_forget ();
-  return -EEXIST;
-}
-
-/* Drop the copy FD (NAMED: under tmp_name).  */
-static void
-discard_tmp (int fd, int dirfd, bool named)
-{
-  sys_close (fd);
-  if (named)
-    {
-      sys_unlinkat (dirfd, tmp_name, 0);
-      tmp_forget ();
-    }
-}
-
-/* Put the complete copy FD (NAMED: under tmp_name) into place as NAME
-   in DIRFD: a new name if EXISTS is false and NAME is still free, else
-   through a temporary name renamed over NAME.  */
-static int
-install (int fd, bool named, int dirfd, const char *name, bool exists)
-{
-  int ret;
-  if (named)
-    {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp_name, dirfd, name, 0));
-      if (ret < 0)
-        sys_unlinkat (dirfd, tmp_name, 0);
-      tmp_forget ();
-      return ret;
-    }
-  if (!exists)
-    {
-      ret = link_tmpfile (fd, dirfd, name);
-      if (ret != -EEXIST)
-        return ret;
-    }
-  for (int tries = 0; tries < 100; tries++)
-    {
-      const char *tmp = tmp_register (dirfd);
-      ret = link_tmpfile (fd, dirfd, tmp);
-      if (ret == -EEXIST)
-        continue;
-      if (ret < 0)
-        break;
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp, dirfd, name, 0));
-      if (ret < 0)
-        sys_unlinkat (dirfd, tmp, 0);
-      break;
-    }
-  tmp_forget ();
-  return ret;
-}
-
-/* Flush directory DIRFD (which may be an O_PATH descriptor).  */
-static void
-fsync_dir (int dirfd, const char *dst)
-{
-  int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  int ret = fd < 0 ? fd : SYS_RETRY_EINTR (sys_fsync (fd));
-  if (fd >= 0)
-    sys_close (fd);
-  if (ret < 0 && ret != -EINVAL)
-    fail (-ret, "cannot flush the directory of %s", dst);
-}
-
 /* --- hard links ---------------------------------------------------- */
 
 /* Inodes seen, each with a string: an open-addressing table.  */
@@ -1113,324 +576,194 @@ made_here (const struct copy_options *x, const struct stat *st)
 
 /* --- one file ------------------------------------------------------ */
 
-/* Where a copy goes: NAME in DIRFD (device DEV), DISPLAY in messages.
-   FRESH: DIRFD was made by this run, so NAME cannot exist yet.  LINK_BASE
-   and LINK_PATH: for hard links, the copy's path relative to
-   LINK_BASE.  */
-struct tree;
-struct dest
-{
-  int dirfd;
-  dev_t dev;
-  const char *name;
-  const char *display;
-  bool fresh;
-  bool inherits_acl;    /* DIRFD has a default ACL */
-  /* In a tree: for hard links, where the copy's path comes from.  */
-  struct tree *tree;
-  struct walk *walk;
-};
-
 static const char *tree_link_path (struct tree *t, struct walk *w,
                                    char **buf);
 static char *base_name_of (const char *path);
 static int tree_link_base (const struct tree *t);
 
-static bool
-same_inode (const struct stat *a, const struct stat *b)
+/* One file's copy, between the steps of copy_file.  */
+struct one_copy
 {
-  return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-/* What to do about the existing DST (DST_ST, followed through a
-   symbolic link) before copying SRC (SRC_ST) over it: 1 to go on, 0 to
-   leave it, -1 after a reported error.  The same file is refused before
-   anything is asked, a directory only after -i asked, as cp does.  */
-static int
-may_replace (const struct copy_options *x, const struct stat *src_st,
-             const struct stat *dst_st, const char *src, const char *dst)
-{
-  if (same_inode (src_st, dst_st))
-    {
-      fail2 (0, "%s and %s are the same file", src, dst);
-      return -1;
-    }
-  if (x->clobber == COPY_CLOBBER_NO)
-    return 0;
-  if (x->update
-      && (dst_st->st_mtim.tv_sec > src_st->st_mtim.tv_sec
-          || (dst_st->st_mtim.tv_sec == src_st->st_mtim.tv_sec
-              && dst_st->st_mtim.tv_nsec >= src_st->st_mtim.tv_nsec)))
-    return 0;
-  if (x->clobber == COPY_CLOBBER_ASK && !ask_overwrite (dst))
-    return 0;
-  if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
-    {
-      fail (0, "cannot overwrite directory %s with non-directory", dst);
-      return -1;
-    }
-  return 1;
-}
-
-/* How a copy takes the place of what is at its destination.  */
-enum put_how
-{
-  PUT_NEW,              /* nothing there: a new name */
-  PUT_REPLACE,          /* a regular file, replaced whole once complete */
-  PUT_INPLACE,          /* a regular file, truncated and written over */
-  PUT_INTO,             /* a device, FIFO or socket, written into */
-};
-
-/* Where a copy goes once a symbolic link at the destination is followed:
-   NAME in DIRFD, on device DEV; ST is what is there (not PUT_NEW).  */
-struct put
-{
-  enum put_how how;
-  int dirfd;
-  const char *name;
-  dev_t dev;
+  const struct copy_options *x;
+  const struct dest *d;
+  const char *src;
+  int in_fd;
   struct stat st;
-  const char *why;      /* PUT_INPLACE: the reason, for --debug */
-  bool follow;          /* NAME is a link to open through (see below) */
-  int own_dirfd;        /* a directory a link led to, or -1 */
-  char *own_name;
+  struct put p;
+  int out_fd;
+  int old_fd;           /* the file replaced, read for its ACL, or -1 */
+  bool named;           /* out_fd has a temporary name (install.h) */
+  mode_t made_mode;
+  char *lpath;          /* scratch for the copy's path, for hard links */
 };
 
-static void
-put_release (struct put *p)
-{
-  if (p->own_dirfd >= 0)
-    sys_close (p->own_dirfd);
-  free (p->own_name);
-}
-
-/* Whether the symbolic link ST is one of /proc's (/proc/self/fd/1, which
-   /dev/stdout names): such a link leads to an open file, not to the
-   path its text shows.  */
+/* Open the source NAME of SRC_DIRFD (see copy_file) into C's in_fd and
+   st; false after a reported failure.  */
 static bool
-proc_link (const struct stat *st)
+open_source (struct one_copy *c, int src_dirfd, const char *name,
+             uint64_t listed_ino, bool in_tree)
 {
-  static int have = -1;
-  static dev_t proc_dev;
-  if (have < 0)
+  const char *src = c->src;
+  /* In a tree, what was listed as a regular file is not followed if it
+     became a link, nor waited for if it became a FIFO.  */
+  c->in_fd = sys_openat (src_dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY
+                         | (in_tree ? O_NOFOLLOW | O_NONBLOCK : 0), 0);
+  if (c->in_fd < 0)
     {
-      struct stat proc;
-      have = sys_fstatat (AT_FDCWD, "/proc/self", &proc,
-                          AT_SYMLINK_NOFOLLOW) == 0;
-      proc_dev = proc.st_dev;
+      fail (-c->in_fd, "cannot open %s", src);
+      return false;
     }
-  return have && st->st_dev == proc_dev;
-}
-
-/* Follow the symbolic link NAME of DIRFD, and the links it leads to, to
-   the entry named at last, as open would: P's dirfd becomes the
-   directory that holds it, P's name its name there, P's st its status.
-   Return 0; 1 if a link of /proc is met on the way (see proc_link);
-   -ENOENT if that entry does not exist (a dangling link; P is set for
-   creating it, unless P's name is NULL: the link ends in "/", ".", or
-   ".."); or another -errno.  */
-static int
-follow_dest_link (int dirfd, const char *name, struct put *p)
-{
-  char *target = NULL;
-  size_t size = 256;
-  int ret = -ELOOP;
-  for (int hops = 0; hops < 40; hops++)
-    {
-      ssize_t n;
-      for (;;)
-        {
-          target = xrealloc (target, size);
-          n = sys_readlinkat (dirfd, name, target, size);
-          if (n < 0 || (size_t) n < size)
-            break;
-          size *= 2;
-        }
-      if (n < 0)
-        {
-          ret = n;
-          break;
-        }
-      target[n] = '\0';
-      char *slash = strrchr (target, '/');
-      const char *base = slash ? slash + 1 : target;
-      if (!*base || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
-        {
-          /* It names a directory, if anything: no file to make.  */
-          ret = sys_fstatat (dirfd, name, &p->st, 0);
-          p->name = NULL;
-          break;
-        }
-      int up;
-      if (!slash)
-        up = sys_openat (dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-      else
-        {
-          *slash = '\0';
-          up = sys_openat (dirfd, slash == target ? "/" : target,
-                           O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-        }
-      if (up < 0)
-        {
-          ret = up;
-          break;
-        }
-      char *next = xstrdup (base);
-      if (p->own_dirfd >= 0)
-        sys_close (p->own_dirfd);
-      free (p->own_name);
-      p->own_dirfd = up;
-      p->own_name = next;
-      p->dirfd = dirfd = up;
-      p->name = name = next;
-      ret = sys_fstatat (dirfd, name, &p->st, AT_SYMLINK_NOFOLLOW);
-      if (ret < 0 || !S_ISLNK (p->st.st_mode))
-        break;
-      if (proc_link (&p->st))
-        {
-          ret = 1;
-          break;
-        }
-      ret = -ELOOP;
-    }
-  free (target);
-  return ret;
-}
-
-/* Look at the destination D before copying SRC (ST) there: return 1 to
-   copy (P says how and where), 0 to leave it, -1 after a reported
-   error.  A symbolic link there is followed, as open(2) in cp would:
-   the file it names is written, the link kept.  P is released by the
-   caller in every case.  */
-static int
-check_dest (const struct copy_options *x, const struct stat *st,
-            const char *src, const struct dest *d, struct put *p)
-{
-  *p = (struct put) { .how = PUT_NEW, .dirfd = d->dirfd, .name = d->name,
-                      .dev = d->dev, .own_dirfd = -1 };
-  if (d->fresh)
-    return 1;
-  int ret = sys_fstatat (d->dirfd, d->name, &p->st, AT_SYMLINK_NOFOLLOW);
-  if (ret == -ENOENT)
-    return 1;
+  int ret = sys_fstat (c->in_fd, &c->st);
   if (ret < 0)
     {
-      fail (-ret, "cannot stat %s", d->display);
-      return -1;
+      fail (-ret, "cannot stat %s", src);
+      return false;
     }
-  if (made_here (x, &p->st))
+  if (in_tree && (!S_ISREG (c->st.st_mode)
+                  || (listed_ino && (uint64_t) c->st.st_ino != listed_ino)))
     {
-      if (S_ISLNK (p->st.st_mode))
-        fail2 (0, "will not copy %s through just-created symlink %s", src,
-               d->display);
-      else
-        fail2 (0, "will not overwrite just-created %s with %s", d->display,
-               src);
-      return -1;
+      fail (0, "%s changed while being copied; skipped", src);
+      return false;
     }
-  if (S_ISLNK (p->st.st_mode) && !proc_link (&p->st))
+  if (S_ISDIR (c->st.st_mode))
     {
-      ret = follow_dest_link (d->dirfd, d->name, p);
-      if (ret == -ENOENT && p->name && getenv ("POSIXLY_CORRECT"))
-        {
-          /* POSIX: a new file where the link points.  */
-          struct stat dir;
-          p->dev = sys_fstat (p->dirfd, &dir) == 0 ? dir.st_dev : d->dev;
-          return 1;
-        }
-      if (ret == -ENOENT)
-        {
-          fail (0, "not writing through dangling symlink %s", d->display);
-          return -1;
-        }
-      if (ret < 0)
-        {
-          fail (-ret, "cannot create regular file %s", d->display);
-          return -1;
-        }
-      if (ret == 1)
-        {
-          put_release (p);
-          *p = (struct put) { .dirfd = d->dirfd, .name = d->name,
-                              .own_dirfd = -1, .st = p->st };
-        }
+      fail (0, "-r not specified; omitting directory %s", src);
+      return false;
     }
-  if (S_ISLNK (p->st.st_mode))
-    {
-      /* /dev/stdout and the like: a link of /proc names an open file,
-         which may have no name (a pipe, a deleted file) or be held open
-         by whoever gave it: written through the link, in place.  */
-      ret = sys_fstatat (d->dirfd, d->name, &p->st, 0);
-      if (ret < 0)
-        {
-          fail (-ret, "cannot open %s for writing", d->display);
-          return -1;
-        }
-      p->follow = true;
-    }
-  int go = may_replace (x, st, &p->st, src, d->display);
-  if (go <= 0)
-    return go;
-  p->dev = p->st.st_dev;
-  /* Replaced whole, a file keeps its owner, mode and ACL (set_file_attrs)
-     but would lose the names that are not this one, and an owner this
-     user cannot give: those are written in place, as cp writes.  */
-  if (!S_ISREG (p->st.st_mode))
-    p->how = PUT_INTO;
-  else if (p->follow)
-    p->how = PUT_INPLACE, p->why = "it is reached through /proc";
-  else if (x->inplace)
-    p->how = PUT_INPLACE, p->why = "--inplace";
-  else if (p->st.st_nlink > 1)
-    p->how = PUT_INPLACE, p->why = "it has other hard links";
-  else if (!x->is_root && p->st.st_uid != x->euid)
-    p->how = PUT_INPLACE, p->why = "it belongs to another user";
-  else if (!x->is_root && p->st.st_gid != x->egid
-           && !group_member (p->st.st_gid))
-    p->how = PUT_INPLACE, p->why = "its group is not one of this user's";
-  else
-    p->how = PUT_REPLACE;
-  return 1;
+  return true;
 }
 
-/* Make P's name a hard link to FIRST (relative to BASE): a new name, or
-   in place of what is there through a temporary name renamed over it, so
-   that the name never goes missing.  */
-static int
-link_over (int base, const char *first, const struct put *p)
+/* After check_dest said CHECK: whether nothing is left to copy, the
+   destination being left as it is, or made a link to the copy of
+   another name of the source.  TRACK: such names are tracked.  */
+static bool
+done_by_link (struct one_copy *c, int check, bool track)
 {
+  const struct copy_options *x = c->x;
+  const struct dest *d = c->d;
+  struct put *p = &c->p;
   int ret;
-  if (p->how == PUT_NEW)
+  /* A second link to a file already copied: link to the copy.  -u keeps
+     an up-to-date destination's links too, as cp -u does.  */
+  if (track && check == 0 && x->update && S_ISREG (p->st.st_mode))
     {
-      ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, p->name, 0));
-      if (ret != -EEXIST)
-        return ret;
+      const char *first = link_find (c->st.st_dev, c->st.st_ino);
+      if (!first)
+        link_add (c->st.st_dev, c->st.st_ino,
+                  tree_link_path (d->tree, d->walk, &c->lpath));
+      else if ((ret = link_over (tree_link_base (d->tree), first,
+                                 p)) < 0)
+        fail (-ret, "cannot create hard link %s", d->display);
     }
-  else
+  if (check <= 0)
+    return true;
+  if (track && p->how != PUT_INTO)
     {
-      /* Already a link of it: renaming one name of an inode over another
-         would do nothing and leave the temporary name.  */
-      struct stat fst;
-      if (sys_fstatat (base, first, &fst, AT_SYMLINK_NOFOLLOW) == 0
-          && same_inode (&fst, &p->st))
-        return 0;
+      const char *first = link_find (c->st.st_dev, c->st.st_ino);
+      if (first
+          && link_over (tree_link_base (d->tree), first, p) == 0)
+        {
+          say_copied (x, c->src, d->display);
+          progress_add (x, 0, true);
+          return true;
+        }
+      /* Too long a path, another file system...: copy it.  */
     }
-  for (int tries = 0; tries < 100; tries++)
+  return false;
+}
+
+/* Open C's out_fd, the file the data goes to: a new one to install, or
+   the destination to write in place or into; false after a reported
+   failure.  */
+static bool
+open_copy (struct one_copy *c)
+{
+  const struct dest *d = c->d;
+  struct put *p = &c->p;
+  c->made_mode = S_ISREG (c->st.st_mode) ? c->st.st_mode & 0777 : 0666;
+  if (p->how == PUT_REPLACE)
     {
-      const char *tmp = tmp_register (p->dirfd);
-      ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, tmp, 0));
-      if (ret == -EEXIST)
-        continue;
+      /* The ACL and security labels it keeps are read from it.  */
+      c->old_fd = sys_openat (p->dirfd, p->name, O_RDONLY | O_NOFOLLOW
+                              | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+      if (c->old_fd < 0)
+        p->how = PUT_INPLACE, p->why = "it cannot be read for its ACL";
+    }
+  if (p->how == PUT_NEW || p->how == PUT_REPLACE)
+    {
+      c->out_fd = install_create_tmp (p->dirfd, c->made_mode, &c->named);
+      if (c->out_fd == -EACCES && p->how == PUT_REPLACE)
+        p->how = PUT_INPLACE, p->why = "its directory is not writable";
+      else if (c->out_fd < 0)
+        {
+          fail (-c->out_fd, "cannot create %s", d->display);
+          return false;
+        }
+    }
+  if (p->how == PUT_INPLACE || p->how == PUT_INTO)
+    {
+      c->out_fd = sys_openat (p->dirfd, p->name, O_WRONLY | O_TRUNC
+                              | O_NOCTTY | O_CLOEXEC
+                              | (p->follow ? 0 : O_NOFOLLOW), 0);
+      if (c->out_fd < 0)
+        {
+          fail (-c->out_fd, "cannot open %s for writing", d->display);
+          return false;
+        }
+      if (c->x->debug && p->how == PUT_INPLACE)
+        {
+          progress_clear (&bar);
+          fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
+                   quote_msg (d->display), p->why);
+        }
+    }
+  return true;
+}
+
+/* Give the complete copy its attributes and put it into place; false
+   after a reported failure, the copy then to be discarded.  */
+static bool
+finish_copy (struct one_copy *c)
+{
+  const struct copy_options *x = c->x;
+  const struct dest *d = c->d;
+  struct put *p = &c->p;
+  int ret;
+  if ((S_ISREG (c->st.st_mode) && p->how != PUT_INTO)
+      || p->how == PUT_REPLACE)
+    {
+      struct file_attrs a = {
+        .in_fd = c->in_fd, .st = &c->st, .old_fd = c->old_fd,
+        .old = p->how == PUT_REPLACE ? &p->st : NULL,
+        .made_mode = p->how == PUT_INPLACE ? (mode_t) -1
+                                           : c->made_mode & ~x->umask_bits,
+        /* Through a link into another directory: not known.  */
+        .inherits_acl = p->how != PUT_INPLACE
+                        && (p->dirfd != d->dirfd || d->inherits_acl),
+      };
+      if (!set_file_attrs (x, c->out_fd, &a, d->display))
+        return false;
+    }
+  if (x->fsync && (ret = SYS_RETRY_EINTR (sys_fsync (c->out_fd))) < 0
+      && !(p->how == PUT_INTO && ret == -EINVAL))
+    {
+      fail (-ret, "cannot flush %s", d->display);
+      return false;
+    }
+  if (p->how == PUT_NEW || p->how == PUT_REPLACE)
+    {
+      ret = install_tmp (c->out_fd, c->named, p->dirfd, p->name,
+                         p->how == PUT_REPLACE);
+      c->named = false;
       if (ret < 0)
-        break;
-      ret = SYS_RETRY_EINTR (sys_renameat2 (p->dirfd, tmp,
-                                            p->dirfd, p->name, 0));
-      if (ret < 0)
-        sys_unlinkat (p->dirfd, tmp, 0);
-      break;
+        {
+          fail (-ret, "cannot create %s", d->display);
+          return false;
+        }
+      if (x->fsync && (ret = install_fsync_dir (p->dirfd)) < 0)
+        fail (-ret, "cannot flush the directory of %s", d->display);
     }
-  tmp_forget ();
-  return ret;
+  return true;
 }
 
 /* Copy the regular file (or, at the top without -r, anything readable)
@@ -1441,167 +774,52 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
            const char *src, uint64_t listed_ino, bool in_tree,
            const struct dest *d)
 {
-  char *lpath = NULL;
-  struct put p = { .own_dirfd = -1 };
-  int out_fd = -1, old_fd = -1;
-  bool named = false;
-  /* In a tree, what was listed as a regular file is not followed if it
-     became a link, nor waited for if it became a FIFO.  */
-  int in_fd = sys_openat (src_dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY
-                          | (in_tree ? O_NOFOLLOW | O_NONBLOCK : 0), 0);
-  if (in_fd < 0)
-    {
-      fail (-in_fd, "cannot open %s", src);
-      return;
-    }
-  struct stat st;
-  int ret = sys_fstat (in_fd, &st);
-  if (ret < 0)
-    {
-      fail (-ret, "cannot stat %s", src);
-      goto out;
-    }
-  if (in_tree && (!S_ISREG (st.st_mode)
-                  || (listed_ino && (uint64_t) st.st_ino != listed_ino)))
-    {
-      fail (0, "%s changed while being copied; skipped", src);
-      goto out;
-    }
-  if (S_ISDIR (st.st_mode))
-    {
-      fail (0, "-r not specified; omitting directory %s", src);
-      goto out;
-    }
-
-  int check = check_dest (x, &st, src, d, &p);
-  /* A second link to a file already copied: link to the copy.  -u keeps
-     an up-to-date destination's links too, as cp -u does.  */
-  bool track = x->preserve.links && st.st_nlink > 1 && d->tree;
-  if (track && check == 0 && x->update && S_ISREG (p.st.st_mode))
-    {
-      const char *first = link_find (st.st_dev, st.st_ino);
-      if (!first)
-        link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
-                                                        &lpath));
-      else if ((ret = link_over (tree_link_base (d->tree), first, &p)) < 0)
-        fail (-ret, "cannot create hard link %s", d->display);
-    }
-  if (check <= 0)
+  struct one_copy c = { .x = x, .d = d, .src = src, .in_fd = -1,
+                        .p = { .own_dirfd = -1 }, .out_fd = -1,
+                        .old_fd = -1 };
+  if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
-  if (track && p.how != PUT_INTO)
-    {
-      const char *first = link_find (st.st_dev, st.st_ino);
-      if (first && link_over (tree_link_base (d->tree), first, &p) == 0)
-        {
-          say_copied (x, src, d->display);
-          progress_add (x, 0, true);
-          goto out;
-        }
-      /* Too long a path, another file system...: copy it.  */
-    }
-
-  mode_t made_mode = S_ISREG (st.st_mode) ? st.st_mode & 0777 : 0666;
-  if (p.how == PUT_REPLACE)
-    {
-      /* The ACL and security labels it keeps are read from it.  */
-      old_fd = sys_openat (p.dirfd, p.name, O_RDONLY | O_NOFOLLOW
-                           | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
-      if (old_fd < 0)
-        p.how = PUT_INPLACE, p.why = "it cannot be read for its ACL";
-    }
-  if (p.how == PUT_NEW || p.how == PUT_REPLACE)
-    {
-      out_fd = create_tmp (p.dirfd, made_mode, &named);
-      if (out_fd == -EACCES && p.how == PUT_REPLACE)
-        p.how = PUT_INPLACE, p.why = "its directory is not writable";
-      else if (out_fd < 0)
-        {
-          fail (-out_fd, "cannot create %s", d->display);
-          goto out;
-        }
-    }
-  if (p.how == PUT_INPLACE || p.how == PUT_INTO)
-    {
-      out_fd = sys_openat (p.dirfd, p.name, O_WRONLY | O_TRUNC | O_NOCTTY
-                           | O_CLOEXEC | (p.follow ? 0 : O_NOFOLLOW), 0);
-      if (out_fd < 0)
-        {
-          fail (-out_fd, "cannot open %s for writing", d->display);
-          goto out;
-        }
-      if (x->debug && p.how == PUT_INPLACE)
-        {
-          progress_clear (&bar);
-          fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
-                   quote_msg (d->display), p.why);
-        }
-    }
+  int check = check_dest (x, &c.st, src, d, &c.p);
+  bool track = x->preserve.links && c.st.st_nlink > 1 && d->tree;
+  if (done_by_link (&c, check, track) || !open_copy (&c))
+    goto out;
   bool short_read;
-  if (!copy_data (x, in_fd, &st, out_fd, p.how != PUT_INTO, p.dev, src,
-                  d->display, &short_read))
+  if (!copy_data (x, c.in_fd, &c.st, c.out_fd, c.p.how != PUT_INTO, c.p.dev,
+                  src, d->display, &short_read))
     goto discard;
   /* A copy of a file that changed meanwhile is not put in place, as the
      failures above are not: DST stays as it was.  One written in place
      or into a device holds what was read.  */
-  if (S_ISREG (st.st_mode) && source_changed (in_fd, &st, short_read))
+  if (S_ISREG (c.st.st_mode) && source_changed (c.in_fd, &c.st, short_read))
     {
       fail (0, "%s: file changed as we read it", src);
       goto discard;
     }
-  if ((S_ISREG (st.st_mode) && p.how != PUT_INTO) || p.how == PUT_REPLACE)
-    {
-      struct file_attrs a = {
-        .in_fd = in_fd, .st = &st, .old_fd = old_fd,
-        .old = p.how == PUT_REPLACE ? &p.st : NULL,
-        .made_mode = p.how == PUT_INPLACE ? (mode_t) -1
-                                          : made_mode & ~x->umask_bits,
-        /* Through a link into another directory: not known.  */
-        .inherits_acl = p.how != PUT_INPLACE
-                        && (p.dirfd != d->dirfd || d->inherits_acl),
-      };
-      if (!set_file_attrs (x, out_fd, &a, d->display))
-        goto discard;
-    }
-  if (x->fsync && (ret = SYS_RETRY_EINTR (sys_fsync (out_fd))) < 0
-      && !(p.how == PUT_INTO && ret == -EINVAL))
-    {
-      fail (-ret, "cannot flush %s", d->display);
-      goto discard;
-    }
-  if (p.how == PUT_NEW || p.how == PUT_REPLACE)
-    {
-      ret = install (out_fd, named, p.dirfd, p.name, p.how == PUT_REPLACE);
-      named = false;
-      if (ret < 0)
-        {
-          fail (-ret, "cannot create %s", d->display);
-          goto discard;
-        }
-      if (x->fsync)
-        fsync_dir (p.dirfd, d->display);
-    }
-  if (x->record_made && p.how != PUT_INTO)
+  if (!finish_copy (&c))
+    goto discard;
+  if (x->record_made && c.p.how != PUT_INTO)
     {
       struct stat now;
-      if (sys_fstat (out_fd, &now) == 0)
+      if (sys_fstat (c.out_fd, &now) == 0)
         made_add (x, now.st_dev, now.st_ino);
     }
   if (track)
-    link_add (st.st_dev, st.st_ino, tree_link_path (d->tree, d->walk,
-                                                    &lpath));
+    link_add (c.st.st_dev, c.st.st_ino,
+              tree_link_path (d->tree, d->walk, &c.lpath));
   say_copied (x, src, d->display);
   progress_add (x, 0, true);
 discard:
-  if (p.how == PUT_NEW || p.how == PUT_REPLACE)
-    discard_tmp (out_fd, p.dirfd, named);
+  if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
+    install_discard_tmp (c.out_fd, c.p.dirfd, c.named);
   else
-    sys_close (out_fd);
+    sys_close (c.out_fd);
 out:
-  if (old_fd >= 0)
-    sys_close (old_fd);
-  put_release (&p);
-  sys_close (in_fd);
-  free (lpath);
+  if (c.old_fd >= 0)
+    sys_close (c.old_fd);
+  put_release (&c.p);
+  if (c.in_fd >= 0)
+    sys_close (c.in_fd);
+  free (c.lpath);
 }
 
 /* --- trees --------------------------------------------------------- */
@@ -1753,7 +971,7 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
                  dst, walk_path (w));
           return WALK_SKIP;
         }
-      if (ret == 0 && same_inode (&st, e->st))
+      if (ret == 0 && SAME_INODE (st, *e->st))
         {
           fail2 (0, "%s and %s are the same file", walk_path (w), dst);
           return WALK_SKIP;
@@ -1836,7 +1054,7 @@ same_special (const struct walk_entry *e, const struct stat *st, int parent,
     return 1;
   if (S_ISLNK (dst_st->st_mode))
     {
-      if (!same_inode (st, dst_st))
+      if (!SAME_INODE (*st, *dst_st))
         return 1;
       /* One name, or two in one directory?  (At the top of the walk,
          E's name is the operand, a path.)  */
@@ -1848,7 +1066,7 @@ same_special (const struct walk_entry *e, const struct stat *st, int parent,
                       || (strcmp (base, name) == 0
                           && sys_fstatat (e->dirfd, dir, &a, AT_EMPTY_PATH) == 0
                           && sys_fstatat (parent, "", &b, AT_EMPTY_PATH) == 0
-                          && same_inode (&a, &b));
+                          && SAME_INODE (a, b));
       free (dir);
       free (base);
       if (!one_name)
@@ -1858,7 +1076,7 @@ same_special (const struct walk_entry *e, const struct stat *st, int parent,
     {
       struct stat to;
       if (sys_fstatat (e->dirfd, e->name, &to, 0) < 0
-          || !same_inode (&to, dst_st))
+          || !SAME_INODE (to, *dst_st))
         return 1;
     }
   fail2 (0, "%s and %s are the same file", src, dst);
@@ -1922,7 +1140,7 @@ make_special (const struct copy_options *x, int parent, const char *name,
               const struct stat *st, const char *target, bool exists,
               const char *dst)
 {
-  const char *make = exists ? tmp_register (parent) : name;
+  const char *make = exists ? install_tmp_name (parent) : name;
   mode_t made_mode = 0;
   int ret = 0;
   for (int tries = 0; tries < 100; tries++)
@@ -1937,12 +1155,12 @@ make_special (const struct copy_options *x, int parent, const char *name,
         }
       if (ret != -EEXIST || !exists)
         break;
-      make = tmp_register (parent);
+      make = install_tmp_name (parent);
     }
   if (ret < 0)
     {
       if (exists)
-        tmp_forget ();
+        install_tmp_forget ();
       fail (-ret, "cannot create %s", dst);
       return -1;
     }
@@ -1955,7 +1173,7 @@ make_special (const struct copy_options *x, int parent, const char *name,
           sys_unlinkat (parent, make, 0);
           fail (-ret, "cannot create %s", dst);
         }
-      tmp_forget ();
+      install_tmp_forget ();
       if (ret < 0)
         return -1;
     }
@@ -2059,7 +1277,7 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
           .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
           .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
           .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
-          .tree = t, .walk = w,
+          .made_here = made_here, .tree = t, .walk = w,
         };
         if (parent < 0)
           fail_walk (-parent, "cannot create %s", dd.display);
@@ -2110,12 +1328,12 @@ inside (const struct stat *src_st, int dirfd)
     {
       if (sys_fstat (fd, &st) < 0)
         break;
-      if (same_inode (&st, src_st))
+      if (SAME_INODE (st, *src_st))
         {
           found = true;
           break;
         }
-      if (depth > 0 && same_inode (&st, &prev))
+      if (depth > 0 && SAME_INODE (st, prev))
         break;                  /* "/" is its own parent */
       prev = st;
       int up = sys_openat (fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
@@ -2143,7 +1361,8 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
   if (!x->recursive)
     {
       struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
-                        .display = dst, .inherits_acl = parent_acl };
+                        .display = dst, .inherits_acl = parent_acl,
+                        .made_here = made_here };
       copy_file (x, AT_FDCWD, src, src, 0, false, &d);
       return;
     }
@@ -2501,7 +1720,7 @@ main (int argc, char **argv)
   progress_start (&bar, x.progress > 0);
   if (x.progress < 0)
     x.progress = bar.tty;
-  catch_signals ();
+  install_catch_signals ();
 
   const char *dir = x.target_dir;
   if (!dir && !x.no_target_dir && (n > 2 || is_dir (args[n - 1])))
@@ -2546,5 +1765,6 @@ main (int argc, char **argv)
   poptFreeContext (ctx);
   free (argv_copy);
   free (x.target_dir);
-  return status;
+  /* Failures the library reported are in cli_status.  */
+  return status != EXIT_SUCCESS ? status : cli_status;
 }

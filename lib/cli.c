@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "argmatch.h"
 #include "c-ctype.h"
 #include "closeout.h"
 #include "error.h"
 #include "number.h"
 #include "progname.h"
+#include "progress.h"
 #include "sys.h"
 #include "version-etc.h"
 #include "xalloc.h"
@@ -178,6 +180,43 @@ struct poptOption cli_common_options[] = {
   POPT_TABLEEND
 };
 
+int cli_progress = -1;
+
+struct poptOption cli_progress_options[] = {
+  { "progress", '\0', POPT_ARG_VAL, &cli_progress, 1,
+    "show the progress line on standard error, and the totals at the end "
+    "(by default on a terminal: after a second, erased at the end)",
+    NULL },
+  { "no-progress", '\0', POPT_ARG_VAL, &cli_progress, 0,
+    "do not show the progress line", NULL },
+  POPT_TABLEEND
+};
+
+int cli_status = EXIT_SUCCESS;
+
+void
+cli_fail (int errnum, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  char *msg;
+  if (vasprintf (&msg, format, ap) < 0)
+    xalloc_die ();
+  va_end (ap);
+  error (0, errnum, "%s", msg);
+  free (msg);
+  cli_status = EXIT_FAILURE;
+}
+
+/* What error() prints before a message, in place of "PROGRAM: ": the
+   progress line is erased first, so that no message lands in it.  */
+static void
+print_progname (void)
+{
+  progress_clear_shown ();
+  fprintf (stderr, "%s: ", program_name);
+}
+
 /* A closed standard descriptor would be taken by the first file the tool
    opens, which would then be written as "standard output".  Hold each
    closed one with /dev/null opened the wrong way round, so that using it
@@ -212,23 +251,250 @@ cli_init (int argc, char **argv)
   hold_closed_std_fds ();
   setlocale (LC_ALL, "");
   atexit (close_stdout);
+  error_print_progname = print_progname;
+}
+
+/* The entry for long option NAME (LEN bytes) or, with NAME NULL, for the
+   short option LETTER, in TABLE and the tables it includes.  */
+static const struct poptOption *
+find_option (const struct poptOption *table, const char *name, size_t len,
+             char letter)
+{
+  for (const struct poptOption *o = table;
+       o->longName || o->shortName || o->argInfo || o->arg; o++)
+    {
+      if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+        {
+          const struct poptOption *found = find_option (o->arg, name, len,
+                                                        letter);
+          if (found)
+            return found;
+        }
+      else if (name ? (o->longName && strlen (o->longName) == len
+                       && memcmp (o->longName, name, len) == 0)
+               : (letter && o->shortName == letter))
+        return o;
+    }
+  return NULL;
+}
+
+static bool
+takes_arg (const struct poptOption *o)
+{
+  unsigned int type = o->argInfo & POPT_ARG_MASK;
+  return type != POPT_ARG_NONE && type != POPT_ARG_VAL;
+}
+
+static bool
+optional_arg (const struct poptOption *o)
+{
+  return takes_arg (o) && (o->argInfo & POPT_ARGFLAG_OPTIONAL);
+}
+
+/* The vector that CLI_OPTIONAL_AFTER_EQUALS gives popt, and which of its
+   words were allocated for it: popt refers to them until the context is
+   freed, so they stay until the next call (and reachable, for leak
+   checkers, whichever way the tool exits).  */
+static struct
+{
+  char **argv;
+  bool *owned;
+  int argc;
+} rewritten;
+
+static void
+free_rewritten (void)
+{
+  for (int i = 0; i < rewritten.argc; i++)
+    if (rewritten.owned[i])
+      free (rewritten.argv[i]);
+  free (rewritten.argv);
+  free (rewritten.owned);
+  rewritten.argv = NULL;
+  rewritten.owned = NULL;
+  rewritten.argc = 0;
+}
+
+/* Append WORD to the rewritten vector; OWNED: it was allocated for it.  */
+static void
+put_word (char *word, bool owned)
+{
+  rewritten.owned[rewritten.argc] = owned;
+  rewritten.argv[rewritten.argc++] = word;
+}
+
+/* A new string, A then B then C.  */
+static char *
+concat3 (const char *a, const char *b, const char *c)
+{
+  size_t la = strlen (a), lb = strlen (b), lc = strlen (c);
+  char *s = xmalloc (la + lb + lc + 1);
+  memcpy (s, a, la);
+  memcpy (s + la, b, lb);
+  memcpy (s + la + lb, c, lc + 1);
+  return s;
+}
+
+/* Append the concatenation of A and B.  */
+static void
+put_concat (const char *a, const char *b)
+{
+  put_word (concat3 (a, b, ""), true);
+}
+
+/* Rewrite the long option WORD ("--NAME" or "--NAME=ARG"); *NEXT is the
+   next word of ARGV, taken as the argument of an option that needs one
+   and has no '='.  */
+static void
+rewrite_long (char *word, const struct poptOption *options, int argc,
+              char **argv, int *next)
+{
+  const char *name = word + 2;
+  const char *eq = strchr (name, '=');
+  size_t len = eq ? (size_t) (eq - name) : strlen (name);
+  const struct poptOption *o = find_option (options, name, len, 0);
+  if (o && optional_arg (o))
+    {
+      if (eq && eq[1] == '\0')
+        cli_usage_error ("empty argument after '--%s='", o->longName);
+      if (eq)
+        put_word (word, false);
+      else
+        put_concat (word, "=");
+      return;
+    }
+  put_word (word, false);
+  if (o && takes_arg (o) && !eq && *next < argc)
+    put_word (argv[(*next)++], false);
+}
+
+/* Rewrite the cluster of short options WORD ("-abc") as one word per
+   option; *NEXT as for rewrite_long.  */
+static void
+rewrite_short (char *word, const struct poptOption *options, int argc,
+               char **argv, int *next)
+{
+  for (char *p = word + 1; *p; p++)
+    {
+      const struct poptOption *o = find_option (options, NULL, 0, *p);
+      char letter[3] = { '-', *p, '\0' };
+      if (!o)
+        {
+          /* Unknown: popt reports it, from here.  */
+          put_concat ("-", p);
+          return;
+        }
+      /* "-n=FILE" would be -n, then an unknown option '='.  */
+      if (p[1] == '=' && !(takes_arg (o) && !optional_arg (o)))
+        {
+          if (o->longName && takes_arg (o))
+            cli_usage_error ("option -%c takes no '=': use --%s%s",
+                             *p, o->longName, p + 1);
+          cli_usage_error ("option -%c takes no argument", *p);
+        }
+      if (optional_arg (o))
+        put_word (concat3 ("--", o->longName, "="), true);
+      else if (takes_arg (o))
+        {
+          put_concat (letter, p + 1);
+          if (p[1] == '\0' && *next < argc)
+            put_word (argv[(*next)++], false);
+          return;
+        }
+      else
+        put_concat (letter, "");
+    }
+}
+
+/* The words of ARGV, rewritten for CLI_OPTIONAL_AFTER_EQUALS against
+   OPTIONS; with STOP_AT_OPERAND, nothing from the first operand on.
+   *ARGC becomes the new length.  */
+static char **
+optional_after_equals (int *argc, char **argv,
+                       const struct poptOption *options, bool stop_at_operand)
+{
+  free_rewritten ();
+  /* A word becomes at most one word per letter.  */
+  size_t room = 1;
+  for (int i = 0; i < *argc; i++)
+    room += strlen (argv[i]) + 1;
+  rewritten.argv = xnmalloc (room, sizeof *rewritten.argv);
+  rewritten.owned = xnmalloc (room, sizeof *rewritten.owned);
+  put_word (argv[0], false);
+
+  int i = 1;
+  while (i < *argc)
+    {
+      char *word = argv[i];
+      if (strcmp (word, "--") == 0)
+        break;
+      if (word[0] != '-' || word[1] == '\0')
+        {
+          if (stop_at_operand)
+            break;
+          put_word (word, false);
+          i++;
+          continue;
+        }
+      i++;
+      if (word[1] == '-')
+        rewrite_long (word, options, *argc, argv, &i);
+      else
+        rewrite_short (word, options, *argc, argv, &i);
+    }
+  while (i < *argc)
+    put_word (argv[i++], false);
+  rewritten.argv[rewritten.argc] = NULL;
+  *argc = rewritten.argc;
+  return rewritten.argv;
+}
+
+poptContext
+cli_context_flags (int argc, char **argv, const struct poptOption *options,
+                   const char *synopsis, unsigned int flags)
+{
+  if (flags & CLI_OPTIONAL_AFTER_EQUALS)
+    argv = optional_after_equals (&argc, argv, options,
+                                  flags & CLI_STOP_AT_OPERAND);
+  poptContext ctx = poptGetContext (program_name, argc,
+                                    (const char **) argv, options,
+                                    (flags & CLI_STOP_AT_OPERAND
+                                     ? POPT_CONTEXT_POSIXMEHARDER : 0));
+  poptSetOtherOptionHelp (ctx, synopsis);
+  return ctx;
 }
 
 poptContext
 cli_context (int argc, char **argv, const struct poptOption *options,
              const char *synopsis)
 {
-  poptContext ctx = poptGetContext (program_name, argc,
-                                    (const char **) argv, options, 0);
-  poptSetOtherOptionHelp (ctx, synopsis);
-  return ctx;
+  return cli_context_flags (argc, argv, options, synopsis, 0);
+}
+
+size_t
+cli_keyword (const char *option, const char *arg,
+             const char *const *keywords)
+{
+  ptrdiff_t i = argmatch (arg, keywords, NULL, 0);
+  if (i >= 0)
+    return i;
+  /* argmatch_invalid and argmatch_valid's words, with the quotes of
+     every other message (theirs follow the locale).  */
+  print_progname ();
+  fprintf (stderr, "%s argument %s for '--%s'\nValid arguments are:",
+           i == -1 ? "invalid" : "ambiguous", quote_file (arg), option);
+  for (size_t k = 0; keywords[k]; k++)
+    fprintf (stderr, "\n  - %s", quote_file (keywords[k]));
+  fprintf (stderr, "\nTry '%s --help' for more information.\n",
+           program_name);
+  exit (EXIT_USAGE);
 }
 
 _Noreturn void
 cli_usage_error (const char *format, ...)
 {
   va_list ap;
-  fprintf (stderr, "%s: ", program_name);
+  print_progname ();
   va_start (ap, format);
   vfprintf (stderr, format, ap);
   va_end (ap);

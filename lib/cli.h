@@ -5,7 +5,8 @@
      takes -h, -V or -? for an option of its own;
    - --help and --usage wrapped to 79 columns, whatever the terminal:
      a tool's description is one string per paragraph in its table;
-   - errors through gnulib error() with quote()d names;
+   - errors through gnulib error() with quote()d names; any error()
+     message first erases a progress line of lib/progress;
    - exit status 0 success, 1 failure, 2 usage error;
    - standard output closed and checked at exit (gnulib closeout).  */
 
@@ -24,8 +25,28 @@
 #define quote_file(name) \
   quotearg_style (shell_escape_always_quoting_style, name)
 
+/* The same, in slot N of quotearg's buffers, for the N-th file name of
+   one message (quote_file is slot 0): each stays valid until that slot
+   is used again.  */
+#define quote_file_n(n, name) \
+  quotearg_n_style (n, shell_escape_always_quoting_style, name)
+
 /* Exit status of a usage error; EXIT_FAILURE (1) is every other failure.  */
 #define EXIT_USAGE 2
+
+/* The exit-status paragraph of a tool with just those three, for the end
+   of its description.  */
+#define CLI_EXIT_STATUS_USUAL \
+  "Exit status: 0 success, 1 failure, 2 usage error."
+
+/* The exit status of a tool that goes on after a failure: EXIT_SUCCESS
+   until cli_fail is called, then EXIT_FAILURE.  main returns it.  */
+extern int cli_status;
+
+/* Report a failure as error (0, ERRNUM, FORMAT, ...) does, and set
+   cli_status to EXIT_FAILURE.  */
+void cli_fail (int errnum, const char *format, ...)
+  __attribute__ ((format (printf, 2, 3)));
 
 extern struct poptOption cli_common_options[];
 
@@ -35,8 +56,21 @@ extern struct poptOption cli_common_options[];
     "Common options:", NULL }, \
   POPT_TABLEEND
 
+/* The shared --progress and --no-progress rows: a tool that draws a
+   lib/progress line puts CLI_PROGRESS_OPTIONS in its table and reads
+   cli_progress after parsing: 1 --progress, 0 --no-progress, -1 neither
+   (the line is drawn only if standard error is a terminal).  The last of
+   the two options given wins.  */
+extern int cli_progress;
+extern struct poptOption cli_progress_options[];
+#define CLI_PROGRESS_OPTIONS \
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, cli_progress_options, 0, NULL, \
+    NULL }
+
 /* Set the program name and locale, and arrange for stdout to be checked
-   at exit.  The first call of every main.  */
+   at exit; from now on, every error() message first erases a progress
+   line drawn by lib/progress (gnulib's error_print_progname hook).  The
+   first call of every main.  */
 void cli_init (int argc, char **argv);
 
 /* A popt context over ARGV for OPTIONS; SYNOPSIS is the part of the usage
@@ -46,6 +80,30 @@ void cli_init (int argc, char **argv);
 poptContext cli_context (int argc, char **argv,
                          const struct poptOption *options,
                          const char *synopsis);
+
+/* Flags of cli_context_flags.  */
+
+/* An option with POPT_ARGFLAG_OPTIONAL takes its argument only written
+   with its long name and '=' (--opt=ARG), as cp and unshare(1) do; popt
+   alone would take the next word ("--opt FILE") or the rest of a short
+   cluster.  Such an option needs a long name.  Written without '=', long
+   or short (-o, in a cluster or not), the tool gets an empty argument
+   (""), which means none; an empty one written out (--opt=) is a usage
+   error, and so is '=' after a short option (-o=ARG, -f=X).  The words
+   after "--", and from the first operand with CLI_STOP_AT_OPERAND, are
+   left as they are.  */
+#define CLI_OPTIONAL_AFTER_EQUALS 0x1
+
+/* Options end at the first operand: it and every word after it, options
+   or not, are operands (a COMMAND [ARG]... to run).  */
+#define CLI_STOP_AT_OPERAND 0x2
+
+/* cli_context with FLAGS, a set of CLI_* flags above (0 is cli_context).
+   The context may refer to a vector built from ARGV, which stays
+   allocated until the next call.  */
+poptContext cli_context_flags (int argc, char **argv,
+                               const struct poptOption *options,
+                               const char *synopsis, unsigned int flags);
 
 /* Return the next option's val from poptGetNextOpt, or -1 at the end; a
    bad option is a usage error.  */
@@ -57,6 +115,14 @@ int cli_next_option (poptContext ctx);
    (a negative number); when it returns, a usage error says so.  */
 int cli_next_option_operands (poptContext ctx,
                               void (*check_operand) (const char *word));
+
+/* The keyword ARG of option --OPTION (OPTION without the dashes), looked
+   up by gnulib argmatch in KEYWORDS (NULL-terminated): its index.  An
+   unambiguous abbreviation matches.  An unknown or ambiguous one is a
+   usage error: argmatch's message ("invalid argument 'x' for '--opt'"),
+   the valid keywords, the line pointing at --help, exit 2.  */
+size_t cli_keyword (const char *option, const char *arg,
+                    const char *const *keywords);
 
 /* Report a usage error in printf style, point at --help, exit 2.  */
 _Noreturn void cli_usage_error (const char *format, ...)

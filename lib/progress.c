@@ -12,6 +12,10 @@
 
 enum { NSEC_PER_SEC = 1000000000 };
 
+/* The report whose line is on the terminal now, if any: a message from
+   anywhere in the tool erases it first (progress_clear_shown).  */
+static struct progress *shown_line;
+
 /* The next line is due an interval after NOW: a terminal is redrawn
    often enough to look alive, a log gets no more than a line a second.  */
 static void
@@ -78,6 +82,7 @@ progress_draw (struct progress *p, bool last, const char *format, ...)
     fputc ('\n', stderr);
   fflush (stderr);
   p->shown = p->tty && !last;
+  shown_line = p->shown ? p : NULL;
 }
 
 void
@@ -88,6 +93,15 @@ progress_clear (struct progress *p)
       fputs ("\r\33[K", stderr);
       p->shown = false;
     }
+  if (shown_line == p)
+    shown_line = NULL;
+}
+
+void
+progress_clear_shown (void)
+{
+  if (shown_line)
+    progress_clear (shown_line);
 }
 
 bool

@@ -47,6 +47,11 @@ void progress_draw (struct progress *p, bool last, const char *format, ...)
 /* Erase the line from the terminal, if one is shown.  */
 void progress_clear (struct progress *p);
 
+/* Erase whichever progress line is on the terminal, if one is: what
+   lib/cli does before every error() message, so that a message never
+   lands in the middle of a line.  */
+void progress_clear_shown (void);
+
 /* The job is over: tell whether to draw the last line, with the totals
    (progress_draw with LAST true), which is only if the report was asked
    for; if not, erase the line.  */

@@ -3,8 +3,8 @@
    message of each malformed one, and the deadline arithmetic.
 
    Every check prints "ok N - what" or "not ok N - what (detail)"; the
-   last line is "duration-test: N passed, M failed"; the exit status is 1
-   if any check failed.  */
+   last line is "duration-test: N passed, M failed, K skipped"; the exit
+   status is 1 if any check failed.  */
 
 #include <config.h>
 
@@ -17,20 +17,11 @@
 #include "duration.h"
 #include "intprops.h"
 
-static int n_checks, n_fail;
+#define TAP_NAME "duration-test"
+#include "tap.h"
 
-static void
-check (bool ok, const char *what, const char *detail)
-{
-  n_checks++;
-  if (ok)
-    printf ("ok %d - %s\n", n_checks, what);
-  else
-    {
-      n_fail++;
-      printf ("not ok %d - %s (%s)\n", n_checks, what, detail);
-    }
-}
+/* A check described by WHAT, explained by DETAIL when it fails.  */
+#define check(ok, what, detail) tap_check (ok, detail, "%s", what)
 
 #define TMAX TYPE_MAXIMUM (time_t)
 
@@ -288,7 +279,5 @@ main (void)
     check_values (values64, sizeof values64 / sizeof *values64);
   check_errors ();
   check_arithmetic ();
-  printf ("duration-test: %d passed, %d failed\n", n_checks - n_fail,
-          n_fail);
-  return n_fail ? 1 : 0;
+  return tap_done ();
 }

@@ -3,8 +3,8 @@
    position at fault, and the message.
 
    Every check prints "ok N - what" or "not ok N - what (detail)"; the
-   last line is "number-test: N passed, M failed"; the exit status is 1 if
-   any check failed.  */
+   last line is "number-test: N passed, M failed, K skipped"; the exit
+   status is 1 if any check failed.  */
 
 #include <config.h>
 
@@ -18,20 +18,11 @@
 #include "number.h"
 #include "ranges.h"
 
-static int n_checks, n_fail;
+#define TAP_NAME "number-test"
+#include "tap.h"
 
-static void
-check (bool ok, const char *what, const char *detail)
-{
-  n_checks++;
-  if (ok)
-    printf ("ok %d - %s\n", n_checks, what);
-  else
-    {
-      n_fail++;
-      printf ("not ok %d - %s (%s)\n", n_checks, what, detail);
-    }
-}
+/* A check described by WHAT, explained by DETAIL when it fails.  */
+#define check(ok, what, detail) tap_check (ok, detail, "%s", what)
 
 /* A spelling, its flags and maximum, and what the parse should give: the
    error, then the value (for NC_NUMBER_OK) or the 0-based position at
@@ -290,6 +281,5 @@ main (void)
   check_numbers ();
   check_signed ();
   check_operands ();
-  printf ("number-test: %d passed, %d failed\n", n_checks - n_fail, n_fail);
-  return n_fail ? 1 : 0;
+  return tap_done ();
 }

@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -50,97 +49,20 @@
 #undef fcntl
 
 /* ------------------------------------------------------------------ */
-/* Reporting.  */
+/* Reporting: tap.h, under the names this driver has always used.  */
 
-static int n_test, n_pass, n_fail, n_skip;
+#define TAP_NAME "sys-test"
+#include "tap.h"
+
+#define check tap_check
+#define check_int tap_check_int
+#define skip tap_skip
+#define die tap_die
+#define fmt_val tap_fmt_val
 
 /* errno is set to this before every sys_* call: the wrappers must leave
    it alone.  */
 #define SENTINEL 31337
-
-/* "-2 (ENOENT)" for an -errno value, else the number.  */
-static const char *
-fmt_val (long long v, char *buf, size_t size)
-{
-  const char *name = NULL;
-  if (v < 0 && v >= -4095)
-    name = strerrorname_np ((int) -v);
-  if (name)
-    snprintf (buf, size, "%lld (%s)", v, name);
-  else
-    snprintf (buf, size, "%lld", v);
-  return buf;
-}
-
-static void report (bool ok, const char *detail, const char *fmt,
-                    va_list ap) __attribute__ ((format (printf, 3, 0)));
-
-static void
-report (bool ok, const char *detail, const char *fmt, va_list ap)
-{
-  char desc[512];
-  vsnprintf (desc, sizeof desc, fmt, ap);
-  n_test++;
-  if (ok)
-    {
-      n_pass++;
-      printf ("ok %d - %s\n", n_test, desc);
-    }
-  else
-    {
-      n_fail++;
-      printf ("not ok %d - %s (%s)\n", n_test, desc, detail);
-    }
-  fflush (stdout);
-}
-
-static void skip (const char *fmt, ...)
-  __attribute__ ((format (printf, 1, 2)));
-
-static void
-skip (const char *fmt, ...)
-{
-  char why[512];
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (why, sizeof why, fmt, ap);
-  va_end (ap);
-  n_test++;
-  n_skip++;
-  printf ("ok %d - # SKIP %s\n", n_test, why);
-  fflush (stdout);
-}
-
-/* A check with a free-form explanation of the failure.  */
-static bool check (bool ok, const char *detail, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static bool
-check (bool ok, const char *detail, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  report (ok, detail, fmt, ap);
-  va_end (ap);
-  return ok;
-}
-
-/* GOT must equal WANT.  */
-static bool check_int (long long got, long long want, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static bool
-check_int (long long got, long long want, const char *fmt, ...)
-{
-  char detail[200], g[64], w[64];
-  va_list ap;
-  snprintf (detail, sizeof detail, "got %s, want %s",
-            fmt_val (got, g, sizeof g), fmt_val (want, w, sizeof w));
-  va_start (ap, fmt);
-  report (got == want, detail, fmt, ap);
-  va_end (ap);
-  return got == want;
-}
 
 /* A sys_* result SYS (errno afterwards SYS_ERRNO, which must still be
    SENTINEL) against the libc result LIB with errno LIB_ERRNO: equal values,
@@ -164,7 +86,7 @@ cmp_sys_libc (long long sys, int sys_errno, long long lib, int lib_errno,
     snprintf (detail, sizeof detail, "got %s, want %s (libc)",
               fmt_val (sys, g, sizeof g), fmt_val (want, w, sizeof w));
   va_start (ap, fmt);
-  report (ok, detail, fmt, ap);
+  tap_vreport (ok, detail, fmt, ap);
   va_end (ap);
   return ok;
 }
@@ -217,7 +139,7 @@ cmp_fd (long long sys, int sys_errno, long long lib, int lib_errno,
     snprintf (detail, sizeof detail, "got %s, want %s (libc)",
               fmt_val (sys, g, sizeof g), fmt_val (want, w, sizeof w));
   va_start (ap, fmt);
-  report (ok, detail, fmt, ap);
+  tap_vreport (ok, detail, fmt, ap);
   va_end (ap);
   return ok;
 }
@@ -294,39 +216,8 @@ cmp_stat (const struct stat *a, const struct stat *b, bool times,
 /* ------------------------------------------------------------------ */
 /* Scratch directory and helpers.  */
 
-static char scratch[64];
+static const char *scratch;
 static int dfd = -1;            /* the scratch directory */
-static pid_t main_pid;          /* children never remove it */
-
-static void
-die (const char *what)
-{
-  fprintf (stderr, "sys-test: %s: %s\n", what, strerror (errno));
-  exit (99);
-}
-
-static int
-rm_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void) st;
-  (void) ftw;
-  if (flag == FTW_DP)
-    rmdir (path);
-  else
-    unlink (path);
-  return 0;
-}
-
-static void
-cleanup (void)
-{
-  if (getpid () != main_pid)
-    return;
-  if (dfd >= 0)
-    close (dfd);
-  if (scratch[0])
-    nftw (scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* Create NAME in the scratch directory with LEN bytes of DATA.  */
 static void
@@ -2031,7 +1922,7 @@ check_mask (const sigset_t *got, const sigset_t *want, const char *fmt, ...)
             sig && sigismember (got, sig) ? "member" : "not member",
             sig && sigismember (want, sig) ? "member" : "not member");
   va_start (ap, fmt);
-  report (sig == 0, detail, fmt, ap);
+  tap_vreport (sig == 0, detail, fmt, ap);
   va_end (ap);
   return sig == 0;
 }
@@ -2622,7 +2513,7 @@ extern int capset (void *header, const void *data);
 static long
 child_mount (int pass, int arg)
 {
-  char target[sizeof scratch + 8];
+  char target[sizeof tap_scratch_dirs[0] + 8];
   snprintf (target, sizeof target, "%s/%s", scratch,
             arg == 1 ? "no-such" : "mnt");
   if (unshare (CLONE_NEWNS | CLONE_NEWUTS) < 0)
@@ -3678,14 +3569,9 @@ test_shortpath (void)
 int
 main (void)
 {
-  main_pid = getpid ();
-  strcpy (scratch, "/tmp/sys-test.XXXXXX");
-  if (!mkdtemp (scratch))
-    {
-      scratch[0] = 0;
-      die ("mkdtemp");
-    }
-  atexit (cleanup);
+  scratch = tap_scratch ("/tmp");
+  if (!scratch)
+    die ("mkdtemp");
   umask (022);
   dfd = open (scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0)
@@ -3713,7 +3599,5 @@ main (void)
   test_fdroom ();
   test_shortpath ();
 
-  printf ("sys-test: %d passed, %d failed, %d skipped\n", n_pass, n_fail,
-          n_skip);
-  return n_fail == 0 ? 0 : 1;
+  return tap_done ();
 }

@@ -36,93 +36,22 @@
 #undef close
 
 /* ------------------------------------------------------------------ */
-/* Reporting.  */
+/* Reporting: tap.h, under the names this driver has always used.  */
 
-static int n_test, n_pass, n_fail, n_skip;
+#define TAP_NAME "walk-test"
+#include "tap.h"
 
-static bool check (bool ok, const char *fmt, ...)
-  __attribute__ ((format (printf, 2, 3)));
-
-static bool
-check (bool ok, const char *fmt, ...)
-{
-  char desc[512];
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (desc, sizeof desc, fmt, ap);
-  va_end (ap);
-  n_test++;
-  if (ok)
-    n_pass++;
-  else
-    n_fail++;
-  printf ("%s %d - %s\n", ok ? "ok" : "not ok", n_test, desc);
-  fflush (stdout);
-  return ok;
-}
-
-static bool
-check_int (long long got, long long want, const char *what)
-{
-  char desc[512];
-  if (got == want)
-    return check (true, "%s", what);
-  snprintf (desc, sizeof desc, "%s (got %lld, want %lld)", what, got, want);
-  return check (false, "%s", desc);
-}
-
-static void skip (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
-
-static void
-skip (const char *fmt, ...)
-{
-  char why[512];
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (why, sizeof why, fmt, ap);
-  va_end (ap);
-  n_test++;
-  n_skip++;
-  printf ("ok %d - # SKIP %s\n", n_test, why);
-  fflush (stdout);
-}
-
-static _Noreturn void
-die (const char *what)
-{
-  fprintf (stderr, "walk-test: %s: %s\n", what, strerror (errno));
-  exit (2);
-}
+#define check tap_ok
+#define check_int(got, want, what) tap_check_int (got, want, "%s", what)
+#define skip tap_skip
+#define die tap_die
+#define remove_all tap_remove_tree
 
 /* ------------------------------------------------------------------ */
-/* Scratch trees.  */
+/* Scratch trees: on disk under /tmp, and on a tmpfs under /dev/shm if
+   there is one (NULL if not).  */
 
-static char scratch_disk[64], scratch_shm[64];
-
-/* rm -rf DIR, relative to AT.  */
-static void
-remove_all (int at, const char *dir)
-{
-  pid_t pid = fork ();
-  if (pid == 0)
-    {
-      if (at != AT_FDCWD && fchdir (at) < 0)
-        _exit (127);
-      execlp ("rm", "rm", "-rf", "--one-file-system", "--", dir, (char *) NULL);
-      _exit (127);
-    }
-  if (pid > 0)
-    waitpid (pid, NULL, 0);
-}
-
-static void
-cleanup (void)
-{
-  if (scratch_disk[0])
-    remove_all (AT_FDCWD, scratch_disk);
-  if (scratch_shm[0])
-    remove_all (AT_FDCWD, scratch_shm);
-}
+static const char *scratch_disk, *scratch_shm;
 
 static void
 xmkdir (int at, const char *path)
@@ -1258,22 +1187,14 @@ int
 main (void)
 {
   umask (022);
-  strcpy (scratch_disk, "/tmp/walk-test.XXXXXX");
-  if (!mkdtemp (scratch_disk))
-    {
-      scratch_disk[0] = 0;
-      die ("mkdtemp");
-    }
-  atexit (cleanup);
+  scratch_disk = tap_scratch ("/tmp");
+  if (!scratch_disk)
+    die ("mkdtemp");
   dfd = xopendir (AT_FDCWD, scratch_disk);
   if (chdir (scratch_disk) < 0)
     die ("chdir");
-  strcpy (scratch_shm, "/dev/shm/walk-test.XXXXXX");
-  sfd = -1;
-  if (mkdtemp (scratch_shm))
-    sfd = xopendir (AT_FDCWD, scratch_shm);
-  else
-    scratch_shm[0] = 0;
+  scratch_shm = tap_scratch ("/dev/shm");
+  sfd = scratch_shm ? xopendir (AT_FDCWD, scratch_shm) : -1;
 
   test_order ();
   /* Creating files on the disk may be slow: smaller trees there (the
@@ -1309,7 +1230,5 @@ main (void)
   else
     skip ("overlay: needs root and /dev/shm");
 
-  printf ("walk-test: %d passed, %d failed, %d skipped\n", n_pass, n_fail,
-          n_skip);
-  return n_fail ? 1 : 0;
+  return tap_done ();
 }

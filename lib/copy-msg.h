@@ -1,0 +1,27 @@
+/* copy-msg.h -- how the copy modules (and xcp) report a failure about a
+   file: through cli_fail (the exit status becomes failure, a progress
+   line is erased first), the file named by its path quoted and, when it
+   is long (deep in a tree), shortened from the left (lib/shortpath).  */
+
+#ifndef NC_COPY_MSG_H
+#define NC_COPY_MSG_H
+
+#include "cli.h"
+#include "shortpath.h"
+#include "walk.h"
+
+/* A name in a message; a second name in the same message needs buffers
+   of its own.  */
+#define quote_msg(name) quote_file (short_path (name))
+#define quote_msg2(name) quote_file_n (1, short_path_n (1, name))
+
+/* Report a failure of errno ERR (0: none) about NAME (and B).  */
+#define copy_fail(err, format, name) \
+  cli_fail (err, format, quote_msg (name))
+#define copy_fail2(err, format, a, b) \
+  cli_fail (err, format, quote_msg (a), quote_msg2 (b))
+/* The same for an error ERR of the walk's kind (WALK_EMOVED as well).  */
+#define copy_fail_walk(err, format, name) \
+  cli_fail (0, format ": %s", quote_msg (name), walk_strerror (err))
+
+#endif

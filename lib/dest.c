@@ -1,0 +1,314 @@
+/* dest.c -- what a copy does about what is at its destination.  */
+
+#include <config.h>
+
+#include "dest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "copy-msg.h"
+#include "copy-options.h"
+#include "install.h"
+#include "progname.h"
+#include "progress.h"
+#include "same-inode.h"
+#include "sys.h"
+#include "xalloc.h"
+
+/* -i: ask on standard error, answer from standard input.  */
+static bool
+ask_overwrite (const char *dst)
+{
+  progress_clear_shown ();
+  fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
+  fflush (stderr);
+  char line[64];
+  if (!fgets (line, sizeof line, stdin))
+    return false;
+  bool yes = line[0] == 'y' || line[0] == 'Y';
+  /* The rest of a long answer is not the next one.  */
+  while (!strchr (line, '\n') && fgets (line, sizeof line, stdin))
+    continue;
+  return yes;
+}
+
+/* What to do about the existing DST (DST_ST, followed through a
+   symbolic link) before copying SRC (SRC_ST) over it: 1 to go on, 0 to
+   leave it, -1 after a reported error.  The same file is refused before
+   anything is asked, a directory only after -i asked, as cp does.  */
+int
+may_replace (const struct copy_options *o, const struct stat *src_st,
+             const struct stat *dst_st, const char *src, const char *dst)
+{
+  if (SAME_INODE (*src_st, *dst_st))
+    {
+      copy_fail2 (0, "%s and %s are the same file", src, dst);
+      return -1;
+    }
+  if (o->clobber == COPY_CLOBBER_NO)
+    return 0;
+  if (o->update
+      && (dst_st->st_mtim.tv_sec > src_st->st_mtim.tv_sec
+          || (dst_st->st_mtim.tv_sec == src_st->st_mtim.tv_sec
+              && dst_st->st_mtim.tv_nsec >= src_st->st_mtim.tv_nsec)))
+    return 0;
+  if (o->clobber == COPY_CLOBBER_ASK && !ask_overwrite (dst))
+    return 0;
+  if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
+    {
+      copy_fail (0, "cannot overwrite directory %s with non-directory", dst);
+      return -1;
+    }
+  return 1;
+}
+
+void
+put_release (struct put *p)
+{
+  if (p->own_dirfd >= 0)
+    sys_close (p->own_dirfd);
+  free (p->own_name);
+}
+
+/* Whether the symbolic link ST is one of /proc's (/proc/self/fd/1, which
+   /dev/stdout names): such a link leads to an open file, not to the
+   path its text shows.  */
+static bool
+proc_link (const struct stat *st)
+{
+  static int have = -1;
+  static dev_t proc_dev;
+  if (have < 0)
+    {
+      struct stat proc;
+      have = sys_fstatat (AT_FDCWD, "/proc/self", &proc,
+                          AT_SYMLINK_NOFOLLOW) == 0;
+      proc_dev = proc.st_dev;
+    }
+  return have && st->st_dev == proc_dev;
+}
+
+/* Follow the symbolic link NAME of DIRFD, and the links it leads to, to
+   the entry named at last, as open would: P's dirfd becomes the
+   directory that holds it, P's name its name there, P's st its status.
+   Return 0; 1 if a link of /proc is met on the way (see proc_link);
+   -ENOENT if that entry does not exist (a dangling link; P is set for
+   creating it, unless P's name is NULL: the link ends in "/", ".", or
+   ".."); or another -errno.  */
+static int
+follow_dest_link (int dirfd, const char *name, struct put *p)
+{
+  char *target = NULL;
+  size_t size = 256;
+  int ret = -ELOOP;
+  for (int hops = 0; hops < 40; hops++)
+    {
+      ssize_t n;
+      for (;;)
+        {
+          target = xrealloc (target, size);
+          n = sys_readlinkat (dirfd, name, target, size);
+          if (n < 0 || (size_t) n < size)
+            break;
+          size *= 2;
+        }
+      if (n < 0)
+        {
+          ret = n;
+          break;
+        }
+      target[n] = '\0';
+      char *slash = strrchr (target, '/');
+      const char *base = slash ? slash + 1 : target;
+      if (!*base || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
+        {
+          /* It names a directory, if anything: no file to make.  */
+          ret = sys_fstatat (dirfd, name, &p->st, 0);
+          p->name = NULL;
+          break;
+        }
+      int up;
+      if (!slash)
+        up = sys_openat (dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+      else
+        {
+          *slash = '\0';
+          up = sys_openat (dirfd, slash == target ? "/" : target,
+                           O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+        }
+      if (up < 0)
+        {
+          ret = up;
+          break;
+        }
+      char *next = xstrdup (base);
+      if (p->own_dirfd >= 0)
+        sys_close (p->own_dirfd);
+      free (p->own_name);
+      p->own_dirfd = up;
+      p->own_name = next;
+      p->dirfd = dirfd = up;
+      p->name = name = next;
+      ret = sys_fstatat (dirfd, name, &p->st, AT_SYMLINK_NOFOLLOW);
+      if (ret < 0 || !S_ISLNK (p->st.st_mode))
+        break;
+      if (proc_link (&p->st))
+        {
+          ret = 1;
+          break;
+        }
+      ret = -ELOOP;
+    }
+  free (target);
+  return ret;
+}
+
+/* Follow the symbolic link D's name (P's st) to what P's name becomes,
+   as open(2) in cp would: the file it names is written, the link kept;
+   a link of /proc is written through, in place.  Return 1 to go on with
+   P's st set to what is there, 2 to go on with nothing there (a new file
+   where a dangling link points, under POSIXLY_CORRECT), or -1 after a
+   reported error.  */
+static int
+through_link (const struct dest *d, struct put *p)
+{
+  int ret;
+  if (!proc_link (&p->st))
+    {
+      ret = follow_dest_link (d->dirfd, d->name, p);
+      if (ret == -ENOENT && p->name && getenv ("POSIXLY_CORRECT"))
+        {
+          /* POSIX: a new file where the link points.  */
+          struct stat dir;
+          p->dev = sys_fstat (p->dirfd, &dir) == 0 ? dir.st_dev : d->dev;
+          return 2;
+        }
+      if (ret == -ENOENT)
+        {
+          copy_fail (0, "not writing through dangling symlink %s",
+                     d->display);
+          return -1;
+        }
+      if (ret < 0)
+        {
+          copy_fail (-ret, "cannot create regular file %s", d->display);
+          return -1;
+        }
+      if (ret == 1)
+        {
+          put_release (p);
+          *p = (struct put) { .dirfd = d->dirfd, .name = d->name,
+                              .own_dirfd = -1, .st = p->st };
+        }
+    }
+  if (S_ISLNK (p->st.st_mode))
+    {
+      /* /dev/stdout and the like: a link of /proc names an open file,
+         which may have no name (a pipe, a deleted file) or be held open
+         by whoever gave it: written through the link, in place.  */
+      ret = sys_fstatat (d->dirfd, d->name, &p->st, 0);
+      if (ret < 0)
+        {
+          copy_fail (-ret, "cannot open %s for writing", d->display);
+          return -1;
+        }
+      p->follow = true;
+    }
+  return 1;
+}
+
+/* How the copy takes the place of the existing P.  Replaced whole, a
+   file keeps its owner, mode and ACL (set_file_attrs) but would lose the
+   names that are not this one, and an owner this user cannot give: those
+   are written in place, as cp writes.  */
+static void
+choose_how (const struct copy_options *o, struct put *p)
+{
+  if (!S_ISREG (p->st.st_mode))
+    p->how = PUT_INTO;
+  else if (p->follow)
+    p->how = PUT_INPLACE, p->why = "it is reached through /proc";
+  else if (o->inplace)
+    p->how = PUT_INPLACE, p->why = "--inplace";
+  else if (p->st.st_nlink > 1)
+    p->how = PUT_INPLACE, p->why = "it has other hard links";
+  else if (!o->is_root && p->st.st_uid != o->euid)
+    p->how = PUT_INPLACE, p->why = "it belongs to another user";
+  else if (!o->is_root && p->st.st_gid != o->egid
+           && !group_member (p->st.st_gid))
+    p->how = PUT_INPLACE, p->why = "its group is not one of this user's";
+  else
+    p->how = PUT_REPLACE;
+}
+
+int
+check_dest (const struct copy_options *o, const struct stat *st,
+            const char *src, const struct dest *d, struct put *p)
+{
+  *p = (struct put) { .how = PUT_NEW, .dirfd = d->dirfd, .name = d->name,
+                      .dev = d->dev, .own_dirfd = -1 };
+  if (d->fresh)
+    return 1;
+  int ret = sys_fstatat (d->dirfd, d->name, &p->st, AT_SYMLINK_NOFOLLOW);
+  if (ret == -ENOENT)
+    return 1;
+  if (ret < 0)
+    {
+      copy_fail (-ret, "cannot stat %s", d->display);
+      return -1;
+    }
+  if (d->made_here && d->made_here (o, &p->st))
+    {
+      if (S_ISLNK (p->st.st_mode))
+        copy_fail2 (0, "will not copy %s through just-created symlink %s",
+                    src, d->display);
+      else
+        copy_fail2 (0, "will not overwrite just-created %s with %s",
+                    d->display, src);
+      return -1;
+    }
+  if (S_ISLNK (p->st.st_mode))
+    {
+      ret = through_link (d, p);
+      if (ret != 1)
+        return ret < 0 ? -1 : 1;
+    }
+  int go = may_replace (o, st, &p->st, src, d->display);
+  if (go <= 0)
+    return go;
+  p->dev = p->st.st_dev;
+  choose_how (o, p);
+  return 1;
+}
+
+/* Make P's name a hard link to FIRST (relative to BASE): a new name, or
+   in place of what is there through a temporary name renamed over it, so
+   that the name never goes missing.  */
+int
+link_over (int base, const char *first, const struct put *p)
+{
+  int ret;
+  if (p->how == PUT_NEW)
+    {
+      ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, p->name, 0));
+      if (ret != -EEXIST)
+        return ret;
+    }
+  else
+    {
+      /* Already a link of it: renaming one name of an inode over another
+         would do nothing and leave the temporary name.  */
+      struct stat fst;
+      if (sys_fstatat (base, first, &fst, AT_SYMLINK_NOFOLLOW) == 0
+          && SAME_INODE (fst, p->st))
+        return 0;
+    }
+  return install_link (base, first, p->dirfd, p->name);
+}
+

@@ -1,0 +1,98 @@
+/* dest.h -- what a copy does about what is at its destination, as cp.
+
+   - The same file as the source is refused before anything is asked; a
+     directory only after -i asked.
+   - -n leaves an existing destination; -u leaves one that is not older
+     than the source; -i asks.
+   - A symbolic link at the destination is written through, as open(2) in
+     cp would: the file it names is written, the link kept.  A dangling
+     one is refused (made, where POSIXLY_CORRECT is set).  A link of /proc
+     (/dev/stdout) names an open file: written in place through it.
+   - A device, FIFO or socket is written into, never replaced.
+   - A regular file is replaced whole once the copy is complete (see
+     install.h), keeping its owner, mode and ACL (copy-attrs.h), except
+     where a replacement could not keep what it is: other hard links, an
+     owner or group this user cannot give, a directory this user cannot
+     write, --inplace.  Those are written in place, as cp writes.
+   - An entry this run made (another operand copied to the same name) is
+     never overwritten.
+
+   Failures are reported (copy-msg.h) before the functions return -1.  */
+
+#ifndef NC_DEST_H
+#define NC_DEST_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+struct copy_options;
+struct tree;
+struct walk;
+
+/* Where a copy goes: NAME in DIRFD (device DEV), DISPLAY in messages.
+   FRESH: DIRFD was made by this run, so NAME cannot exist yet.  */
+struct dest
+{
+  int dirfd;
+  dev_t dev;
+  const char *name;
+  const char *display;
+  bool fresh;
+  bool inherits_acl;    /* DIRFD has a default ACL */
+  /* Whether this run made ST (another operand copied to the same name):
+     such an entry is never overwritten.  NULL: none is.  */
+  bool (*made_here) (const struct copy_options *o, const struct stat *st);
+  /* In a tree: for hard links, where the copy's path comes from.  */
+  struct tree *tree;
+  struct walk *walk;
+};
+
+/* How a copy takes the place of what is at its destination.  */
+enum put_how
+{
+  PUT_NEW,              /* nothing there: a new name */
+  PUT_REPLACE,          /* a regular file, replaced whole once complete */
+  PUT_INPLACE,          /* a regular file, truncated and written over */
+  PUT_INTO,             /* a device, FIFO or socket, written into */
+};
+
+/* Where a copy goes once a symbolic link at the destination is followed:
+   NAME in DIRFD, on device DEV; ST is what is there (not PUT_NEW).  */
+struct put
+{
+  enum put_how how;
+  int dirfd;
+  const char *name;
+  dev_t dev;
+  struct stat st;
+  const char *why;      /* PUT_INPLACE: the reason, for --debug */
+  bool follow;          /* NAME is a link of /proc, opened through */
+  int own_dirfd;        /* a directory a link led to, or -1 */
+  char *own_name;
+};
+
+/* Look at the destination D before copying SRC (ST) there: return 1 to
+   copy (P says how and where), 0 to leave it, -1 after a reported
+   error.  P is released by the caller with put_release in every case.  */
+int check_dest (const struct copy_options *o, const struct stat *st,
+                const char *src, const struct dest *d, struct put *p);
+
+/* Free what check_dest kept in P.  */
+void put_release (struct put *p);
+
+/* What to do about the existing DST (DST_ST, followed through a
+   symbolic link) before copying SRC (SRC_ST) over it: 1 to go on, 0 to
+   leave it (-n, -u, or -i answered no), -1 after a reported error (the
+   same file; a directory for a non-directory).  */
+int may_replace (const struct copy_options *o, const struct stat *src_st,
+                 const struct stat *dst_st, const char *src,
+                 const char *dst);
+
+/* Make P's name (as check_dest set it, or PUT_NEW/PUT_REPLACE with its
+   dirfd, name and st) a hard link to FIRST (relative to BASE): a new
+   name, or in place of what is there (install_link), so that the name
+   never goes missing.  0 if it already is one.  Return 0 or -errno.  */
+int link_over (int base, const char *first, const struct put *p);
+
+#endif

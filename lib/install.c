@@ -1,0 +1,208 @@
+/* install.c -- put a complete copy into place in one step.  */
+
+#include <config.h>
+
+#include "install.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "fatal-signal.h"
+#include "sys.h"
+
+/* --- temporary names ----------------------------------------------- */
+
+/* A named temporary file exists in two cases: where the file system has
+   no O_TMPFILE, and between the linkat and the renameat that replace an
+   existing file.  A signal that ends the process then removes it
+   first.  */
+static char tmp_name[64];
+static int tmp_dirfd = -1;
+static volatile sig_atomic_t tmp_set;
+
+static void
+on_fatal_signal (int sig)
+{
+  (void) sig;
+  if (tmp_set)
+    sys_unlinkat (tmp_dirfd, tmp_name, 0);
+}
+
+void
+install_catch_signals (void)
+{
+  /* gnulib re-raises the signal once the action has run, and leaves an
+     ignored signal ignored.  */
+  at_fatal_signal (on_fatal_signal);
+}
+
+const char *
+install_tmp_name (int dirfd)
+{
+  static unsigned long counter;
+  tmp_set = 0;
+  snprintf (tmp_name, sizeof tmp_name, ".xcp-%ld-%lu.tmp", (long) getpid (),
+            counter++);
+  tmp_dirfd = dirfd;
+  tmp_set = 1;
+  return tmp_name;
+}
+
+void
+install_tmp_forget (void)
+{
+  tmp_set = 0;
+}
+
+/* --- links --------------------------------------------------------- */
+
+/* Whether linkat takes AT_EMPTY_PATH from us (CAP_DAC_READ_SEARCH), which
+   spares the /proc lookup: -1 not known yet.  */
+static int empty_path_link = -1;
+
+/* Give the unnamed file FD the name NAME in DIRFD; -EEXIST if taken.  */
+static int
+link_tmpfile (int fd, int dirfd, const char *name)
+{
+  int ret = -EPERM;
+  if (empty_path_link != 0)
+    {
+      ret = SYS_RETRY_EINTR (sys_linkat (fd, "", dirfd, name, AT_EMPTY_PATH));
+      if (empty_path_link < 0 && (ret == -ENOENT || ret == -EPERM))
+        empty_path_link = 0;
+      else
+        {
+          empty_path_link = 1;
+          return ret;
+        }
+    }
+  char proc[sizeof "/proc/self/fd/" + 3 * sizeof (int)];
+  snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+  return SYS_RETRY_EINTR (sys_linkat (AT_FDCWD, proc, dirfd, name,
+                                      AT_SYMLINK_FOLLOW));
+}
+
+/* What a new name is made for: the unnamed file FD, or (FD -1) FIRST
+   relative to BASE.  */
+struct link_source
+{
+  int fd;
+  int base;
+  const char *first;
+};
+
+static int
+link_source (const struct link_source *s, int dirfd, const char *name)
+{
+  if (s->fd >= 0)
+    return link_tmpfile (s->fd, dirfd, name);
+  return SYS_RETRY_EINTR (sys_linkat (s->base, s->first, dirfd, name, 0));
+}
+
+/* Make S's file NAME in DIRFD through a temporary name renamed over it.  */
+static int
+link_renamed_over (const struct link_source *s, int dirfd, const char *name)
+{
+  int ret = -EEXIST;
+  for (int tries = 0; tries < 100; tries++)
+    {
+      const char *tmp = install_tmp_name (dirfd);
+      ret = link_source (s, dirfd, tmp);
+      if (ret == -EEXIST)
+        continue;
+      if (ret < 0)
+        break;
+      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp, dirfd, name, 0));
+      if (ret < 0)
+        sys_unlinkat (dirfd, tmp, 0);
+      break;
+    }
+  install_tmp_forget ();
+  return ret;
+}
+
+/* --- the copy's file ----------------------------------------------- */
+
+int
+install_create_tmp (int dirfd, mode_t mode, bool *named)
+{
+  static bool no_tmpfile;
+  *named = false;
+  if (!no_tmpfile)
+    {
+      int fd = sys_openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+                           mode);
+      if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
+        return fd;
+      no_tmpfile = true;
+    }
+  for (int tries = 0; tries < 100; tries++)
+    {
+      const char *name = install_tmp_name (dirfd);
+      int fd = sys_openat (dirfd, name, O_CREAT | O_EXCL | O_WRONLY
+                           | O_CLOEXEC | O_NOFOLLOW, mode);
+      if (fd != -EEXIST)
+        {
+          if (fd < 0)
+            install_tmp_forget ();
+          else
+            *named = true;
+          return fd;
+        }
+    }
+  install_tmp_forget ();
+  return -EEXIST;
+}
+
+void
+install_discard_tmp (int fd, int dirfd, bool named)
+{
+  sys_close (fd);
+  if (named)
+    {
+      sys_unlinkat (dirfd, tmp_name, 0);
+      install_tmp_forget ();
+    }
+}
+
+int
+install_tmp (int fd, bool named, int dirfd, const char *name, bool exists)
+{
+  int ret;
+  if (named)
+    {
+      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp_name, dirfd, name, 0));
+      if (ret < 0)
+        sys_unlinkat (dirfd, tmp_name, 0);
+      install_tmp_forget ();
+      return ret;
+    }
+  struct link_source s = { .fd = fd, .base = -1 };
+  if (!exists)
+    {
+      ret = link_source (&s, dirfd, name);
+      if (ret != -EEXIST)
+        return ret;
+    }
+  return link_renamed_over (&s, dirfd, name);
+}
+
+int
+install_link (int base, const char *first, int dirfd, const char *name)
+{
+  struct link_source s = { .fd = -1, .base = base, .first = first };
+  return link_renamed_over (&s, dirfd, name);
+}
+
+int
+install_fsync_dir (int dirfd)
+{
+  int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  int ret = fd < 0 ? fd : SYS_RETRY_EINTR (sys_fsync (fd));
+  if (fd >= 0)
+    sys_close (fd);
+  return ret == -EINVAL ? 0 : ret;
+}
