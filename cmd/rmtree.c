@@ -24,15 +24,11 @@
 #include "walk.h"
 #include "xalloc.h"
 
-enum { OPT_PRESERVE_ROOT = 1, OPT_NO_PRESERVE_ROOT, OPT_PROGRESS,
-       OPT_NO_PROGRESS };
-
 static int force;
 static int verbose;
 static int one_fs;
 static int dry_run;
-static bool preserve_root = true;
-static int progress = -1;  /* -1: if standard error is a terminal */
+static int preserve_root = true;
 
 static struct poptOption tool_options[] = {
   { "force", 'f', POPT_ARG_NONE, &force, 0,
@@ -45,16 +41,11 @@ static struct poptOption tool_options[] = {
     NULL },
   { "dry-run", 'n', POPT_ARG_NONE, &dry_run, 0,
     "remove nothing; list what would be removed", NULL },
-  { "preserve-root", '\0', POPT_ARG_NONE, NULL, OPT_PRESERVE_ROOT,
+  { "preserve-root", '\0', POPT_ARG_VAL, &preserve_root, true,
     "refuse to remove '/' (the default)", NULL },
-  { "no-preserve-root", '\0', POPT_ARG_NONE, NULL, OPT_NO_PRESERVE_ROOT,
+  { "no-preserve-root", '\0', POPT_ARG_VAL, &preserve_root, false,
     "do not treat '/' specially", NULL },
-  { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
-    "show a count of removed entries and the rate on standard error, "
-    "and the totals at the end (by default on a terminal: after a "
-    "second, erased at the end)", NULL },
-  { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
-    "do not show the progress line", NULL },
+  CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
 
@@ -65,12 +56,12 @@ static struct poptOption options[] = {
     "relative to a directory already open, so a tree changed during the "
     "removal cannot lead outside itself.  A PATH written with a trailing "
     "slash is resolved, as by rm: LINK/ empties the directory LINK points "
-    "to, and keeps LINK.\n\n"
-    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+    "to, and keeps LINK.  The progress line counts the entries removed, "
+    "and their rate.\n\n"
+    CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
-static int status = EXIT_SUCCESS;
 static struct stat root_st;
 static bool root_st_ok;
 
@@ -110,7 +101,7 @@ count_removed (void)
 {
   n_removed++;
   /* The clock is read every 64 entries only.  */
-  if (progress > 0 && (n_removed & 63) == 0 && progress_due (&bar))
+  if (cli_progress > 0 && (n_removed & 63) == 0 && progress_due (&bar))
     progress_line (false);
 }
 
@@ -119,10 +110,8 @@ count_removed (void)
 static void
 report (struct walk *w, int err)
 {
-  progress_clear (&bar);
-  error (0, 0, "cannot remove %s: %s", quote_file (walk_path (w)),
-         walk_strerror (err));
-  status = EXIT_FAILURE;
+  cli_fail (0, "cannot remove %s: %s", quote_file (walk_path (w)),
+            walk_strerror (err));
 }
 
 /* "removed 'x'" (-v), "would remove 'x'" (-n).  */
@@ -272,15 +261,10 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
       if (e->depth == 0 && preserve_root && is_root (e->st))
         {
           const char *path = walk_path (w);
-          progress_clear (&bar);
-          if (strcmp (path, "/") == 0)
-            error (0, 0, "it is dangerous to operate recursively on %s",
-                   quote_file (path));
-          else
-            error (0, 0, "it is dangerous to operate recursively on %s "
-                   "(same as '/')", quote_file (path));
-          error (0, 0, "use --no-preserve-root to override this failsafe");
-          status = EXIT_FAILURE;
+          error (0, 0, "it is dangerous to operate recursively on %s%s",
+                 quote_file (path),
+                 strcmp (path, "/") == 0 ? "" : " (same as '/')");
+          cli_fail (0, "use --no-preserve-root to override this failsafe");
           return WALK_SKIP;
         }
       if (e->depth == 0)
@@ -291,11 +275,9 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
     case WALK_MOUNT:
       /* GNU rm's words for another device; rmtree also skips a mount
          point of the same device (a bind mount), and says so.  */
-      progress_clear (&bar);
-      error (0, 0, "skipping %s, since it's %s", quote_file (walk_path (w)),
-             e->st->st_dev != top.dev ? "on a different device"
-                                      : "a mount point");
-      status = EXIT_FAILURE;
+      cli_fail (0, "skipping %s, since it's %s", quote_file (walk_path (w)),
+                e->st->st_dev != top.dev ? "on a different device"
+                                         : "a mount point");
       return WALK_CONTINUE;
     case WALK_ERR:
       return failed (w, e);
@@ -340,10 +322,8 @@ remove_operand (const char *arg)
   const char *base = slash && slash[1] ? slash + 1 : path;
   if (dot_or_dotdot (base))
     {
-      progress_clear (&bar);
-      error (0, 0, "refusing to remove '.' or '..' directory: skipping %s",
-             quote_file (display));
-      status = EXIT_FAILURE;
+      cli_fail (0, "refusing to remove '.' or '..' directory: skipping %s",
+                quote_file (display));
       goto out;
     }
 
@@ -358,12 +338,8 @@ remove_operand (const char *arg)
       if (dirfd < 0)
         {
           if (!(force && (dirfd == -ENOENT || dirfd == -ENOTDIR)))
-            {
-              progress_clear (&bar);
-              error (0, 0, "cannot remove %s: %s", quote_file (display),
-                     strerror (-dirfd));
-              status = EXIT_FAILURE;
-            }
+            cli_fail (0, "cannot remove %s: %s", quote_file (display),
+                      strerror (-dirfd));
           goto out;
         }
     }
@@ -393,32 +369,17 @@ main (int argc, char **argv)
 {
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options, "[OPTION]... PATH...");
-  int opt;
-  while ((opt = cli_next_option (ctx)) >= 0)
-    switch (opt)
-      {
-      case OPT_PRESERVE_ROOT:
-        preserve_root = true;
-        break;
-      case OPT_NO_PRESERVE_ROOT:
-        preserve_root = false;
-        break;
-      case OPT_PROGRESS:
-        progress = 1;
-        break;
-      case OPT_NO_PROGRESS:
-        progress = 0;
-        break;
-      }
+  while (cli_next_option (ctx) >= 0)
+    continue;
   const char **args = poptGetArgs (ctx);
   if (!args && !force)
     cli_usage_error ("missing operand");
 
   if (preserve_root)
     root_st_ok = sys_fstatat (AT_FDCWD, "/", &root_st, 0) == 0;
-  progress_start (&bar, progress > 0);
-  if (progress < 0)
-    progress = bar.tty && !verbose && !dry_run;
+  progress_start (&bar, cli_progress > 0);
+  if (cli_progress < 0)
+    cli_progress = bar.tty && !verbose && !dry_run;
 
   for (; args && *args; args++)
     remove_operand (*args);
@@ -426,5 +387,5 @@ main (int argc, char **argv)
   if (progress_finish (&bar))
     progress_line (true);
   poptFreeContext (ctx);
-  return status;
+  return cli_status;
 }

@@ -44,8 +44,7 @@ static struct poptOption options[] = {
     "read from its offset (or at --offset).  Standard output that is FILE "
     "itself (FILE >> FILE) is refused, unless nothing is left to read or the "
     "reads and the writes cannot meet.\n\n"
-    "N takes a K, M, G, T suffix (KiB...; KB for 1000) or 0x for hex.\n"
-    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+    CLI_SIZE_SYNTAX ("N") "\n" CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
@@ -54,13 +53,8 @@ main (int argc, char **argv)
 {
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options, "[OPTION]... FILE");
-  while (cli_next_option (ctx) >= 0)
-    continue;
-  const char *file = poptGetArg (ctx);
-  if (!file)
-    cli_usage_error ("missing file operand");
-  if (poptPeekArg (ctx))
-    cli_usage_error ("extra operand %s", quote_file (poptPeekArg (ctx)));
+  const char *file = cli_file_operand (ctx, NULL);
+  cli_no_more_operands (ctx);
 
   /* FILE - is standard input, read from its own offset (which the copy
      moves, as cat does) or at --offset (which leaves it alone).  */
@@ -99,13 +93,13 @@ main (int argc, char **argv)
      (never shrunk) to the default.  */
   copy_size_pipe (STDOUT_FILENO, req.pipe_size);
 
-  struct copy_result res;
-  ret = copy_range (&req, &res);
+  struct copy_data_result res;
+  ret = copy_file_data (&(struct copy_data_request) { .range = req }, &res);
   if (debug)
-    copy_print_debug (program_name, &res);
+    copy_print_debug (program_name, &res.moved);
   if (ret < 0)
     {
-      if (res.side == COPY_SIDE_READ)
+      if (res.failure == COPY_FAILED_READ)
         error (EXIT_FAILURE, -ret, "error reading %s", name);
       /* The reader went away: stop quietly, as cat does.  */
       if (ret == -EPIPE)

@@ -15,15 +15,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "copy-attrs.h"
 #include "copy-msg.h"
+#include "dirname.h"
 #include "copy.h"
 #include "copy-options.h"
 #include "dest.h"
@@ -38,10 +37,10 @@
 #include "sys.h"
 #include "walk.h"
 #include "xalloc.h"
+#include "yesno.h"
 
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
-       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PROGRESS, OPT_NO_PROGRESS,
-       OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
+       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
        OPT_NO_TARGET_DIR };
 
@@ -95,12 +94,7 @@ static struct poptOption tool_options[] = {
     "copy every SRC into DIR", "DIR" },
   { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
     "treat DST as the name of the copy, even if it is a directory", NULL },
-  { "progress", '\0', POPT_ARG_NONE, NULL, OPT_PROGRESS,
-    "show bytes, files, rate and time left on standard error, and the "
-    "totals at the end (by default on a terminal: after a second, erased "
-    "at the end)", NULL },
-  { "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS,
-    "do not show the progress line", NULL },
+  CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
 
@@ -116,15 +110,15 @@ static struct poptOption options[] = {
     "written through; a device, FIFO or socket is written into.  Where a "
     "replacement could not keep what DST is (other hard links, an owner "
     "this user cannot give, a directory this user cannot write), DST is "
-    "written in place, as cp does.\n\n"
-    "Exit status: 0 success, 1 failure, 2 usage error.\n\nOptions:", NULL },
+    "written in place, as cp does.  The progress line shows bytes, files, "
+    "rate and time left.\n\n"
+    CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
 /* --preserve without a list.  */
 #define PRESERVE_DEFAULT "mode,ownership,timestamps"
 
-static int status = EXIT_SUCCESS;
 
 /* --- progress ------------------------------------------------------ */
 
@@ -155,22 +149,20 @@ progress_line (bool last)
 
 /* Count N bytes (and a file if FILE); draw the line when it is due.  */
 static void
-progress_add (const struct copy_options *x, uintmax_t n, bool file)
+progress_count (uintmax_t n, bool file)
 {
   n_bytes += n;
   n_files += file;
-  if (!x->progress)
-    return;
   if (progress_due (&bar))
     progress_line (false);
 }
 
-/* Whether the progress line is drawn at all: then files are copied in
-   pieces, for it to move.  */
-static bool
-progress_on (const struct copy_options *x)
+/* The same, if X draws the line at all.  */
+static void
+progress_add (const struct copy_options *x, uintmax_t n, bool file)
 {
-  return x->progress;
+  if (x->progress)
+    progress_count (n, file);
 }
 
 /* --- messages ------------------------------------------------------ */
@@ -179,84 +171,39 @@ progress_on (const struct copy_options *x)
    long path (deep in a tree).  A second name in the same message needs
    buffers of its own.  */
 /* Whole, for -v's listing on standard output, which is data.  */
-#define quote_file2(name) \
-  quotearg_n_style (1, shell_escape_always_quoting_style, name)
+#define quote_file2(name) quote_file_n (1, name)
 
-/* Report a failure about NAME (and B), and remember it for the exit
-   status.  */
-#define fail(err, format, name) \
-  (progress_clear (&bar), error (0, (err), format, quote_msg (name)), \
-   status = EXIT_FAILURE)
+/* Report a failure about NAME (and B); cli_status remembers it.  */
+#define fail(err, format, name) cli_fail ((err), format, quote_msg (name))
 /* The same for errors of the walk's kind (WALK_EMOVED as well).  */
 #define fail_walk(err, format, name) \
-  (progress_clear (&bar), \
-   error (0, 0, format ": %s", quote_msg (name), walk_strerror (err)), \
-   status = EXIT_FAILURE)
+  cli_fail (0, format ": %s", quote_msg (name), walk_strerror (err))
 #define fail2(err, format, a, b) \
-  (progress_clear (&bar), \
-   error (0, (err), format, quote_msg (a), quote_msg2 (b)), \
-   status = EXIT_FAILURE)
+  cli_fail ((err), format, quote_msg (a), quote_msg2 (b))
 
-/* "'SRC' -> 'DST'" for -v.  */
+/* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
 static void
-say_copied (const struct copy_options *x, const char *src, const char *dst)
+say_copied (const struct copy_options *x, const char *src, const char *dst,
+            bool file)
 {
-  if (!x->verbose)
-    return;
-  progress_clear (&bar);
-  printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
-}
-
-static const char *
-engine_label (enum copy_engine e)
-{
-  return e == COPY_ENGINE_RW ? "rw" : copy_engine_name (e);
+  if (x->verbose)
+    {
+      progress_clear (&bar);
+      printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+    }
+  if (file)
+    progress_add (x, 0, true);
 }
 
 /* --- file data ----------------------------------------------------- */
 
-/* What the engines declined between the last pair of file systems: a
-   tree of small files between two file systems asks each only once.  */
-struct fs_pair
+/* copy_file_data's count of the bytes moved, while the progress line is
+   drawn.  */
+static void
+count_bytes (void *arg, uint64_t n)
 {
-  bool valid;
-  dev_t src, dst;
-  bool no_clone;
-  unsigned int declined;
-};
-static struct fs_pair fs_pair;
-
-static bool
-clone_unsupported (int err)
-{
-  return err == -EOPNOTSUPP || err == -EXDEV || err == -EINVAL
-         || err == -ENOTTY || err == -ENOSYS || err == -EPERM
-         || err == -EBADF;
-}
-
-/* Whether the sizes of the files of FD's file system say nothing of
-   their data: those of sysfs are a page, whatever they hold (and no
-   block), those of /proc 0.  */
-static bool
-nominal_sizes (int fd)
-{
-  struct statfs sf;
-  if (fstatfs (fd, &sf) != 0)
-    return false;
-  switch ((unsigned long) sf.f_type)
-    {
-    case PROC_SUPER_MAGIC:
-    case SYSFS_MAGIC:
-    case DEBUGFS_MAGIC:
-    case TRACEFS_MAGIC:
-    case SECURITYFS_MAGIC:
-    case CGROUP_SUPER_MAGIC:
-    case CGROUP2_SUPER_MAGIC:
-    case 0x62656570:            /* configfs */
-      return true;
-    default:
-      return false;
-    }
+  (void) arg;
+  progress_count (n, false);
 }
 
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
@@ -269,221 +216,48 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
            int out_fd, bool out_regular, dev_t dst_dev, const char *src,
            const char *dst, bool *short_read)
 {
-  bool regular = S_ISREG (st->st_mode);
-  /* What needs a regular file on both sides: FICLONE, copy_file_range,
-     holes, and the refusals remembered for the pair of file systems.  */
-  bool both = regular && out_regular;
-  struct copy_result res = { .engine = COPY_ENGINE_NONE };
-  enum copy_engine first_range = COPY_ENGINE_NONE, used;
-  unsigned int engines = 0;
-  bool holes = false;
-  int ret;
-
-  if (!fs_pair.valid || fs_pair.src != st->st_dev || fs_pair.dst != dst_dev)
-    fs_pair = (struct fs_pair) { .valid = true, .src = st->st_dev,
-                                 .dst = dst_dev };
-
-  bool has_holes = regular && (uintmax_t) st->st_blocks * 512
-                              < (uintmax_t) st->st_size;
-  /* A size of 0 may mean "unknown" (/proc): such a file is read to its
-     end, whatever engine was asked for, rather than copied as empty.  So
-     is one of sysfs, whose size is a page without a block, rather than
-     taken for a hole after its data and padded with zeros.  */
-  bool size_unknown = regular && (st->st_size == 0
-                                  || (has_holes && nominal_sizes (in_fd)));
-  if (size_unknown)
-    has_holes = false;
-  *short_read = false;
-  if (both
-      && (x->engine == COPY_ENGINE_CLONE
-          || (x->engine == COPY_ENGINE_NONE && x->reflink != COPY_WHEN_NEVER
-              && (!fs_pair.no_clone || x->reflink == COPY_WHEN_ALWAYS))))
-    {
-      ret = copy_clone (in_fd, out_fd);
-      if (ret == 0)
-        {
-          res.engine = COPY_ENGINE_CLONE;
-          res.bytes = st->st_size;
-          holes = has_holes;
-          goto done;
-        }
-      if (!clone_unsupported (ret)
-          || ((x->engine == COPY_ENGINE_CLONE
-               || x->reflink == COPY_WHEN_ALWAYS)
-              && !size_unknown))
-        {
-          fail2 (-ret, "cannot clone %s to %s", src, dst);
-          return false;
-        }
-      fs_pair.no_clone = true;
-    }
-
-  /* sendfile adds nothing to splice between two files: only when
-     asked for.  */
-  engines = x->engine != COPY_ENGINE_NONE
-            ? COPY_ENGINE_BIT (x->engine)
-            : (COPY_ENGINES_ALL & ~COPY_ENGINE_BIT (COPY_ENGINE_SENDFILE)
-               & ~fs_pair.declined);
-  /* copy_file_range may share the blocks as FICLONE does (btrfs, XFS,
-     NFS): never is never.  */
-  if (x->engine == COPY_ENGINE_NONE && x->reflink == COPY_WHEN_NEVER)
-    engines &= ~COPY_ENGINE_BIT (COPY_ENGINE_COPY_FILE_RANGE);
-  if (engines == 0)
-    engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
-  first_range = COPY_ENGINE_NONE;
-  for (enum copy_engine e = COPY_ENGINE_COPY_FILE_RANGE;
-       e <= COPY_ENGINE_RW; e++)
-    if (engines & COPY_ENGINE_BIT (e)
-        && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
-      {
-        first_range = e;
-        break;
-      }
-
-  struct copy_request req = {
-    .in_fd = in_fd, .out_fd = out_fd, .engines = engines,
-    .flags = both ? COPY_REGULAR_FILES : 0,
+  /* What the engines declined between the last pair of file systems.  */
+  static struct copy_fs_cache fs_pair;
+  struct copy_data_request req = {
+    .range = { .in_fd = in_fd, .out_fd = out_fd },
+    .in_st = st, .out_regular = out_regular, .out_dev = dst_dev,
+    .engine = x->engine, .reflink = x->reflink, .sparse = x->sparse,
+    .cache = &fs_pair,
+    /* In pieces, for the progress line to move.  */
+    .piece = x->progress ? 64u << 20 : 0,
+    .progress = x->bytes_done, .progress_arg = x->bytes_arg,
   };
-  if (both && x->sparse != COPY_WHEN_NEVER && !size_unknown
-      && (has_holes || x->sparse == COPY_WHEN_ALWAYS))
+  struct copy_data_result res;
+  int ret = copy_file_data (&req, &res);
+  switch (ret < 0 ? res.failure : COPY_FAILED_NONE)
     {
-      /* --sparse=always: zeros in the data become holes too, as the
-         data is read.  */
-      if (x->sparse == COPY_WHEN_ALWAYS
-          && (x->engine == COPY_ENGINE_NONE || x->engine == COPY_ENGINE_RW))
-        req.flags |= COPY_ZEROS_AS_HOLES;
-      ret = copy_extents (&req, st->st_size, &res, &holes);
-      progress_add (x, res.bytes, false);
-    }
-  else if (regular && !size_unknown && progress_on (x))
-    {
-      /* In pieces, for the progress line to move.  */
-      struct copy_result part;
-      uint64_t left = st->st_size;
-      ret = 0;
-      res.engine = COPY_ENGINE_NONE;
-      while (left > 0 && ret == 0)
-        {
-          req.length = left < (64u << 20) ? left : (64u << 20);
-          ret = copy_range (&req, &part);
-          res.bytes += part.bytes;
-          res.calls += part.calls;
-          res.declined |= part.declined;
-          res.side = part.side;
-          if (part.bytes || res.engine == COPY_ENGINE_NONE)
-            res.engine = part.engine;
-          progress_add (x, part.bytes, false);
-          if (part.bytes < req.length)
-            break;
-          left -= part.bytes;
-        }
-    }
-  else
-    {
-      /* Up to the size fstat gave, in one call where the engine allows;
-         to the end where the size says nothing (/proc, FIFOs).  */
-      req.length = regular && !size_unknown ? (uint64_t) st->st_size
-                                            : COPY_TO_EOF;
-      ret = copy_range (&req, &res);
-      progress_add (x, res.bytes, false);
-    }
-  /* A refusal for a file of unknown size (/proc) is about that file,
-     not about the file systems.  */
-  if (x->engine == COPY_ENGINE_NONE && both && !size_unknown)
-    fs_pair.declined |= res.declined
-                        & ~COPY_ENGINE_BIT (COPY_ENGINE_RW);
-
-  /* Nothing came: the file may be empty, or one whose size the kernel
-     does not know and which the engine took as empty (copy_file_range
-     and sendfile on /proc).  Reading it settles it; a forced engine
-     never costs the copy its data.  */
-  if (res.bytes == 0 && res.engine != COPY_ENGINE_RW
-      && (!regular || size_unknown)
-      && (ret == 0
-          || (size_unknown && (ret == -EINVAL || ret == -ENOSYS
-                               || ret == -EXDEV || ret == -EOPNOTSUPP))))
-    {
-      struct copy_result probe;
-      req.engines = COPY_ENGINE_BIT (COPY_ENGINE_RW);
-      req.length = COPY_TO_EOF;
-      ret = copy_range (&req, &probe);
-      if (probe.bytes > 0 || ret < 0)
-        res = probe;
-      progress_add (x, probe.bytes, false);
-    }
-
-  if (ret < 0)
-    {
-      if (x->engine != COPY_ENGINE_NONE && res.bytes == 0
-          && (ret == -EINVAL || ret == -ENOSYS || ret == -EXDEV
-              || ret == -EOPNOTSUPP))
-        {
-          progress_clear (&bar);
-          error (0, -ret, "cannot copy %s to %s with engine %s",
-                 quote_msg (src), quote_msg2 (dst), engine_label (x->engine));
-          status = EXIT_FAILURE;
-        }
-      else if (res.side == COPY_SIDE_READ)
-        fail (-ret, "error reading %s", src);
-      else
-        fail (-ret, "error writing %s", dst);
+    case COPY_FAILED_NONE:
+      break;
+    case COPY_FAILED_CLONE:
+      fail2 (-ret, "cannot clone %s to %s", src, dst);
+      return false;
+    case COPY_FAILED_ENGINE:
+      cli_fail (-ret, "cannot copy %s to %s with engine %s",
+                quote_msg (src), quote_msg2 (dst),
+                copy_engine_keyword (x->engine));
+      return false;
+    case COPY_FAILED_READ:
+      fail (-ret, "error reading %s", src);
+      return false;
+    case COPY_FAILED_WRITE:
+      fail (-ret, "error writing %s", dst);
       return false;
     }
-
-  /* The extents' copy ends at the size, whatever the end of the data:
-     only the fstat after the copy can tell a change there.  */
-  if (regular && !size_unknown && !holes
-      && res.bytes < (uint64_t) st->st_size)
-    *short_read = true;
-
-done:
-  /* Nothing moved (an empty file, or holes only): the engine that would
-     have moved data, the first that did not refuse.  */
-  if (res.bytes == 0 && res.engine != COPY_ENGINE_CLONE)
-    {
-      used = first_range;
-      for (enum copy_engine e = first_range; e <= COPY_ENGINE_RW; e++)
-        if (engines & COPY_ENGINE_BIT (e) & ~res.declined
-            && (both || e != COPY_ENGINE_COPY_FILE_RANGE))
-          {
-            used = e;
-            break;
-          }
-    }
-  else
-    used = res.engine;
+  *short_read = res.short_read;
   if (x->debug)
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
                " bytes\n", program_name, quote_msg (src), quote_msg2 (dst),
-               engine_label (used), holes ? "kept" : "none",
-               /* The copy's size: holes count.  */
-               res.engine == COPY_ENGINE_CLONE || holes
-               ? (uint64_t) st->st_size : res.bytes);
+               copy_engine_keyword (res.engine),
+               res.holes ? "kept" : "none", res.size);
     }
   return true;
-}
-
-/* Whether the regular file IN_FD, which fstat gave as BEFORE when its
-   copy began, changed while it was copied: its size, modification or
-   change time is not what it was (a truncation, an append, a write in
-   place), or its data ended before its size (SHORT_READ; copy_data
-   does not tell so for a file whose size is nominal).  Then the copy
-   holds a file that never was: part of the old data and part of the
-   new, or the file cut short.  */
-static bool
-source_changed (int in_fd, const struct stat *before, bool short_read)
-{
-  struct stat now;
-  if (sys_fstat (in_fd, &now) == 0
-      && (now.st_size != before->st_size
-          || now.st_mtim.tv_sec != before->st_mtim.tv_sec
-          || now.st_mtim.tv_nsec != before->st_mtim.tv_nsec
-          || now.st_ctim.tv_sec != before->st_ctim.tv_sec
-          || now.st_ctim.tv_nsec != before->st_ctim.tv_nsec))
-    return true;
-  return short_read;
 }
 
 /* --- hard links ---------------------------------------------------- */
@@ -663,8 +437,7 @@ done_by_link (struct one_copy *c, int check, bool track)
       if (first
           && link_over (tree_link_base (d->tree), first, p) == 0)
         {
-          say_copied (x, c->src, d->display);
-          progress_add (x, 0, true);
+          copy_tell_copied (x, c->src, d->display, true);
           return true;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -790,7 +563,8 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   /* A copy of a file that changed meanwhile is not put in place, as the
      failures above are not: DST stays as it was.  One written in place
      or into a device holds what was read.  */
-  if (S_ISREG (c.st.st_mode) && source_changed (c.in_fd, &c.st, short_read))
+  if (S_ISREG (c.st.st_mode)
+      && copy_source_changed (c.in_fd, &c.st, short_read))
     {
       fail (0, "%s: file changed as we read it", src);
       goto discard;
@@ -806,8 +580,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (track)
     link_add (c.st.st_dev, c.st.st_ino,
               tree_link_path (d->tree, d->walk, &c.lpath));
-  say_copied (x, src, d->display);
-  progress_add (x, 0, true);
+  copy_tell_copied (x, src, d->display, true);
 discard:
   if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
     install_discard_tmp (c.out_fd, c.p.dirfd, c.named);
@@ -1013,7 +786,7 @@ enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
   l->default_acl = has_default_acl (fd);
   /* cp -v names the directories it makes, not those it fills.  */
   if (x->verbose && l->fresh)
-    say_copied (x, walk_path (w), dst);
+    copy_tell_copied (x, walk_path (w), dst, false);
   return WALK_CONTINUE;
 }
 
@@ -1236,7 +1009,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
                        .dirfd = parent, .name = name, .st = dst_st };
       if (first && link_over (t->dst_parent, first, &p) == 0)
         {
-          say_copied (x, srcdup, dst);
+          copy_tell_copied (x, srcdup, dst, false);
           goto out;
         }
     }
@@ -1249,8 +1022,7 @@ copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
     made_add (x, made_st.st_dev, made_st.st_ino);
   if (x->preserve.links && st.st_nlink > 1)
     link_add (st.st_dev, st.st_ino, tree_link_path (t, w, &lpath));
-  say_copied (x, srcdup, dst);
-  progress_add (x, 0, true);
+  copy_tell_copied (x, srcdup, dst, true);
 out:
   free (target);
   free (srcdup);
@@ -1307,13 +1079,8 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
 static char *
 base_name_of (const char *path)
 {
-  size_t len = strlen (path);
-  while (len > 1 && path[len - 1] == '/')
-    len--;
-  size_t start = len;
-  while (start > 0 && path[start - 1] != '/')
-    start--;
-  return ximemdup0 (path + start, len - start);
+  const char *base = last_component (path);
+  return ximemdup0 (base, base_len (base));
 }
 
 /* Whether the directory SRC_ST is DIRFD or one of its ancestors: a copy
@@ -1416,10 +1183,7 @@ open_target_dir (const char *dir)
 {
   int fd = sys_openat (AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0)
-    {
-      progress_clear (&bar);
-      error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
-    }
+    error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
   return fd;
 }
 
@@ -1490,100 +1254,54 @@ is_dir (const char *path)
 
 /* --- option values ------------------------------------------------- */
 
+/* --reflink=WHEN, --sparse=WHEN: in the order of enum copy_when.  */
 static enum copy_when
 parse_when (const char *option, const char *arg)
 {
-  if (strcmp (arg, "auto") == 0)
-    return COPY_WHEN_AUTO;
-  if (strcmp (arg, "always") == 0)
-    return COPY_WHEN_ALWAYS;
-  if (strcmp (arg, "never") == 0)
-    return COPY_WHEN_NEVER;
-  cli_usage_error ("invalid argument %s for --%s (auto, always, never)",
-                   quote_file (arg), option);
+  static const char *const words[] = { "auto", "always", "never", NULL };
+  return cli_keyword (option, arg, words);
 }
 
 static enum copy_engine
 parse_engine (const char *arg)
 {
-  static const struct
-  {
-    const char *name;
-    enum copy_engine engine;
-  } engines[] = {
-    { "clone", COPY_ENGINE_CLONE },
-    { "copy_file_range", COPY_ENGINE_COPY_FILE_RANGE },
-    { "sendfile", COPY_ENGINE_SENDFILE },
-    { "splice", COPY_ENGINE_SPLICE },
-    { "rw", COPY_ENGINE_RW },
+  static const char *const words[] = {
+    "clone", "copy_file_range", "sendfile", "splice", "rw", NULL
   };
-  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-    if (strcmp (arg, engines[i].name) == 0)
-      return engines[i].engine;
-  cli_usage_error ("invalid argument %s for --engine (clone, "
-                   "copy_file_range, sendfile, splice, rw)",
-                   quote_file (arg));
+  static const enum copy_engine engines[] = {
+    COPY_ENGINE_CLONE, COPY_ENGINE_COPY_FILE_RANGE, COPY_ENGINE_SENDFILE,
+    COPY_ENGINE_SPLICE, COPY_ENGINE_RW,
+  };
+  return engines[cli_keyword ("engine", arg, words)];
 }
 
-/* Add the attributes of the list ARG (NULL: the default list) to
-   KEEP.  */
+/* Add the attributes of the list ARG (NULL or empty: the default list)
+   to KEEP.  */
 static void
 parse_preserve (const char *arg, struct copy_preserve *keep)
 {
-  if (!arg)
-    arg = PRESERVE_DEFAULT;
-  char *list = xstrdup (arg);
+  static const char *const words[] = {
+    "mode", "ownership", "timestamps", "links", "xattr", "all", NULL
+  };
+  bool *const kept[] = { &keep->mode, &keep->owner, &keep->times,
+                         &keep->links, &keep->xattr };
+  enum { ALL = sizeof kept / sizeof kept[0] };
+  char *list = xstrdup (arg && *arg ? arg : PRESERVE_DEFAULT);
   char *save = NULL;
   for (char *tok = strtok_r (list, ",", &save); tok;
        tok = strtok_r (NULL, ",", &save))
     {
-      if (strcmp (tok, "mode") == 0)
-        keep->mode = true;
-      else if (strcmp (tok, "ownership") == 0)
-        keep->owner = true;
-      else if (strcmp (tok, "timestamps") == 0)
-        keep->times = true;
-      else if (strcmp (tok, "links") == 0)
-        keep->links = true;
-      else if (strcmp (tok, "xattr") == 0)
-        keep->xattr = true;
-      else if (strcmp (tok, "all") == 0)
-        parse_preserve ("mode,ownership,timestamps,links,xattr", keep);
-      else
-        cli_usage_error ("invalid attribute %s for --preserve",
-                         quote_file (tok));
+      size_t i = cli_keyword ("preserve", tok, words);
+      for (size_t k = 0; k < ALL; k++)
+        if (k == i || i == ALL)
+          *kept[k] = true;
     }
   free (list);
 }
 
-/* A copy of ARGV where a bare --preserve is --preserve=LIST with the
-   default list, and a bare --reflink --reflink=always: popt would take
-   the next operand as the optional argument, where cp takes one only
-   after '='.  */
-/* Reachable to the end, for leak checkers, whichever way xcp exits.  */
-static char **argv_copy;
+/* The options parsed; reachable to the end, for leak checkers, whichever
+   way xcp exits.  */
 static poptContext ctx;
-
-static char **
-bare_optional_args (int argc, char **argv)
-{
-  char **v = xnmalloc (argc + 1, sizeof *v);
-  bool options_end = false;
-  for (int i = 0; i < argc; i++)
-    {
-      options_end |= strcmp (argv[i], "--") == 0;
-      v[i] = argv[i];
-      if (options_end || i == 0)
-        continue;
-      if (strcmp (argv[i], "--preserve") == 0)
-        v[i] = (char *) "--preserve=" PRESERVE_DEFAULT;
-      else if (strcmp (argv[i], "--reflink") == 0)
-        v[i] = (char *) "--reflink=always";
-    }
-  v[argc] = NULL;
-  argv_copy = v;
-  return v;
-}
 
 /* Apply option OPT, of argument ARG (or NULL), to X.  */
 static void
@@ -1594,8 +1312,9 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_ENGINE:
       x->engine = parse_engine (arg);
       break;
-    case OPT_REFLINK:
-      x->reflink = parse_when ("reflink", arg);
+    case OPT_REFLINK:           /* a bare --reflink is --reflink=always */
+      x->reflink = arg && *arg ? parse_when ("reflink", arg)
+                                : COPY_WHEN_ALWAYS;
       break;
     case OPT_SPARSE:
       x->sparse = parse_when ("sparse", arg);
@@ -1619,10 +1338,6 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_INTERACTIVE:
       x->clobber = COPY_CLOBBER_ASK;
-      break;
-    case OPT_PROGRESS:
-    case OPT_NO_PROGRESS:
-      x->progress = opt == OPT_PROGRESS;
       break;
     case OPT_DEBUG:
       x->debug = true;
@@ -1650,12 +1365,13 @@ apply_option (struct copy_options *x, int opt, const char *arg)
 static const char **
 parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
 {
-  argv = bare_optional_args (argc, argv);
-  ctx = cli_context (argc, argv, options,
-                     "[OPTION]... SRC DST\n"
-                     "  or:  xcp [OPTION]... SRC... DIR\n"
-                     "  or:  xcp [OPTION]... -t DIR SRC...");
-  x->progress = -1;
+  /* cp takes an optional argument only after '=': a bare --preserve or
+     --reflink gives "".  */
+  ctx = cli_context_flags (argc, argv, options,
+                           "[OPTION]... SRC DST\n"
+                           "  or:  xcp [OPTION]... SRC... DIR\n"
+                           "  or:  xcp [OPTION]... -t DIR SRC...",
+                           CLI_OPTIONAL_AFTER_EQUALS);
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
@@ -1671,6 +1387,7 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
       apply_option (x, opt, arg);
       free (arg);
     }
+  x->progress = cli_progress;
   if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)
     cli_usage_error ("--engine=clone and --reflink=never contradict");
   /* Shared blocks cannot be written out as zeros.  */
@@ -1720,6 +1437,9 @@ main (int argc, char **argv)
   progress_start (&bar, x.progress > 0);
   if (x.progress < 0)
     x.progress = bar.tty;
+  x.copied = say_copied;
+  if (x.progress)
+    x.bytes_done = count_bytes;
   install_catch_signals ();
 
   const char *dir = x.target_dir;
@@ -1763,8 +1483,6 @@ main (int argc, char **argv)
   if (progress_finish (&bar))
     progress_line (true);
   poptFreeContext (ctx);
-  free (argv_copy);
   free (x.target_dir);
-  /* Failures the library reported are in cli_status.  */
-  return status != EXIT_SUCCESS ? status : cli_status;
+  return cli_status;
 }

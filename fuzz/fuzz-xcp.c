@@ -1,9 +1,8 @@
 /* fuzz-xcp.c -- the parsers of xcp's option values, which are static in
    cmd/xcp.c: parse_preserve (--preserve=LIST), parse_when (--sparse,
-   --reflink), parse_engine (--engine) and bare_optional_args (a bare
-   --preserve or --reflink given its default).  They belong in lib/;
-   until then the tool's file is compiled into this target, its main
-   renamed.
+   --reflink) and parse_engine (--engine), keywords through lib/cli's
+   cli_keyword (argmatch: a word or an unambiguous abbreviation of one).
+   The tool's file is compiled into this target, its main renamed.
 
    The input is an argument vector, its words separated by null bytes;
    the value parsers take its first word.  */
@@ -48,22 +47,36 @@ call_parse_engine (void *p)
   c->value = parse_engine (c->arg);
 }
 
+/* The index in WORDS of the keyword ITEM (LEN bytes) names, as argmatch
+   takes it: the word itself, or the one word it abbreviates; -1 if none
+   or several.  */
+static int
+keyword_index (const char *item, size_t len, const char *const *words)
+{
+  int found = -1;
+  for (int i = 0; words[i]; i++)
+    if (strlen (words[i]) >= len && memcmp (item, words[i], len) == 0)
+      {
+        if (strlen (words[i]) == len)
+          return i;
+        if (found >= 0)
+          return -1;
+        found = i;
+      }
+  return found;
+}
+
 /* The attributes --preserve=ITEM keeps, as bits, by their names: the
    reference parse_preserve must agree with.  */
 static unsigned int
 preserve_item (const char *item, size_t len)
 {
   static const char *const names[] = {
-    "mode", "ownership", "timestamps", "links", "xattr",
+    "mode", "ownership", "timestamps", "links", "xattr", "all", NULL
   };
-  if (len == 3 && memcmp (item, "all", 3) == 0)
-    return 0x1f;
-  for (unsigned int i = 0; i < 5; i++)
-    if (strlen (names[i]) == len && memcmp (item, names[i], len) == 0)
-      return 1u << i;
-  return 0;
+  int i = len ? keyword_index (item, len, names) : -1;
+  return i < 0 ? 0 : i == 5 ? 0x1f : 1u << i;
 }
-
 static unsigned int
 kept (const struct copy_preserve *keep)
 {
@@ -74,9 +87,12 @@ kept (const struct copy_preserve *keep)
 static void
 check_preserve (const char *arg)
 {
-  /* Every item known, empty ones skipped (strtok), at least one.  */
+  /* Every item known, empty ones skipped (strtok); an empty list is the
+     default one.  */
   unsigned int want = 0;
   bool valid = true;
+  if (!*arg)
+    want = 0x7;                 /* mode, ownership, timestamps */
   for (const char *p = arg; *p; )
     {
       size_t len = strcspn (p, ",");
@@ -97,26 +113,10 @@ check_preserve (const char *arg)
                  "attributes than the list names");
 }
 
-static void
-check_bare (int argc, char **argv)
+static bool
+is_keyword (const char *arg, const char *const *words)
 {
-  char **v = bare_optional_args (argc, argv);
-  bool options_end = false;
-  for (int i = 0; i < argc; i++)
-    {
-      options_end |= strcmp (argv[i], "--") == 0;
-      bool bare = i > 0 && !options_end
-                  && (strcmp (argv[i], "--preserve") == 0
-                      || strcmp (argv[i], "--reflink") == 0);
-      fuzz_assert (bare ? strncmp (v[i], argv[i], strlen (argv[i])) == 0
-                          && v[i][strlen (argv[i])] == '='
-                        : v[i] == argv[i],
-                   "a word other than a bare --preserve or --reflink "
-                   "changed");
-    }
-  fuzz_assert (v[argc] == NULL, "the vector does not end");
-  free (v);
-  argv_copy = NULL;
+  return keyword_index (arg, strlen (arg), words) >= 0;
 }
 
 int
@@ -135,19 +135,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   check_preserve (argv[1]);
   struct value_call c = { .arg = argv[1] };
-  if (fuzz_call (call_parse_when, &c, NULL))
-    fuzz_assert (strcmp (argv[1], "auto") == 0
-                 || strcmp (argv[1], "always") == 0
-                 || strcmp (argv[1], "never") == 0,
-                 "--sparse takes a word other than auto, always, never");
-  if (fuzz_call (call_parse_engine, &c, NULL))
-    fuzz_assert (strcmp (argv[1], "clone") == 0
-                 || strcmp (argv[1], "copy_file_range") == 0
-                 || strcmp (argv[1], "sendfile") == 0
-                 || strcmp (argv[1], "splice") == 0
-                 || strcmp (argv[1], "rw") == 0,
-                 "--engine takes a word that names no engine");
-  check_bare (argc, argv);
+  static const char *const whens[] = { "auto", "always", "never", NULL };
+  static const char *const engines[] = {
+    "clone", "copy_file_range", "sendfile", "splice", "rw", NULL
+  };
+  fuzz_assert (fuzz_call (call_parse_when, &c, NULL)
+               == is_keyword (argv[1], whens),
+               "--sparse takes a word other than auto, always, never, or "
+               "refuses one");
+  fuzz_assert (fuzz_call (call_parse_engine, &c, NULL)
+               == is_keyword (argv[1], engines),
+               "--engine takes a word that names no engine, or refuses "
+               "one");
   free (words);
   return 0;
 }

@@ -537,6 +537,25 @@ cli_next_option (poptContext ctx)
   return cli_next_option_operands (ctx, NULL);
 }
 
+const char *
+cli_file_operand (poptContext ctx, void (*check_operand) (const char *word))
+{
+  while (cli_next_option_operands (ctx, check_operand) >= 0)
+    continue;
+  const char *file = poptGetArg (ctx);
+  if (!file)
+    cli_usage_error ("missing file operand");
+  return file;
+}
+
+void
+cli_no_more_operands (poptContext ctx)
+{
+  const char *extra = poptPeekArg (ctx);
+  if (extra)
+    cli_usage_error ("extra operand %s", quote_file (extra));
+}
+
 uint64_t
 cli_parse_number (const char *option, const char *what, const char *arg,
                   uint64_t max, unsigned int flags)

@@ -39,6 +39,11 @@
 #define CLI_EXIT_STATUS_USUAL \
   "Exit status: 0 success, 1 failure, 2 usage error."
 
+/* The sentence of a tool's description on the size syntax of
+   cli_parse_size, for the operand or argument called NAME ("N").  */
+#define CLI_SIZE_SYNTAX(name) \
+  name " takes a K, M, G, T suffix (KiB...; KB for 1000) or 0x for hex."
+
 /* The exit status of a tool that goes on after a failure: EXIT_SUCCESS
    until cli_fail is called, then EXIT_FAILURE.  main returns it.  */
 extern int cli_status;
@@ -123,6 +128,16 @@ int cli_next_option_operands (poptContext ctx,
    the valid keywords, the line pointing at --help, exit 2.  */
 size_t cli_keyword (const char *option, const char *arg,
                     const char *const *keywords);
+
+/* Read the options of CTX to their end, for a tool whose options all
+   store into variables (cli_next_option_operands with CHECK_OPERAND,
+   which may be NULL), and return the first operand, FILE: none is the
+   usage error "missing file operand".  */
+const char *cli_file_operand (poptContext ctx,
+                              void (*check_operand) (const char *word));
+
+/* A usage error "extra operand 'WORD'" if CTX has an operand left.  */
+void cli_no_more_operands (poptContext ctx);
 
 /* Report a usage error in printf style, point at --help, exit 2.  */
 _Noreturn void cli_usage_error (const char *format, ...)

@@ -11,17 +11,10 @@
 #define NC_COPY_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "copy.h"
-
-/* --reflink=WHEN, --sparse=WHEN.  */
-enum copy_when
-{
-  COPY_WHEN_AUTO,               /* where the file systems or the file allow */
-  COPY_WHEN_ALWAYS,
-  COPY_WHEN_NEVER,
-};
 
 /* What to do about an existing destination: -f, -n, -i.  */
 enum copy_clobber
@@ -70,6 +63,15 @@ struct copy_options
      it to move), 0 not; -1 while the options are parsed: only if
      standard error is a terminal.  */
   int progress;
+  /* The tool's own telling, called from the copy; NULL: nothing.
+     COPIED: SRC was copied to DST (-v's line); FILE if it counts as one
+     more file (the progress line's count: directories do not).
+     BYTES_DONE (with BYTES_ARG): as data moves, while the progress line
+     is drawn.  */
+  void (*copied) (const struct copy_options *x, const char *src,
+                  const char *dst, bool file);
+  void (*bytes_done) (void *arg, uint64_t bytes);
+  void *bytes_arg;
 
   /* The process, read once: what new files get and who may do what.  */
   mode_t umask_bits;
@@ -77,6 +79,15 @@ struct copy_options
   gid_t egid;
   bool is_root;
 };
+
+/* Tell X's tool that SRC was copied to DST (see copied above).  */
+static inline void
+copy_tell_copied (const struct copy_options *x, const char *src,
+                  const char *dst, bool file)
+{
+  if (x->copied)
+    x->copied (x, src, dst, file);
+}
 
 /* Fill X's process fields: the umask (read without changing it for
    good), the effective user and group.  */

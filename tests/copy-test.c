@@ -375,6 +375,238 @@ test_fsize_limit (void)
   close (in);
 }
 
+/* --- copy_file_data: the per-file policy ----------------------------- */
+
+/* copy_file_data of regular file IN (fstat'ed as ST) to a new "dst",
+   with REQ's policy fields; the result in RES, the copy's fd returned.  */
+static int
+file_data (const struct copy_data_request *policy, int in,
+           const struct stat *st, struct copy_data_result *res, int *ret)
+{
+  int out = open ("dst", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  struct stat out_st;
+  if (out < 0 || fstat (out, &out_st) < 0 || lseek (in, 0, SEEK_SET) < 0)
+    die ("dst");
+  struct copy_data_request req = *policy;
+  req.range.in_fd = in;
+  req.range.out_fd = out;
+  req.in_st = st;
+  req.out_regular = true;
+  req.out_dev = out_st.st_dev;
+  *ret = copy_file_data (&req, res);
+  return out;
+}
+
+static void
+sum_bytes (void *arg, uint64_t n)
+{
+  *(uint64_t *) arg += n;
+}
+
+static void
+test_file_data_engines (int in, const struct stat *st)
+{
+  struct copy_data_result res;
+  char detail[200];
+  int ret;
+
+  /* The engine asked for is the engine used, and named so.  */
+  struct copy_data_request rw = { .engine = COPY_ENGINE_RW };
+  int out = file_data (&rw, in, st, &res, &ret);
+  size_t len = read_back (out, DATA_LEN + 1);
+  snprintf (detail, sizeof detail, "ret %d, engine %s, size %" PRIu64
+            ", %zu in the file", ret, copy_engine_keyword (res.engine),
+            res.size, len);
+  check (ret == 0 && res.engine == COPY_ENGINE_RW && res.size == DATA_LEN
+         && len == DATA_LEN && memcmp (got, data, DATA_LEN) == 0
+         && !res.short_read && strcmp (copy_engine_keyword (res.engine),
+                                       "rw") == 0, detail,
+         "copy_file_data --engine=rw: engine rw, the bytes exact");
+  close (out);
+
+  /* The refusal cache: FICLONE is tried once per pair of file systems;
+     where it cannot, the cache remembers, and says nothing of another
+     pair.  */
+  struct copy_fs_cache cache = { .valid = false };
+  struct copy_data_request choose = { .cache = &cache };
+  out = file_data (&choose, in, st, &res, &ret);
+  len = read_back (out, DATA_LEN + 1);
+  snprintf (detail, sizeof detail, "ret %d, engine %s, no_clone %d, valid "
+            "%d, %zu in the file", ret, copy_engine_keyword (res.engine),
+            (int) cache.no_clone, (int) cache.valid, len);
+  check (ret == 0 && cache.valid && cache.src == st->st_dev
+         && (res.engine == COPY_ENGINE_CLONE) != cache.no_clone
+         && len == DATA_LEN && memcmp (got, data, DATA_LEN) == 0, detail,
+         "copy_file_data, engine chosen: clone, or the pair's refusal of "
+         "it remembered; the bytes exact");
+  close (out);
+
+  /* Engines the pair declined are not asked again: read/write is left.  */
+  cache.declined = COPY_ENGINE_BIT (COPY_ENGINE_COPY_FILE_RANGE)
+                   | COPY_ENGINE_BIT (COPY_ENGINE_SPLICE);
+  cache.no_clone = true;
+  out = file_data (&choose, in, st, &res, &ret);
+  len = read_back (out, DATA_LEN + 1);
+  snprintf (detail, sizeof detail, "ret %d, engine %s, %zu in the file",
+            ret, copy_engine_keyword (res.engine), len);
+  check (ret == 0 && res.engine == COPY_ENGINE_RW && len == DATA_LEN
+         && memcmp (got, data, DATA_LEN) == 0, detail,
+         "copy_file_data: the engines the pair refused before are skipped");
+  close (out);
+
+  /* Another pair of file systems starts afresh.  */
+  cache.dst = st->st_dev + 1;
+  out = file_data (&choose, in, st, &res, &ret);
+  snprintf (detail, sizeof detail, "ret %d, engine %s, declined %#x",
+            ret, copy_engine_keyword (res.engine), cache.declined);
+  check (ret == 0 && !cache.no_clone == (res.engine == COPY_ENGINE_CLONE)
+         && !(cache.declined & COPY_ENGINE_BIT (COPY_ENGINE_SPLICE))
+         && cache.dst == st->st_dev, detail,
+         "copy_file_data: another pair of file systems forgets the "
+         "refusals of the last");
+  close (out);
+}
+
+static void
+test_file_data_pieces (int in, const struct stat *st)
+{
+  struct copy_data_result res;
+  char detail[200];
+  int ret;
+
+  /* In pieces, each told: the counts add up to the file.  */
+  uint64_t told = 0;
+  struct copy_data_request pieces = {
+    .engine = COPY_ENGINE_RW, .piece = 4096, .progress = sum_bytes,
+    .progress_arg = &told,
+  };
+  int out = file_data (&pieces, in, st, &res, &ret);
+  size_t len = read_back (out, DATA_LEN + 1);
+  snprintf (detail, sizeof detail, "ret %d, told %" PRIu64 ", %lu calls, "
+            "%zu in the file", ret, told, res.moved.calls, len);
+  check (ret == 0 && told == DATA_LEN && res.size == DATA_LEN
+         && res.moved.calls >= DATA_LEN / 4096 && len == DATA_LEN
+         && memcmp (got, data, DATA_LEN) == 0, detail,
+         "copy_file_data in 4 KiB pieces: every piece told, the bytes "
+         "exact");
+  close (out);
+
+  /* A file that ends before its size (it shrank) is a short read.  */
+  struct stat bigger = *st;
+  bigger.st_size += 1000;
+  struct copy_data_request plain = { .engine = COPY_ENGINE_NONE };
+  out = file_data (&plain, in, &bigger, &res, &ret);
+  len = read_back (out, DATA_LEN + 1);
+  snprintf (detail, sizeof detail, "ret %d, short_read %d, %zu in the "
+            "file", ret, (int) res.short_read, len);
+  check (ret == 0 && res.short_read && len == DATA_LEN, detail,
+         "copy_file_data: a file shorter than its status said is told");
+  close (out);
+}
+
+static void
+test_file_data_holes (void)
+{
+  /* DATA, a hole of a megabyte, DATA again.  */
+  enum { GAP = 1 << 20 };
+  int in = make_file ("sparse", data, DATA_LEN);
+  if (pwrite (in, data, DATA_LEN, DATA_LEN + GAP) != DATA_LEN)
+    die ("pwrite");
+  struct stat st;
+  if (fstat (in, &st) < 0)
+    die ("fstat");
+  if ((uintmax_t) st.st_blocks * 512 >= (uintmax_t) st.st_size)
+    {
+      printf ("ok %d - # SKIP the file system of %s keeps no holes\n",
+              ++n_test, tmpdir);
+      close (in);
+      return;
+    }
+  struct copy_data_result res;
+  int ret;
+  struct copy_data_request no_clone = { .reflink = COPY_WHEN_NEVER };
+  int out = file_data (&no_clone, in, &st, &res, &ret);
+  struct stat out_st;
+  if (fstat (out, &out_st) < 0)
+    die ("fstat");
+  size_t len = read_back (out, DATA_LEN);
+  unsigned char tail[DATA_LEN];
+  bool tail_ok = pread (out, tail, DATA_LEN, DATA_LEN + GAP) == DATA_LEN
+                 && memcmp (tail, data, DATA_LEN) == 0;
+  char detail[200];
+  snprintf (detail, sizeof detail, "ret %d, holes %d, size %" PRIu64
+            ", moved %" PRIu64 ", blocks %jd", ret, (int) res.holes,
+            res.size, res.moved.bytes, (intmax_t) out_st.st_blocks);
+  check (ret == 0 && res.holes && res.size == (uint64_t) st.st_size
+         /* Extents are whole blocks.  */
+         && res.moved.bytes >= 2 * DATA_LEN
+         && res.moved.bytes < (uint64_t) st.st_size
+         && out_st.st_size == st.st_size
+         && (uintmax_t) out_st.st_blocks * 512 < (uintmax_t) st.st_size
+         && len == DATA_LEN && memcmp (got, data, DATA_LEN) == 0 && tail_ok,
+         detail, "copy_file_data of a sparse file: the hole kept, the "
+         "size counts it, the bytes exact");
+  close (out);
+  close (in);
+  unlink ("sparse");
+}
+
+static void
+test_file_data_range (int in)
+{
+  /* No status: a range as asked, as splice-in copies.  */
+  off_t in_off = 500;
+  int out = open ("dst", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (out < 0)
+    die ("dst");
+  struct copy_data_request req = {
+    .range = { .in_fd = in, .out_fd = out, .in_off = &in_off,
+               .length = 1000 },
+  };
+  struct copy_data_result res;
+  int ret = copy_file_data (&req, &res);
+  size_t len = read_back (out, DATA_LEN);
+  char detail[200];
+  snprintf (detail, sizeof detail, "ret %d, size %" PRIu64 ", in_off %jd, "
+            "%zu in the file", ret, res.size, (intmax_t) in_off, len);
+  check (ret == 0 && res.size == 1000 && res.moved.bytes == 1000
+         && in_off == 1500 && len == 1000
+         && memcmp (got, data + 500, 1000) == 0, detail,
+         "copy_file_data of a range: the bytes asked for, the offset "
+         "advanced");
+  close (out);
+
+  /* A /proc file says it is empty: it is read to its end.  */
+  int proc = open ("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (proc < 0 || fstat (proc, &st) < 0)
+    die ("/proc/self/status");
+  struct copy_data_request plain = { .engine = COPY_ENGINE_NONE };
+  out = file_data (&plain, proc, &st, &res, &ret);
+  len = read_back (out, DATA_LEN);
+  snprintf (detail, sizeof detail, "ret %d, st_size %jd, size %" PRIu64
+            ", %zu in the file", ret, (intmax_t) st.st_size, res.size, len);
+  check (ret == 0 && st.st_size == 0 && res.size > 0 && len == res.size
+         && memcmp (got, "Name:", 5) == 0, detail,
+         "copy_file_data of /proc/self/status (size 0): all its data");
+  close (out);
+  close (proc);
+}
+
+static void
+test_file_data (void)
+{
+  int in = make_file ("src", data, DATA_LEN);
+  struct stat st;
+  if (fstat (in, &st) < 0)
+    die ("fstat");
+  test_file_data_engines (in, &st);
+  test_file_data_pieces (in, &st);
+  test_file_data_range (in);
+  test_file_data_holes ();
+  close (in);
+}
+
 int
 main (void)
 {
@@ -388,6 +620,7 @@ main (void)
   test_short_writes ();
   test_short_reads ();
   test_fsize_limit ();
+  test_file_data ();
 
   if (chdir ("/") < 0)
     die ("chdir /");
