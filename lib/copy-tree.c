@@ -284,15 +284,9 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   walk_stack_push (&t->dirs, fd, &dst_st);
   /* A directory's ACLs, the default one too, go with its mode; one it
      inherited is dropped where the source has none, as cp -a leaves.  */
-  unsigned int acls = 0;
-  if (x->preserve.xattr)
-    acls = copy_xattrs (e->fd, fd,
-                        x->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL,
-                        dst);
-  else if (x->preserve.mode)
-    acls = copy_xattrs (e->fd, fd, XATTRS_ACL, dst);
+  unsigned int acls = copy_kept_xattrs (x, e->fd, fd, dst);
   if (x->preserve.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
-                                    : t->dst_parent_acl)))
+                                           : t->dst_parent_acl)))
     drop_acls (fd, true, acls, dst);
   l->default_acl = has_default_acl (fd);
   /* cp -v names the directories it makes, not those it fills.  */
