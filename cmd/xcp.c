@@ -25,6 +25,7 @@
 #include "dirname.h"
 #include "copy.h"
 #include "copy-options.h"
+#include "copy-tree.h"
 #include "dest.h"
 #include "error.h"
 #include "fdroom.h"
@@ -172,7 +173,6 @@ progress_add (const struct copy_options *x, uintmax_t n, bool file)
 
 /* Failures are reported as the copy modules report theirs (copy-msg.h).  */
 #define fail copy_fail
-#define fail_walk copy_fail_walk
 #define fail2 copy_fail2
 
 /* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
@@ -254,100 +254,7 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
   return true;
 }
 
-/* --- hard links ---------------------------------------------------- */
-
-/* Inodes seen, each with a string: an open-addressing table.  */
-struct ino_rec
-{
-  dev_t dev;
-  ino_t ino;
-  char *path;
-};
-
-struct ino_map
-{
-  struct ino_rec *v;
-  size_t used, cap;
-};
-
-static size_t
-ino_slot (const struct ino_map *m, dev_t dev, ino_t ino)
-{
-  uint64_t h = ((uint64_t) ino * 0x9e3779b97f4a7c15u) ^ (uint64_t) dev;
-  size_t mask = m->cap - 1, i = (h ^ (h >> 29)) & mask;
-  while (m->v[i].path && !(m->v[i].dev == dev && m->v[i].ino == ino))
-    i = (i + 1) & mask;
-  return i;
-}
-
-static const char *
-ino_find (const struct ino_map *m, dev_t dev, ino_t ino)
-{
-  return m->cap ? m->v[ino_slot (m, dev, ino)].path : NULL;
-}
-
-static void
-ino_add (struct ino_map *m, dev_t dev, ino_t ino, const char *path)
-{
-  if (2 * (m->used + 1) > m->cap)
-    {
-      struct ino_rec *old = m->v;
-      size_t old_cap = m->cap;
-      m->cap = m->cap ? 2 * m->cap : 256;
-      m->v = xcalloc (m->cap, sizeof *m->v);
-      for (size_t i = 0; i < old_cap; i++)
-        if (old[i].path)
-          m->v[ino_slot (m, old[i].dev, old[i].ino)] = old[i];
-      free (old);
-    }
-  size_t i = ino_slot (m, dev, ino);
-  if (!m->v[i].path)
-    {
-      m->v[i] = (struct ino_rec) { dev, ino, xstrdup (path) };
-      m->used++;
-    }
-}
-
-/* Files with more than one link copied so far, with the copy's path
-   relative to the destination's parent directory.  */
-static struct ino_map links;
-
-static const char *
-link_find (dev_t dev, ino_t ino)
-{
-  return ino_find (&links, dev, ino);
-}
-
-static void
-link_add (dev_t dev, ino_t ino, const char *path)
-{
-  ino_add (&links, dev, ino, path);
-}
-
-/* With more than one operand, what this run made (not directories, which
-   several operands may fill): a second operand of the same name must not
-   replace, or write through, the copy of the first, as cp refuses.  */
-static struct ino_map made;
-
-static void
-made_add (const struct copy_options *x, dev_t dev, ino_t ino)
-{
-  if (x->record_made)
-    ino_add (&made, dev, ino, "");
-}
-
-static bool
-made_here (const struct copy_options *x, const struct stat *st)
-{
-  return x->record_made && ino_find (&made, st->st_dev, st->st_ino);
-}
-
 /* --- one file ------------------------------------------------------ */
-
-static const char *tree_link_path (struct tree *t, struct walk *w,
-                                   char **buf);
-static char *base_name_of (const char *path);
-static int tree_link_base (const struct tree *t);
 
 /* One file's copy, between the steps of copy_file.  */
 struct one_copy
@@ -415,11 +322,11 @@ done_by_link (struct one_copy *c, int check, bool track)
      an up-to-date destination's links too, as cp -u does.  */
   if (track && check == 0 && x->update && S_ISREG (p->st.st_mode))
     {
-      const char *first = link_find (c->st.st_dev, c->st.st_ino);
+      const char *first = copy_link_find (c->st.st_dev, c->st.st_ino);
       if (!first)
-        link_add (c->st.st_dev, c->st.st_ino,
-                  tree_link_path (d->tree, d->walk, &c->lpath));
-      else if ((ret = link_over (tree_link_base (d->tree), first,
+        copy_link_add (c->st.st_dev, c->st.st_ino,
+                  copy_tree_link_path (d->tree, d->walk, &c->lpath));
+      else if ((ret = link_over (copy_tree_link_base (d->tree), first,
                                  p)) < 0)
         fail (-ret, "cannot create hard link %s", d->display);
     }
@@ -427,9 +334,9 @@ done_by_link (struct one_copy *c, int check, bool track)
     return true;
   if (track && p->how != PUT_INTO)
     {
-      const char *first = link_find (c->st.st_dev, c->st.st_ino);
+      const char *first = copy_link_find (c->st.st_dev, c->st.st_ino);
       if (first
-          && link_over (tree_link_base (d->tree), first, p) == 0)
+          && link_over (copy_tree_link_base (d->tree), first, p) == 0)
         {
           copy_tell_copied (x, c->src, d->display, true);
           return true;
@@ -536,7 +443,7 @@ finish_copy (struct one_copy *c)
 /* Copy the regular file (or, at the top without -r, anything readable)
    NAME of SRC_DIRFD, displayed as SRC, to D.  IN_TREE: found by the walk,
    listed with inode LISTED_INO (0: unknown), never followed.  */
-static void
+void
 copy_file (const struct copy_options *x, int src_dirfd, const char *name,
            const char *src, uint64_t listed_ino, bool in_tree,
            const struct dest *d)
@@ -557,7 +464,8 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   /* A copy of a file that changed meanwhile is not put in place, as the
      failures above are not: DST stays as it was.  One written in place
      or into a device holds what was read.  */
-  if (S_ISREG (c.st.st_mode) && copy_source_changed (c.in_fd, &c.st, short_read))
+  if (S_ISREG (c.st.st_mode)
+      && copy_source_changed (c.in_fd, &c.st, short_read))
     {
       fail (0, "%s: file changed as we read it", src);
       goto discard;
@@ -568,11 +476,11 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
     {
       struct stat now;
       if (sys_fstat (c.out_fd, &now) == 0)
-        made_add (x, now.st_dev, now.st_ino);
+        copy_made_add (x, now.st_dev, now.st_ino);
     }
   if (track)
-    link_add (c.st.st_dev, c.st.st_ino,
-              tree_link_path (d->tree, d->walk, &c.lpath));
+    copy_link_add (c.st.st_dev, c.st.st_ino,
+                   copy_tree_link_path (d->tree, d->walk, &c.lpath));
   copy_tell_copied (x, src, d->display, true);
 discard:
   if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
@@ -586,486 +494,6 @@ out:
   if (c.in_fd >= 0)
     sys_close (c.in_fd);
   free (c.lpath);
-}
-
-/* --- trees --------------------------------------------------------- */
-
-/* The destination side of a walk: one level per source directory being
-   walked, each with the copy's descriptor (-1 while closed to bound the
-   descriptors held, as the walker does) and what is needed to find it
-   again through "..", and to set its attributes on the way out.  */
-struct dlevel
-{
-  int fd;
-  struct stat dst_st;   /* the copy, as made */
-  struct stat src_st;   /* the source directory */
-  mode_t made_mode;     /* the mode it was made with */
-  bool fresh;           /* made by this run: empty to begin with */
-  bool default_acl;     /* files made in it inherit an ACL */
-};
-
-/* The most descriptors of copies of directories a walk holds at once, as
-   the walker holds at most WALK_MAX_FDS of the sources: fewer under a low
-   RLIMIT_NOFILE (see tree_fds).  */
-enum { DST_MAX_FDS = 16 };
-
-/* What a walk needs open besides the two stacks of directories, at most:
-   the source file, the copy, the file it replaces (read for its ACL), a
-   directory a symbolic link at the destination leads to, and splice's
-   internal pipe.  */
-enum { FILE_FDS = 6 };
-
-struct tree
-{
-  const struct copy_options *x;
-  const char *src_display;
-  size_t src_display_len;
-  int dst_parent;       /* the directory of the top copy */
-  dev_t dst_parent_dev;
-  bool dst_parent_acl;  /* it has a default ACL */
-  const char *dst_name;
-  const char *dst_display;
-  struct dlevel *lv;
-  size_t nalloc;
-  size_t low;           /* the shallowest open level */
-  size_t max_fds;       /* at most this many levels open */
-  char *path;           /* scratch for dst_path */
-  size_t path_alloc;
-};
-
-/* The destination path of the entry being visited: the top copy's
-   display name, then what follows the source's in walk_path.  */
-static const char *
-dst_path (struct tree *t, struct walk *w)
-{
-  const char *s = walk_path (w) + t->src_display_len;
-  size_t need = strlen (t->dst_display) + strlen (s) + 2;
-  if (t->path_alloc < need)
-    {
-      free (t->path);
-      t->path_alloc = 2 * need;
-      t->path = xmalloc (t->path_alloc);
-    }
-  char *p = stpcpy (t->path, t->dst_display);
-  if (*s && *s != '/' && p > t->path && p[-1] != '/')
-    *p++ = '/';
-  strcpy (p, s);
-  return t->path;
-}
-
-/* The copy's path relative to dst_parent, for hard links.  */
-static const char *
-tree_link_path (struct tree *t, struct walk *w, char **buf)
-{
-  const char *s = walk_path (w) + t->src_display_len;
-  free (*buf);
-  size_t n = strlen (t->dst_name) + strlen (s) + 2;
-  *buf = xmalloc (n);
-  snprintf (*buf, n, "%s%s%s", t->dst_name, *s && *s != '/' ? "/" : "", s);
-  return *buf;
-}
-
-static int
-tree_link_base (const struct tree *t)
-{
-  return t->dst_parent;
-}
-
-/* Close the shallowest open level, if it is not the parent of the level
-   D being entered, from which it is opened.  */
-static bool
-evict_level (struct tree *t, size_t d)
-{
-  if (d == 0 || t->low >= d - 1)
-    return false;
-  if (t->lv[t->low].fd >= 0)
-    sys_close (t->lv[t->low].fd);
-  t->lv[t->low].fd = -1;
-  t->low++;
-  return true;
-}
-
-/* The descriptor of the copy of the directory at depth D, opened again
-   as ".." of level D + 1 if it was closed, and checked.  */
-static int
-level_fd (struct tree *t, size_t d)
-{
-  struct dlevel *l = &t->lv[d];
-  if (l->fd >= 0)
-    return l->fd;
-  int fd = sys_openat (t->lv[d + 1].fd, "..", O_RDONLY | O_DIRECTORY
-                       | O_NOFOLLOW | O_CLOEXEC, 0);
-  if (fd < 0)
-    return fd;
-  struct stat st;
-  int ret = sys_fstat (fd, &st);
-  if (ret == 0 && !SAME_INODE (st, l->dst_st))
-    ret = -WALK_EMOVED;
-  if (ret < 0)
-    {
-      sys_close (fd);
-      return ret;
-    }
-  l->fd = fd;
-  t->low = d;
-  return fd;
-}
-
-/* The directory the copy of an entry at depth D goes in, and its
-   device.  */
-static int
-parent_of (struct tree *t, size_t d, dev_t *dev)
-{
-  if (d == 0)
-    {
-      *dev = t->dst_parent_dev;
-      return t->dst_parent;
-    }
-  *dev = t->lv[d - 1].dst_st.st_dev;
-  return level_fd (t, d - 1);
-}
-
-static int
-enter_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
-{
-  const struct copy_options *x = t->x;
-  size_t d = e->depth;
-  dev_t dev;
-  int parent = parent_of (t, d, &dev);
-  const char *name = d ? e->name : t->dst_name;
-  const char *dst = dst_path (t, w);
-  if (parent < 0)
-    {
-      fail_walk (-parent, "cannot create directory %s", dst);
-      return WALK_SKIP;
-    }
-  if (d + 1 >= t->nalloc)
-    {
-      t->nalloc = 2 * t->nalloc + 16;
-      t->lv = xnrealloc (t->lv, t->nalloc, sizeof *t->lv);
-    }
-  struct dlevel *l = &t->lv[d];
-  *l = (struct dlevel) { .fd = -1, .src_st = *e->st };
-
-  /* Made writable and searchable by us at first, whatever the source
-     says; the mode comes on the way out.  */
-  bool fresh_parent = d > 0 && t->lv[d - 1].fresh;
-  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~x->umask_bits;
-  int ret = sys_mkdirat (parent, name, (e->st->st_mode | S_IRWXU) & 0777);
-  if (ret == 0)
-    l->fresh = true;
-  else if (ret == -EEXIST && !fresh_parent)
-    {
-      struct stat st;
-      ret = sys_fstatat (parent, name, &st, 0);
-      if (ret == 0 && !S_ISDIR (st.st_mode))
-        {
-          fail2 (0, "cannot overwrite non-directory %s with directory %s",
-                 dst, walk_path (w));
-          return WALK_SKIP;
-        }
-      if (ret == 0 && SAME_INODE (st, *e->st))
-        {
-          fail2 (0, "%s and %s are the same file", walk_path (w), dst);
-          return WALK_SKIP;
-        }
-    }
-  if (ret < 0)
-    {
-      fail (-ret, "cannot create directory %s", dst);
-      return WALK_SKIP;
-    }
-
-  while (t->low + t->max_fds <= d && evict_level (t, d))
-    continue;
-  int fd;
-  for (;;)
-    {
-      fd = sys_openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
-                       | O_CLOEXEC, 0);
-      /* Fewer descriptors than counted (another thread, a library):
-         hold fewer levels from now on, as the walker does.  */
-      if ((fd != -EMFILE && fd != -ENFILE) || !evict_level (t, d))
-        break;
-      t->max_fds = d - t->low + 1;
-    }
-  if (fd >= 0 && (ret = sys_fstat (fd, &l->dst_st)) < 0)
-    {
-      sys_close (fd);
-      fd = ret;
-    }
-  if (fd < 0)
-    {
-      fail (-fd, "cannot open directory %s", dst);
-      return WALK_SKIP;
-    }
-  l->fd = fd;
-  /* A directory's ACLs, the default one too, go with its mode; one it
-     inherited is dropped where the source has none, as cp -a leaves.  */
-  unsigned int acls = 0;
-  if (x->preserve.xattr)
-    acls = copy_xattrs (e->fd, fd,
-                        x->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL,
-                        dst);
-  else if (x->preserve.mode)
-    acls = copy_xattrs (e->fd, fd, XATTRS_ACL, dst);
-  if (x->preserve.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
-                                    : t->dst_parent_acl)))
-    drop_acls (fd, true, acls, dst);
-  l->default_acl = has_default_acl (fd);
-  /* cp -v names the directories it makes, not those it fills.  */
-  if (x->verbose && l->fresh)
-    copy_tell_copied (x, walk_path (w), dst, false);
-  return WALK_CONTINUE;
-}
-
-static int
-leave_dir (struct tree *t, struct walk *w, const struct walk_entry *e)
-{
-  const struct copy_options *x = t->x;
-  size_t d = e->depth;
-  struct dlevel *l = &t->lv[d];
-  dev_t dev;
-  int parent = parent_of (t, d, &dev);
-  const char *name = d ? e->name : t->dst_name;
-  if (parent < 0)
-    fail_walk (-parent, "cannot set the attributes of %s", dst_path (t, w));
-  else
-    set_entry_attrs (x, parent, name, &l->src_st, dst_path (t, w),
-                     l->fresh ? l->made_mode : (mode_t) -1,
-                     l->dst_st.st_mode & S_ISGID);
-  if (l->fd >= 0)
-    sys_close (l->fd);
-  l->fd = -1;
-  if (t->low > d)
-    t->low = d;
-  /* The level above is read next; the walker holds it open, and so do
-     we, unless it was closed.  */
-  return WALK_CONTINUE;
-}
-
-/* Before the special file E (ST, SRC) is copied as what it is over the
-   existing NAME of PARENT (DST_ST, DST): 1 to go on, 0 when there is
-   nothing to do, -1 after a reported error.  A symbolic link copied onto
-   the file it leads to would leave a link to itself in place of the
-   data; onto another name of itself (a hard link of a link) there is
-   nothing to do, as cp finds.  */
-static int
-same_special (const struct walk_entry *e, const struct stat *st, int parent,
-              const char *name, const struct stat *dst_st, const char *src,
-              const char *dst)
-{
-  if (!S_ISLNK (st->st_mode))
-    return 1;
-  if (S_ISLNK (dst_st->st_mode))
-    {
-      if (!SAME_INODE (*st, *dst_st))
-        return 1;
-      /* One name, or two in one directory?  (At the top of the walk,
-         E's name is the operand, a path.)  */
-      char *base = base_name_of (e->name);
-      size_t dir_len = strlen (e->name) - strlen (base);
-      char *dir = dir_len ? ximemdup0 (e->name, dir_len) : xstrdup ("");
-      struct stat a, b;
-      bool one_name = st->st_nlink == 1
-                      || (strcmp (base, name) == 0
-                          && sys_fstatat (e->dirfd, dir, &a, AT_EMPTY_PATH) == 0
-                          && sys_fstatat (parent, "", &b, AT_EMPTY_PATH) == 0
-                          && SAME_INODE (a, b));
-      free (dir);
-      free (base);
-      if (!one_name)
-        return 0;
-    }
-  else
-    {
-      struct stat to;
-      if (sys_fstatat (e->dirfd, e->name, &to, 0) < 0
-          || !SAME_INODE (to, *dst_st))
-        return 1;
-    }
-  fail2 (0, "%s and %s are the same file", src, dst);
-  return -1;
-}
-
-/* Copy a symbolic link, FIFO, socket or device E as what it is.  */
-static void
-copy_special (struct tree *t, struct walk *w, const struct walk_entry *e)
-{
-  const struct copy_options *x = t->x;
-  size_t d = e->depth;
-  dev_t dev;
-  int parent = parent_of (t, d, &dev);
-  const char *name = d ? e->name : t->dst_name;
-  const char *src = walk_path (w);
-  char *srcdup = xstrdup (src);
-  const char *dst = dst_path (t, w);
-  struct stat st;
-  char *target = NULL;
-  char *lpath = NULL;
-  int ret;
-  if (parent < 0)
-    {
-      fail_walk (-parent, "cannot create %s", dst);
-      goto out;
-    }
-  ret = sys_fstatat (e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW);
-  if (ret < 0)
-    {
-      if (ret != -ENOENT || d == 0)
-        fail (-ret, "cannot stat %s", srcdup);
-      goto out;
-    }
-  if (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode))
-    {
-      fail (0, "%s changed while being copied; skipped", srcdup);
-      goto out;
-    }
-  if (S_ISLNK (st.st_mode))
-    {
-      size_t size = st.st_size > 0 ? (size_t) st.st_size + 1 : 256;
-      for (;;)
-        {
-          target = xrealloc (target, size);
-          ssize_t n = sys_readlinkat (e->dirfd, e->name, target, size);
-          if (n < 0)
-            {
-              fail (-n, "cannot read symbolic link %s", srcdup);
-              goto out;
-            }
-          if ((size_t) n < size)
-            {
-              target[n] = '\0';
-              break;
-            }
-          size *= 2;
-        }
-    }
-
-  bool fresh = d > 0 && t->lv[d - 1].fresh;
-  bool exists = false;
-  struct stat dst_st;
-  if (!fresh
-      && sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
-    {
-      exists = true;
-      int go = same_special (e, &st, parent, name, &dst_st, srcdup, dst);
-      if (go > 0 && made_here (x, &dst_st))
-        {
-          fail2 (0, "will not overwrite just-created %s with %s", dst,
-                 srcdup);
-          go = -1;
-        }
-      if (go > 0)
-        go = may_replace (x, &st, &dst_st, srcdup, dst);
-      if (go <= 0)
-        goto out;
-    }
-
-  if (x->preserve.links && st.st_nlink > 1)
-    {
-      const char *first = link_find (st.st_dev, st.st_ino);
-      struct put p = { .how = exists ? PUT_REPLACE : PUT_NEW,
-                       .dirfd = parent, .name = name, .st = dst_st };
-      if (first && link_over (t->dst_parent, first, &p) == 0)
-        {
-          copy_tell_copied (x, srcdup, dst, false);
-          goto out;
-        }
-    }
-
-  /* Made at a temporary name if something is in the way, then renamed
-     over it.  */
-  const char *make = exists ? install_tmp_name (parent) : name;
-  mode_t made_mode = 0;
-  for (int tries = 0; tries < 100; tries++)
-    {
-      if (S_ISLNK (st.st_mode))
-        ret = sys_symlinkat (target, parent, make);
-      else
-        {
-          made_mode = st.st_mode & 0777 & ~x->umask_bits;
-          ret = sys_mknodat (parent, make, (st.st_mode & S_IFMT)
-                             | (st.st_mode & 0777), st.st_rdev);
-        }
-      if (ret != -EEXIST || !exists)
-        break;
-      make = install_tmp_name (parent);
-    }
-  if (ret < 0)
-    {
-      if (exists)
-        install_tmp_forget ();
-      fail (-ret, "cannot create %s", dst);
-      goto out;
-    }
-  set_entry_attrs (x, parent, make, &st, dst, made_mode, 0);
-  if (exists)
-    {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
-      if (ret < 0)
-        {
-          sys_unlinkat (parent, make, 0);
-          fail (-ret, "cannot create %s", dst);
-        }
-      install_tmp_forget ();
-      if (ret < 0)
-        goto out;
-    }
-  struct stat made_st;
-  if (x->record_made
-      && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
-    made_add (x, made_st.st_dev, made_st.st_ino);
-  if (x->preserve.links && st.st_nlink > 1)
-    link_add (st.st_dev, st.st_ino, tree_link_path (t, w, &lpath));
-  copy_tell_copied (x, srcdup, dst, true);
-out:
-  free (target);
-  free (srcdup);
-  free (lpath);
-}
-
-static int
-visit (struct walk *w, const struct walk_entry *e, void *arg)
-{
-  struct tree *t = arg;
-  switch (e->type)
-    {
-    case WALK_DIR:
-      return enter_dir (t, w, e);
-    case WALK_DIR_POST:
-      return leave_dir (t, w, e);
-    case WALK_REG:
-      {
-        size_t d = e->depth;
-        dev_t dev;
-        int parent = parent_of (t, d, &dev);
-        char *src = xstrdup (walk_path (w));
-        struct dest dd = {
-          .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
-          .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
-          .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
-          .made_here = made_here, .tree = t, .walk = w,
-        };
-        if (parent < 0)
-          fail_walk (-parent, "cannot create %s", dd.display);
-        else
-          copy_file (t->x, e->dirfd, e->name, src, e->ino, true, &dd);
-        free (src);
-        return WALK_CONTINUE;
-      }
-    case WALK_ERR:
-      if (!e->is_dir)
-        fail_walk (e->err, "cannot stat %s", walk_path (w));
-      else if (e->fd < 0)
-        fail_walk (e->err, "cannot open directory %s", walk_path (w));
-      else
-        fail_walk (e->err, "cannot read directory %s", walk_path (w));
-      return WALK_CONTINUE;
-    default:
-      copy_special (t, w, e);
-      return WALK_CONTINUE;
-    }
 }
 
 /* --- operands ------------------------------------------------------ */
@@ -1125,7 +553,7 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
     {
       struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
                         .display = dst, .inherits_acl = parent_acl,
-                        .made_here = made_here };
+                        .made_here = copy_made_here };
       copy_file (x, AT_FDCWD, src, src, 0, false, &d);
       return;
     }
@@ -1142,23 +570,10 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
       fail2 (0, "cannot copy a directory, %s, into itself, %s", src, dst);
       return;
     }
-  /* The descriptors left under RLIMIT_NOFILE, less what each file
-     copied needs, shared between the walker's stack of source
-     directories and ours of the copies.  Each stack works with two.  */
-  size_t room = fd_room (WALK_MAX_FDS + DST_MAX_FDS + FILE_FDS);
-  size_t spare = room > FILE_FDS ? room - FILE_FDS : 0;
-  size_t walk_fds = spare / 2 < 2 ? 2 : spare / 2;
-  if (walk_fds > WALK_MAX_FDS)
-    walk_fds = WALK_MAX_FDS;
-  size_t dst_fds = spare > walk_fds + 2 ? spare - walk_fds : 2;
-  if (dst_fds > DST_MAX_FDS)
-    dst_fds = DST_MAX_FDS;
-  struct tree t = {
-    .x = x,
-    .src_display = src, .src_display_len = strlen (src),
-    .dst_parent = dirfd, .dst_parent_dev = dir_st.st_dev, .dst_name = name,
-    .dst_display = dst, .dst_parent_acl = parent_acl, .max_fds = dst_fds,
-  };
+  /* The descriptors left under RLIMIT_NOFILE, shared between the
+     walker's stack of source directories and ours of the copies.  */
+  size_t walk_fds, dst_fds;
+  size_t room = copy_tree_fds (&walk_fds, &dst_fds);
   if (x->debug)
     {
       progress_clear (&bar);
@@ -1166,9 +581,8 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
                "directories, %zu for the copies\n", program_name,
                quote_msg (src), room, walk_fds, dst_fds);
     }
-  walk_at_fds (AT_FDCWD, src, 0, walk_fds, src, visit, &t);
-  free (t.lv);
-  free (t.path);
+  copy_tree (x, src, dirfd, &dir_st, parent_acl, name, dst, walk_fds,
+             dst_fds);
 }
 
 /* Open directory DIR for copies into it.  */

@@ -27,7 +27,7 @@
 #include <sys/types.h>
 
 struct copy_options;
-struct tree;
+struct copy_tree;
 struct walk;
 
 /* Where a copy goes: NAME in DIRFD (device DEV), DISPLAY in messages.
@@ -44,7 +44,7 @@ struct dest
      such an entry is never overwritten.  NULL: none is.  */
   bool (*made_here) (const struct copy_options *o, const struct stat *st);
   /* In a tree: for hard links, where the copy's path comes from.  */
-  struct tree *tree;
+  struct copy_tree *tree;
   struct walk *walk;
 };
 

@@ -52,10 +52,11 @@ struct kept_set
   size_t used, cap;
 };
 
+/* What the walk keeps of a directory besides its descriptor and stat,
+   which are in the stack of directories (w->dirs.dir[] at the same
+   index).  */
 struct level
 {
-  int fd;                /* -1: closed, to be opened again as ".." */
-  struct stat st;        /* fstat of fd when it was opened */
   size_t name;           /* offset of the name in names (not level 0) */
   uint64_t key;          /* the key of this directory in its parent */
   int64_t resume;        /* getdents64 offset after the last entry handled */
@@ -76,12 +77,12 @@ struct walk
   const char *display;
   dev_t root_dev;
 
-  /* The levels: lv[0] is NAME, lv[depth] the directory being read.  The
-     descriptors of lv[low] to lv[depth] are open, those above lv[low]
-     closed; at most max_fds are open.  */
+  /* The levels: lv[0] is NAME, lv[depth (w)] the directory being read;
+     their descriptors and stats are in dirs (no level left: the walk is
+     over).  */
+  struct walk_stack dirs;
   struct level *lv;
-  size_t depth, nalloc, low, max_fds;
-  bool empty;            /* no level left: the walk is over */
+  size_t nalloc;
 
   /* The names of lv[1] to lv[depth], each NUL-terminated, one after the
      other: joined with '/', they are the path.  */
@@ -189,19 +190,6 @@ same_file (const struct stat *a, const struct stat *b)
   return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* Close the descriptor of the shallowest open level other than the one
-   being read; false if there is none.  */
-static bool
-evict (struct walk *w)
-{
-  if (w->low >= w->depth)
-    return false;
-  sys_close (w->lv[w->low].fd);
-  w->lv[w->low].fd = -1;
-  w->low++;
-  return true;
-}
-
 /* openat of a directory, EINTR retried (a network or FUSE file system
    can be interrupted in the lookup).  */
 static int
@@ -213,24 +201,111 @@ open_dir_retry (int dirfd, const char *name)
   return fd;
 }
 
-/* Open directory NAME of DIRFD, which is lv[depth]'s descriptor, making
-   room for it first.  Out of descriptors, hold fewer ancestors from now
-   on, and retry.  */
-static int
-open_dir (struct walk *w, int dirfd, const char *name)
+/* --- the stack of directory descriptors ---------------------------- */
+
+void
+walk_stack_init (struct walk_stack *s, size_t max_fds)
 {
-  while (w->depth - w->low + 1 >= w->max_fds && evict (w))
+  *s = (struct walk_stack) { .max_fds = max_fds < 2 ? 2 : max_fds };
+}
+
+/* Close the shallowest open level other than the deepest; false if there
+   is none.  */
+static bool
+evict (struct walk_stack *s)
+{
+  if (s->low + 1 >= s->n)
+    return false;
+  sys_close (s->dir[s->low].fd);
+  s->dir[s->low].fd = -1;
+  s->low++;
+  return true;
+}
+
+int
+walk_stack_open (struct walk_stack *s, int dirfd, const char *name)
+{
+  while (s->n - s->low >= s->max_fds && evict (s))
     continue;
   for (;;)
     {
       int fd = open_dir_retry (dirfd, name);
-      if ((fd != -EMFILE && fd != -ENFILE) || !evict (w))
+      if ((fd != -EMFILE && fd != -ENFILE) || !evict (s))
         return fd;
-      w->max_fds = w->depth - w->low + 2;
+      s->max_fds = s->n - s->low + 1;
     }
 }
 
+void
+walk_stack_push (struct walk_stack *s, int fd, const struct stat *st)
+{
+  if (s->n == s->nalloc)
+    {
+      s->nalloc = 2 * s->nalloc + 16;
+      s->dir = xnrealloc (s->dir, s->nalloc, sizeof *s->dir);
+    }
+  s->dir[s->n++] = (struct walk_dir) { .fd = fd, .st = *st };
+}
+
+int
+walk_stack_fd (struct walk_stack *s, size_t level)
+{
+  while (s->low > level)
+    {
+      if (s->low >= s->n)
+        return -WALK_EMOVED;
+      int fd = open_dir_retry (s->dir[s->low].fd, "..");
+      if (fd < 0)
+        return fd;
+      struct stat st;
+      int ret = stat_at (fd, "", AT_EMPTY_PATH, &st, NULL);
+      if (ret == 0 && !same_file (&st, &s->dir[s->low - 1].st))
+        ret = -WALK_EMOVED;
+      if (ret < 0)
+        {
+          sys_close (fd);
+          return ret;
+        }
+      s->dir[--s->low].fd = fd;
+    }
+  return s->dir[level].fd;
+}
+
+void
+walk_stack_pop (struct walk_stack *s)
+{
+  struct walk_dir *d = &s->dir[--s->n];
+  if (d->fd >= 0)
+    sys_close (d->fd);
+  if (s->low > s->n)
+    s->low = s->n;
+}
+
+void
+walk_stack_free (struct walk_stack *s)
+{
+  while (s->n > 0)
+    walk_stack_pop (s);
+  free (s->dir);
+  s->dir = NULL;
+  s->nalloc = 0;
+}
+
 /* --- levels -------------------------------------------------------- */
+
+/* The index of the directory being read.  */
+static size_t
+depth (const struct walk *w)
+{
+  return w->dirs.n - 1;
+}
+
+/* The descriptor and stat of lv[I].  */
+static struct walk_dir *
+dir_of (struct walk *w, size_t i)
+{
+  return &w->dirs.dir[i];
+}
 
 static const char *
 level_name (const struct walk *w, size_t i)
@@ -244,8 +319,8 @@ static void
 push (struct walk *w, int fd, const struct stat *st, const char *name,
       uint64_t key, bool pos_ok)
 {
-  w->lv[w->depth].pos_ok = pos_ok;
-  if (w->depth + 1 == w->nalloc)
+  w->lv[depth (w)].pos_ok = pos_ok;
+  if (w->dirs.n == w->nalloc)
     {
       w->nalloc *= 2;
       w->lv = xnrealloc (w->lv, w->nalloc, sizeof *w->lv);
@@ -257,9 +332,9 @@ push (struct walk *w, int fd, const struct stat *st, const char *name,
       w->names = xrealloc (w->names, w->names_alloc);
     }
   memcpy (w->names + w->names_len, name, len);
-  struct level *l = &w->lv[++w->depth];
-  *l = (struct level) { .fd = fd, .st = *st, .name = w->names_len,
-                        .key = key, .pos_ok = true };
+  w->lv[w->dirs.n] = (struct level) { .name = w->names_len, .key = key,
+                                      .pos_ok = true };
+  walk_stack_push (&w->dirs, fd, st);
   w->names_len += len;
   w->buf_pos = w->buf_len = 0;
 }
@@ -268,20 +343,12 @@ push (struct walk *w, int fd, const struct stat *st, const char *name,
 static void
 pop (struct walk *w)
 {
-  struct level *l = &w->lv[w->depth];
-  if (l->fd >= 0)
-    sys_close (l->fd);
+  struct level *l = &w->lv[depth (w)];
   free (l->kept_set.slot);
   w->buf_pos = w->buf_len = 0;
-  if (w->depth == 0)
-    {
-      w->empty = true;
-      return;
-    }
-  w->names_len = l->name;
-  w->depth--;
-  if (w->low > w->depth)
-    w->low = w->depth;
+  if (depth (w) > 0)
+    w->names_len = l->name;
+  walk_stack_pop (&w->dirs);
 }
 
 /* Record in lv[I] what became of one of its entries, with KEY or NAME,
@@ -366,12 +433,12 @@ static int
 enter (struct walk *w, const char *name, uint64_t d_ino,
        const struct stat *st, bool last)
 {
-  size_t d = w->depth;
-  struct walk_entry e = { .type = WALK_ERR, .dirfd = w->lv[d].fd,
+  size_t d = depth (w);
+  struct walk_entry e = { .type = WALK_ERR, .dirfd = dir_of (w, d)->fd,
                           .name = name, .fd = -1,
                           .ino = w->lv[d].dino_ok ? d_ino : 0,
                           .depth = d + 1, .is_dir = true };
-  int fd = open_dir (w, e.dirfd, name);
+  int fd = walk_stack_open (&w->dirs, e.dirfd, name);
   if (fd == -ENOENT)
     return GONE;
   if (fd == -ENOTDIR || fd == -ELOOP)
@@ -394,7 +461,7 @@ enter (struct walk *w, const char *name, uint64_t d_ino,
     }
   else if (st ? !same_file (st, &dst)
            /* The d_ino of a mount point is the inode it covers.  */
-           : (dst.st_dev == w->lv[d].st.st_dev && !mount
+           : (dst.st_dev == dir_of (w, d)->st.st_dev && !mount
               && dst.st_ino != d_ino))
     e.err = WALK_ECHANGED;
   else
@@ -422,8 +489,8 @@ static int
 entry (struct walk *w, const char *name, unsigned char dtype,
        uint64_t d_ino, bool last)
 {
-  size_t d = w->depth;
-  struct walk_entry e = { .dirfd = w->lv[d].fd, .name = name, .fd = -1,
+  size_t d = depth (w);
+  struct walk_entry e = { .dirfd = dir_of (w, d)->fd, .name = name, .fd = -1,
                           .ino = w->lv[d].dino_ok ? d_ino : 0,
                           .depth = d + 1 };
   struct stat st;
@@ -480,23 +547,11 @@ done:
 static int
 reach_parent (struct walk *w)
 {
-  size_t d = w->depth;
-  struct level *p = &w->lv[d - 1];
-  int fd = open_dir (w, w->lv[d].fd, "..");
+  size_t d = depth (w);
+  int fd = walk_stack_fd (&w->dirs, d - 1);
   if (fd < 0)
     return fd;
-  struct stat st;
-  int ret = stat_at (fd, "", AT_EMPTY_PATH, &st, NULL);
-  if (ret == 0 && !same_file (&st, &p->st))
-    ret = -WALK_EMOVED;
-  if (ret < 0)
-    {
-      sys_close (fd);
-      return ret;
-    }
-  p->fd = fd;
-  p->pos_ok = false;
-  w->low = d - 1;
+  w->lv[d - 1].pos_ok = false;
   return 0;
 }
 
@@ -508,16 +563,16 @@ reach_parent (struct walk *w)
 static int
 redescend (struct walk *w)
 {
-  size_t top = w->depth;
+  size_t top = depth (w);
   for (size_t i = 0; i <= top; i++)
     {
-      int dirfd = i ? w->lv[i - 1].fd : w->root_dirfd;
+      int dirfd = i ? dir_of (w, i - 1)->fd : w->root_dirfd;
       const char *name = level_name (w, i);
       /* Room first, unless the one to close is the one to open from.  */
-      if (i >= w->max_fds && i - w->max_fds + 1 < i)
+      if (i >= w->dirs.max_fds && i - w->dirs.max_fds + 1 < i)
         {
-          sys_close (w->lv[i - w->max_fds].fd);
-          w->lv[i - w->max_fds].fd = -1;
+          sys_close (dir_of (w, i - w->dirs.max_fds)->fd);
+          dir_of (w, i - w->dirs.max_fds)->fd = -1;
         }
       int fd = open_dir_retry (dirfd, name);
       int ret = fd;
@@ -525,7 +580,7 @@ redescend (struct walk *w)
       if (fd >= 0)
         {
           ret = stat_at (fd, "", AT_EMPTY_PATH, &st, NULL);
-          if (ret == 0 && !same_file (&st, &w->lv[i].st))
+          if (ret == 0 && !same_file (&st, &dir_of (w, i)->st))
             ret = -WALK_EMOVED;
           if (ret < 0)
             sys_close (fd);
@@ -540,10 +595,10 @@ redescend (struct walk *w)
           int action = call (w, &e, i ? i - 1 : 0, i ? name : NULL);
           uint64_t key = w->lv[i].key;
           /* Some of the levels above were opened again.  */
-          w->low = i;
-          while (w->low > 0 && w->lv[w->low - 1].fd >= 0)
-            w->low--;
-          while (w->depth > i)
+          w->dirs.low = i;
+          while (w->dirs.low > 0 && dir_of (w, w->dirs.low - 1)->fd >= 0)
+            w->dirs.low--;
+          while (depth (w) > i)
             pop (w);
           pop (w);
           if (action == WALK_STOP)
@@ -556,15 +611,15 @@ redescend (struct walk *w)
             account (w, i - 1, action, key, NULL);
           return 0;
         }
-      w->lv[i].fd = fd;
+      dir_of (w, i)->fd = fd;
       w->lv[i].pos_ok = false;
-      if (w->max_fds == 1 && i > 0)
+      if (w->dirs.max_fds == 1 && i > 0)
         {
-          sys_close (w->lv[i - 1].fd);
-          w->lv[i - 1].fd = -1;
+          sys_close (dir_of (w, i - 1)->fd);
+          dir_of (w, i - 1)->fd = -1;
         }
     }
-  w->low = top + 1 > w->max_fds ? top + 1 - w->max_fds : 0;
+  w->dirs.low = top + 1 > w->dirs.max_fds ? top + 1 - w->dirs.max_fds : 0;
   return 0;
 }
 
@@ -573,10 +628,10 @@ redescend (struct walk *w)
 static int
 lost (struct walk *w, int err)
 {
-  size_t d = w->depth;
+  size_t d = depth (w);
   const char *name = level_name (w, d);
   struct walk_entry e = { .type = WALK_ERR, .dirfd = -1, .name = name,
-                          .fd = w->lv[d].fd, .st = &w->lv[d].st,
+                          .fd = dir_of (w, d)->fd, .st = &dir_of (w, d)->st,
                           .depth = d, .err = err, .is_dir = true };
   int action = call (w, &e, d - 1, name);
   uint64_t key = w->lv[d].key;
@@ -597,8 +652,8 @@ lost (struct walk *w, int err)
 static int
 leave (struct walk *w)
 {
-  size_t d = w->depth;
-  if (d > 0 && w->lv[d - 1].fd < 0)
+  size_t d = depth (w);
+  if (d > 0 && dir_of (w, d - 1)->fd < 0)
     {
       int ret = reach_parent (w);
       if (ret < 0)
@@ -607,8 +662,9 @@ leave (struct walk *w)
   struct level *l = &w->lv[d];
   const char *name = level_name (w, d);
   struct walk_entry e = { .type = WALK_DIR_POST,
-                          .dirfd = d ? w->lv[d - 1].fd : w->root_dirfd,
-                          .name = name, .fd = l->fd, .st = &l->st,
+                          .dirfd = d ? dir_of (w, d - 1)->fd : w->root_dirfd,
+                          .name = name, .fd = dir_of (w, d)->fd,
+                          .st = &dir_of (w, d)->st,
                           .depth = d, .is_dir = true, .kept = l->kept,
                           .complete = !l->removed };
   int action = call (w, &e, d ? d - 1 : 0, d ? name : NULL);
@@ -669,7 +725,7 @@ files_first (struct walk *w)
       off += de->d_reclen;
     }
   qsort (w->order, n, sizeof *w->order, cmp_ino);
-  struct level *l = &w->lv[w->depth];
+  struct level *l = &w->lv[depth (w)];
   for (size_t i = 0; i < n; i++)
     {
       struct nc_dirent64 *de = (struct nc_dirent64 *) (w->buf + w->order[i].off);
@@ -704,13 +760,14 @@ walk_loop (struct walk *w)
 {
   for (;;)
     {
-      struct level *l = &w->lv[w->depth];
+      struct level *l = &w->lv[depth (w)];
+      struct walk_dir *ld = dir_of (w, depth (w));
       if (w->buf_pos >= w->buf_len)
         {
           ssize_t n = 0;
           if (!l->pos_ok)
             {
-              off_t off = sys_lseek (l->fd, l->resume, SEEK_SET);
+              off_t off = sys_lseek (ld->fd, l->resume, SEEK_SET);
               if (off < 0)
                 n = off;
               else
@@ -719,17 +776,17 @@ walk_loop (struct walk *w)
           /* An interrupted read of a directory (FUSE, NFS) is retried,
              not reported as an entry that cannot be read.  */
           if (l->pos_ok)
-            while ((n = sys_getdents64 (l->fd, w->buf, WALK_BUFSIZE))
+            while ((n = sys_getdents64 (ld->fd, w->buf, WALK_BUFSIZE))
                    == -EINTR)
               continue;
           if (n < 0)
             {
-              size_t d = w->depth;
+              size_t d = depth (w);
               const char *name = level_name (w, d);
               struct walk_entry e = { .type = WALK_ERR,
-                                      .dirfd = d ? w->lv[d - 1].fd : w->root_dirfd,
-                                      .name = name, .fd = l->fd,
-                                      .st = &l->st, .depth = d,
+                                      .dirfd = d ? dir_of (w, d - 1)->fd : w->root_dirfd,
+                                      .name = name, .fd = ld->fd,
+                                      .st = &ld->st, .depth = d,
                                       .err = (int) -n, .is_dir = true };
               if (call (w, &e, d ? d - 1 : 0, d ? name : NULL) == WALK_STOP)
                 return WALK_STOP;
@@ -741,7 +798,7 @@ walk_loop (struct walk *w)
               int ret = leave (w);
               if (ret == WALK_STOP)
                 return WALK_STOP;
-              if (ret == 1 || w->empty)
+              if (ret == 1 || w->dirs.n == 0)
                 return 0;
               continue;
             }
@@ -761,7 +818,7 @@ walk_loop (struct walk *w)
       if (dot_or_dotdot (de->d_name))
         {
           if (de->d_name[1] == '\0')
-            l->dino_ok = de->d_ino == (uint64_t) l->st.st_ino;
+            l->dino_ok = de->d_ino == (uint64_t) ld->st.st_ino;
           continue;
         }
       /* Left in place before a rescan, or before going down into a
@@ -790,8 +847,7 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
 {
   struct walk w = { .flags = flags, .visit = visit, .arg = arg,
                     .root_dirfd = dirfd, .root_name = name,
-                    .display = display ? display : name,
-                    .max_fds = max_fds < 2 ? 2 : max_fds };
+                    .display = display ? display : name };
   struct walk_entry e = { .type = WALK_ERR, .dirfd = dirfd, .name = name,
                           .fd = -1, .depth = 0 };
   struct stat st, dst;
@@ -844,14 +900,17 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
               w.root_dev = dst.st_dev;
               w.nalloc = 16;
               w.lv = xnmalloc (w.nalloc, sizeof *w.lv);
-              w.lv[0] = (struct level) { .fd = fd, .st = dst, .pos_ok = true };
+              w.lv[0] = (struct level) { .pos_ok = true };
+              walk_stack_init (&w.dirs, max_fds);
+              walk_stack_push (&w.dirs, fd, &dst);
               w.buf = xmalloc (WALK_BUFSIZE);
               if ((flags & WALK_REMOVING) && !(flags & WALK_STAT))
                 w.order = xnmalloc (WALK_BUFSIZE / MIN_RECLEN,
                                     sizeof *w.order);
               action = walk_loop (&w);
-              while (!w.empty)
+              while (w.dirs.n > 0)
                 pop (&w);
+              walk_stack_free (&w.dirs);
               free (w.lv);
               free (w.names);
               free (w.buf);

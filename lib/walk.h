@@ -169,4 +169,61 @@ const char *walk_path (struct walk *w);
 /* strerror for an err of a WALK_ERR entry.  */
 const char *walk_strerror (int err);
 
+/* --- the bounded stack of directory descriptors ---------------------
+
+   What walk_at holds the directories from NAME down with, for a caller
+   that keeps a second tree in step with a walk (a copier's destination):
+   dir[0] is the top directory, dir[I] one of dir[I - 1]'s, each with the
+   stat it had when pushed.  At most max_fds of them are open, the
+   deepest ones and always the last pushed: the shallowest open one is
+   closed to make room for the next, and a closed one is opened again
+   when asked for, as ".." of the level below it, which must then have
+   the device and inode recorded (a directory moved during the walk is
+   not mistaken for another).  */
+
+struct walk_dir
+{
+  int fd;               /* -1: closed, to be opened again through ".." */
+  struct stat st;       /* as it was when pushed */
+};
+
+struct walk_stack
+{
+  struct walk_dir *dir;
+  size_t n;             /* levels: dir[n - 1] is the deepest */
+  size_t low;           /* dir[low] to dir[n - 1] are open, the others
+                           closed; low == n: none is */
+  size_t max_fds;       /* at most this many open (2 at least) */
+  size_t nalloc;
+};
+
+/* Make S an empty stack holding at most MAX_FDS descriptors (2 if
+   MAX_FDS is less).  */
+void walk_stack_init (struct walk_stack *s, size_t max_fds);
+
+/* Open directory NAME of DIRFD (the deepest level's descriptor, or the
+   top directory's parent while S is empty) read-only, O_NOFOLLOW, EINTR
+   retried, after closing levels to leave room for it (never the deepest:
+   DIRFD stays valid).  Out of descriptors (EMFILE, ENFILE), close one
+   more level, hold fewer from then on, and retry.  Return the descriptor
+   or -errno; the caller checks what it opened, then pushes it.  */
+int walk_stack_open (struct walk_stack *s, int dirfd, const char *name);
+
+/* Push the directory FD (open; the stack owns it from now on), whose
+   stat is ST.  */
+void walk_stack_push (struct walk_stack *s, int fd, const struct stat *st);
+
+/* The descriptor of dir[LEVEL] (LEVEL < n).  If it was closed, it is
+   opened again through ".." of the level below it (in turn from the
+   deepest open level) and checked: -WALK_EMOVED if it is not the
+   directory pushed there (moved during the walk) or if no level below
+   is open, the open's -errno, or the fstat's.  */
+int walk_stack_fd (struct walk_stack *s, size_t level);
+
+/* Close the deepest level (if open) and forget it.  */
+void walk_stack_pop (struct walk_stack *s);
+
+/* Close the levels still open and free S.  */
+void walk_stack_free (struct walk_stack *s);
+
 #endif

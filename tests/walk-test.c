@@ -1041,6 +1041,148 @@ test_ino (int at, const char *where)
          r.listed, r.zero);
 }
 
+/* ------------------------------------------------------------------ */
+/* The stack of directory descriptors on its own (walk_stack), as a copier
+   uses it for the copies: bounded, levels found again through "..", a
+   moved directory told.  */
+
+/* Push the chain AT/DIR/NAME/... (LEVELS directories below DIR) onto S,
+   each opened with walk_stack_open from the level above.  Check after
+   each push that at most the bound is open, the deepest always, and
+   that the process holds no more than BASE + the levels open.  */
+static bool
+push_chain (struct walk_stack *s, int at, const char *dir, const char *name,
+            int levels, int base, char *detail, size_t detail_len)
+{
+  for (int i = 0; i <= levels; i++)
+    {
+      int parent = i ? s->dir[s->n - 1].fd : at;
+      int fd = walk_stack_open (s, parent, i ? name : dir);
+      struct stat st;
+      if (fd < 0 || fstat (fd, &st) < 0)
+        {
+          snprintf (detail, detail_len, "level %d: open: %s", i,
+                    strerror (fd < 0 ? -fd : errno));
+          return false;
+        }
+      walk_stack_push (s, fd, &st);
+      size_t open = 0;
+      for (size_t k = 0; k < s->n; k++)
+        if (s->dir[k].fd >= 0)
+          open++;
+      if (open > s->max_fds || s->dir[s->n - 1].fd < 0
+          || open != s->n - s->low || open_fds () != base + (int) open)
+        {
+          snprintf (detail, detail_len, "level %d: %zu open, low %zu, "
+                    "bound %zu, %d descriptors beyond the %d before", i,
+                    open, s->low, s->max_fds, open_fds () - base, base);
+          return false;
+        }
+    }
+  return true;
+}
+
+/* Whether FD is the directory S pushed at LEVEL.  */
+static bool
+is_level (const struct walk_stack *s, size_t level, int fd)
+{
+  struct stat st;
+  return fd >= 0 && fstat (fd, &st) == 0
+         && st.st_dev == s->dir[level].st.st_dev
+         && st.st_ino == s->dir[level].st.st_ino;
+}
+
+static void
+test_stack (int at, const char *where)
+{
+  enum { LEVELS = 12 };
+  chain (at, "stk", "d", LEVELS, 0);
+  int base = open_fds ();
+  char detail[256] = "";
+
+  /* Eviction: 13 levels with a bound of 3.  */
+  struct walk_stack s;
+  walk_stack_init (&s, 3);
+  bool ok = push_chain (&s, at, "stk", "d", LEVELS, base, detail,
+                        sizeof detail);
+  check (ok && s.n == LEVELS + 1 && s.low == LEVELS + 1 - 3,
+         "stack %s: %d levels pushed with a bound of 3: the 3 deepest open%s%s",
+         where, LEVELS + 1, ok ? "" : ": ", detail);
+
+  /* The way back up: each level found again through "..", as it was.  */
+  bool up_ok = ok;
+  for (size_t level = LEVELS; up_ok && level > 0; level--)
+    {
+      int fd = walk_stack_fd (&s, level - 1);
+      up_ok = is_level (&s, level - 1, fd) && s.low <= level - 1
+              && open_fds () == base + (int) (s.n - s.low);
+      if (!up_ok)
+        snprintf (detail, sizeof detail, "level %zu: %s", level - 1,
+                  fd < 0 ? walk_strerror (-fd) : "another directory");
+      walk_stack_pop (&s);
+    }
+  check (up_ok && s.n == 1,
+         "stack %s: every closed level opened again through \"..\" and "
+         "checked%s%s", where, up_ok ? "" : ": ", detail);
+
+  /* Several levels at once, from the deepest open one.  */
+  walk_stack_free (&s);
+  walk_stack_init (&s, 2);
+  ok = push_chain (&s, at, "stk", "d", LEVELS, base, detail, sizeof detail);
+  int fd = ok ? walk_stack_fd (&s, 2) : -1;
+  check (ok && is_level (&s, 2, fd) && s.low == 2
+         && is_level (&s, 7, s.dir[7].fd),
+         "stack %s: level 2 reached from level %d through %d \"..\"",
+         where, LEVELS - 1, LEVELS - 3);
+  walk_stack_free (&s);
+  check (open_fds () == base, "stack %s: walk_stack_free closes them all",
+         where);
+
+  /* A directory moved while its descriptor was closed: its child's
+     ".." is now another directory, which is told.  */
+  walk_stack_init (&s, 3);
+  ok = push_chain (&s, at, "stk", "d", LEVELS, base, detail, sizeof detail);
+  if (ok && renameat (at, "stk/d/d/d/d/d", at, "stk/moved") < 0)
+    die ("rename");
+  int moved = ok ? walk_stack_fd (&s, 4) : 0;
+  check (moved == -WALK_EMOVED && s.dir[4].fd < 0,
+         "stack %s: a level whose child was moved away is reported "
+         "(WALK_EMOVED), not opened (got %d)", where, moved);
+  /* Popped down past the moved one, the level above it cannot be
+     reached any more: reported too, never another directory.  */
+  while (ok && s.n > 4)
+    walk_stack_pop (&s);
+  int lost = ok ? walk_stack_fd (&s, 3) : 0;
+  check (lost == -WALK_EMOVED,
+         "stack %s: no open level to climb from: WALK_EMOVED (got %d)",
+         where, lost);
+  walk_stack_free (&s);
+  check (open_fds () == base, "stack %s: all closed after the move", where);
+
+  /* Out of descriptors (RLIMIT_NOFILE 3 above what is open): open
+     closes one more level and holds fewer from then on.  */
+  if (renameat (at, "stk/moved", at, "stk/d/d/d/d/d") < 0)
+    die ("rename back");
+  struct rlimit old, lim;
+  getrlimit (RLIMIT_NOFILE, &old);
+  lim = old;
+  lim.rlim_cur = base + 3;
+  /* Descriptors open above the limit leave more room below it.  */
+  int spare = (int) lim.rlim_cur;
+  for (int k = 0; k < (int) lim.rlim_cur; k++)
+    if (fcntl (k, F_GETFD) >= 0)
+      spare--;
+  walk_stack_init (&s, 16);
+  setrlimit (RLIMIT_NOFILE, &lim);
+  ok = push_chain (&s, at, "stk", "d", LEVELS, base, detail, sizeof detail);
+  setrlimit (RLIMIT_NOFILE, &old);
+  check (ok && s.n == LEVELS + 1 && s.max_fds <= (size_t) spare,
+         "stack %s: EMFILE with %d spare: every level pushed, the bound "
+         "down to %zu%s%s", where, spare, s.max_fds, ok ? "" : ": ", detail);
+  walk_stack_free (&s);
+  remove_all (at, "stk");
+}
+
 int
 main (void)
 {
@@ -1065,6 +1207,7 @@ main (void)
   test_moved (dfd, "disk");
   test_wide (dfd, "disk", 2000);
   test_ino (dfd, "disk");
+  test_stack (dfd, "disk");
   if (sfd >= 0)
     {
       test_deep (sfd, "tmpfs", 3000);
@@ -1074,6 +1217,7 @@ main (void)
       test_moved (sfd, "tmpfs");
       test_wide (sfd, "tmpfs", 100000);
       test_ino (sfd, "tmpfs");
+      test_stack (sfd, "tmpfs");
     }
   else
     skip ("tmpfs: no /dev/shm");

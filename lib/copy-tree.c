@@ -1,0 +1,621 @@
+/* copy-tree.c -- copy a directory tree; see copy-tree.h.  */
+
+#include <config.h>
+
+#include "copy-tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "copy-attrs.h"
+#include "copy-msg.h"
+#include "dest.h"
+#include "dirname.h"
+#include "fdroom.h"
+#include "install.h"
+#include "same-inode.h"
+#include "sys.h"
+#include "xalloc.h"
+
+/* --- hard links ---------------------------------------------------- */
+
+/* Inodes seen, each with a string: an open-addressing table.  */
+struct ino_rec
+{
+  dev_t dev;
+  ino_t ino;
+  char *path;
+};
+
+struct ino_map
+{
+  struct ino_rec *v;
+  size_t used, cap;
+};
+
+static size_t
+ino_slot (const struct ino_map *m, dev_t dev, ino_t ino)
+{
+  uint64_t h = ((uint64_t) ino * 0x9e3779b97f4a7c15u) ^ (uint64_t) dev;
+  size_t mask = m->cap - 1, i = (h ^ (h >> 29)) & mask;
+  while (m->v[i].path && !(m->v[i].dev == dev && m->v[i].ino == ino))
+    i = (i + 1) & mask;
+  return i;
+}
+
+static const char *
+ino_find (const struct ino_map *m, dev_t dev, ino_t ino)
+{
+  return m->cap ? m->v[ino_slot (m, dev, ino)].path : NULL;
+}
+
+static void
+ino_add (struct ino_map *m, dev_t dev, ino_t ino, const char *path)
+{
+  if (2 * (m->used + 1) > m->cap)
+    {
+      struct ino_rec *old = m->v;
+      size_t old_cap = m->cap;
+      m->cap = m->cap ? 2 * m->cap : 256;
+      m->v = xcalloc (m->cap, sizeof *m->v);
+      for (size_t i = 0; i < old_cap; i++)
+        if (old[i].path)
+          m->v[ino_slot (m, old[i].dev, old[i].ino)] = old[i];
+      free (old);
+    }
+  size_t i = ino_slot (m, dev, ino);
+  if (!m->v[i].path)
+    {
+      m->v[i] = (struct ino_rec) { dev, ino, xstrdup (path) };
+      m->used++;
+    }
+}
+
+/* Files with more than one link copied so far, with the copy's path
+   relative to the destination's parent directory.  */
+static struct ino_map links;
+
+const char *
+copy_link_find (dev_t dev, ino_t ino)
+{
+  return ino_find (&links, dev, ino);
+}
+
+void
+copy_link_add (dev_t dev, ino_t ino, const char *path)
+{
+  ino_add (&links, dev, ino, path);
+}
+
+/* With more than one operand, what this run made (not directories, which
+   several operands may fill): a second operand of the same name must not
+   replace, or write through, the copy of the first, as cp refuses.  */
+static struct ino_map made;
+
+void
+copy_made_add (const struct copy_options *x, dev_t dev, ino_t ino)
+{
+  if (x->record_made)
+    ino_add (&made, dev, ino, "");
+}
+
+bool
+copy_made_here (const struct copy_options *x, const struct stat *st)
+{
+  return x->record_made && ino_find (&made, st->st_dev, st->st_ino);
+}
+
+/* --- trees --------------------------------------------------------- */
+
+/* The destination side of a walk: one level per source directory being
+   walked.  The copies' descriptors are a walk_stack, bounded as the
+   walker's (a closed one is found again through ".." and checked); beside
+   it, what is needed to set a copy's attributes on the way out.  */
+struct dlevel
+{
+  struct stat src_st;   /* the source directory */
+  mode_t made_mode;     /* the mode it was made with */
+  bool fresh;           /* made by this run: empty to begin with */
+  bool default_acl;     /* files made in it inherit an ACL */
+};
+
+/* What a walk needs open besides the two stacks of directories, at most:
+   the source file, the copy, the file it replaces (read for its ACL), a
+   directory a symbolic link at the destination leads to, and splice's
+   internal pipe.  */
+enum { FILE_FDS = 6 };
+
+struct copy_tree
+{
+  const struct copy_options *x;
+  const char *src_display;
+  size_t src_display_len;
+  int dst_parent;       /* the directory of the top copy */
+  dev_t dst_parent_dev;
+  bool dst_parent_acl;  /* it has a default ACL */
+  const char *dst_name;
+  const char *dst_display;
+  struct walk_stack dirs;  /* the copies, as made, lv[i]'s in dirs.dir[i] */
+  struct dlevel *lv;
+  size_t nalloc;
+  char *path;           /* scratch for dst_path */
+  size_t path_alloc;
+};
+
+/* The destination path of the entry being visited: the top copy's
+   display name, then what follows the source's in walk_path.  */
+static const char *
+dst_path (struct copy_tree *t, struct walk *w)
+{
+  const char *s = walk_path (w) + t->src_display_len;
+  size_t need = strlen (t->dst_display) + strlen (s) + 2;
+  if (t->path_alloc < need)
+    {
+      free (t->path);
+      t->path_alloc = 2 * need;
+      t->path = xmalloc (t->path_alloc);
+    }
+  char *p = stpcpy (t->path, t->dst_display);
+  if (*s && *s != '/' && p > t->path && p[-1] != '/')
+    *p++ = '/';
+  strcpy (p, s);
+  return t->path;
+}
+
+/* The copy's path relative to dst_parent, for hard links.  */
+const char *
+copy_tree_link_path (struct copy_tree *t, struct walk *w, char **buf)
+{
+  const char *s = walk_path (w) + t->src_display_len;
+  free (*buf);
+  size_t n = strlen (t->dst_name) + strlen (s) + 2;
+  *buf = xmalloc (n);
+  snprintf (*buf, n, "%s%s%s", t->dst_name, *s && *s != '/' ? "/" : "", s);
+  return *buf;
+}
+
+int
+copy_tree_link_base (const struct copy_tree *t)
+{
+  return t->dst_parent;
+}
+
+/* Forget the levels from D down that the walker left without a
+   WALK_DIR_POST (it reports a source directory moved away and goes on
+   above it): their copies are left as they are.  Level D - 1 is reached
+   first, while the levels below it can lead to it.  */
+static void
+drop_levels (struct copy_tree *t, size_t d)
+{
+  if (t->dirs.n <= d)
+    return;
+  if (d > 0)
+    walk_stack_fd (&t->dirs, d - 1);
+  while (t->dirs.n > d)
+    walk_stack_pop (&t->dirs);
+}
+
+/* The directory the copy of an entry at depth D goes in, and its
+   device.  */
+static int
+parent_of (struct copy_tree *t, size_t d, dev_t *dev)
+{
+  if (d == 0)
+    {
+      *dev = t->dst_parent_dev;
+      return t->dst_parent;
+    }
+  *dev = t->dirs.dir[d - 1].st.st_dev;
+  return walk_stack_fd (&t->dirs, d - 1);
+}
+
+static int
+enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+{
+  const struct copy_options *x = t->x;
+  size_t d = e->depth;
+  drop_levels (t, d);
+  dev_t dev;
+  int parent = parent_of (t, d, &dev);
+  const char *name = d ? e->name : t->dst_name;
+  const char *dst = dst_path (t, w);
+  if (parent < 0)
+    {
+      copy_fail_walk (-parent, "cannot create directory %s", dst);
+      return WALK_SKIP;
+    }
+  if (d + 1 >= t->nalloc)
+    {
+      t->nalloc = 2 * t->nalloc + 16;
+      t->lv = xnrealloc (t->lv, t->nalloc, sizeof *t->lv);
+    }
+  struct dlevel *l = &t->lv[d];
+  *l = (struct dlevel) { .src_st = *e->st };
+
+  /* Made writable and searchable by us at first, whatever the source
+     says; the mode comes on the way out.  */
+  bool fresh_parent = d > 0 && t->lv[d - 1].fresh;
+  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~x->umask_bits;
+  int ret = sys_mkdirat (parent, name, (e->st->st_mode | S_IRWXU) & 0777);
+  if (ret == 0)
+    l->fresh = true;
+  else if (ret == -EEXIST && !fresh_parent)
+    {
+      struct stat st;
+      ret = sys_fstatat (parent, name, &st, 0);
+      if (ret == 0 && !S_ISDIR (st.st_mode))
+        {
+          copy_fail2 (0, "cannot overwrite non-directory %s with directory %s",
+                 dst, walk_path (w));
+          return WALK_SKIP;
+        }
+      if (ret == 0 && SAME_INODE (st, *e->st))
+        {
+          copy_fail2 (0, "%s and %s are the same file", walk_path (w), dst);
+          return WALK_SKIP;
+        }
+    }
+  if (ret < 0)
+    {
+      copy_fail (-ret, "cannot create directory %s", dst);
+      return WALK_SKIP;
+    }
+
+  /* Fewer descriptors than counted (another thread, a library): the
+     stack holds fewer levels from then on.  */
+  int fd = walk_stack_open (&t->dirs, parent, name);
+  struct stat dst_st;
+  if (fd >= 0 && (ret = sys_fstat (fd, &dst_st)) < 0)
+    {
+      sys_close (fd);
+      fd = ret;
+    }
+  if (fd < 0)
+    {
+      copy_fail (-fd, "cannot open directory %s", dst);
+      return WALK_SKIP;
+    }
+  walk_stack_push (&t->dirs, fd, &dst_st);
+  /* A directory's ACLs, the default one too, go with its mode; one it
+     inherited is dropped where the source has none, as cp -a leaves.  */
+  unsigned int acls = copy_kept_xattrs (x, e->fd, fd, dst);
+  if (x->preserve.mode && (!l->fresh || (d ? t->lv[d - 1].default_acl
+                                           : t->dst_parent_acl)))
+    drop_acls (fd, true, acls, dst);
+  l->default_acl = has_default_acl (fd);
+  /* cp -v names the directories it makes, not those it fills.  */
+  if (x->verbose && l->fresh)
+    copy_tell_copied (x, walk_path (w), dst, false);
+  return WALK_CONTINUE;
+}
+
+static int
+leave_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+{
+  const struct copy_options *x = t->x;
+  size_t d = e->depth;
+  struct dlevel *l = &t->lv[d];
+  drop_levels (t, d + 1);
+  dev_t dev;
+  int parent = parent_of (t, d, &dev);
+  const char *name = d ? e->name : t->dst_name;
+  if (parent < 0)
+    copy_fail_walk (-parent, "cannot set the attributes of %s", dst_path (t, w));
+  else
+    set_entry_attrs (x, parent, name, &l->src_st, dst_path (t, w),
+                     l->fresh ? l->made_mode : (mode_t) -1,
+                     t->dirs.dir[d].st.st_mode & S_ISGID);
+  /* The level above is read next; the walker holds it open, and so do
+     we: parent_of opened it again if it was closed.  */
+  walk_stack_pop (&t->dirs);
+  return WALK_CONTINUE;
+}
+
+/* The last component of PATH, trailing slashes left out, in a new
+   string.  */
+static char *
+base_name_of (const char *path)
+{
+  const char *base = last_component (path);
+  return ximemdup0 (base, base_len (base));
+}
+
+/* Before the special file E (ST, SRC) is copied as what it is over the
+   existing NAME of PARENT (DST_ST, DST): 1 to go on, 0 when there is
+   nothing to do, -1 after a reported error.  A symbolic link copied onto
+   the file it leads to would leave a link to itself in place of the
+   data; onto another name of itself (a hard link of a link) there is
+   nothing to do, as cp finds.  */
+static int
+same_special (const struct walk_entry *e, const struct stat *st, int parent,
+              const char *name, const struct stat *dst_st, const char *src,
+              const char *dst)
+{
+  if (!S_ISLNK (st->st_mode))
+    return 1;
+  if (S_ISLNK (dst_st->st_mode))
+    {
+      if (!SAME_INODE (*st, *dst_st))
+        return 1;
+      /* One name, or two in one directory?  (At the top of the walk,
+         E's name is the operand, a path.)  */
+      char *base = base_name_of (e->name);
+      size_t dir_len = strlen (e->name) - strlen (base);
+      char *dir = dir_len ? ximemdup0 (e->name, dir_len) : xstrdup ("");
+      struct stat a, b;
+      bool one_name = st->st_nlink == 1
+                      || (strcmp (base, name) == 0
+                          && sys_fstatat (e->dirfd, dir, &a, AT_EMPTY_PATH) == 0
+                          && sys_fstatat (parent, "", &b, AT_EMPTY_PATH) == 0
+                          && SAME_INODE (a, b));
+      free (dir);
+      free (base);
+      if (!one_name)
+        return 0;
+    }
+  else
+    {
+      struct stat to;
+      if (sys_fstatat (e->dirfd, e->name, &to, 0) < 0
+          || !SAME_INODE (to, *dst_st))
+        return 1;
+    }
+  copy_fail2 (0, "%s and %s are the same file", src, dst);
+  return -1;
+}
+
+/* The target of the symbolic link NAME of DIRFD (ST), in a new string;
+   NULL after a reported failure (SRC in messages).  */
+static char *
+read_link (int dirfd, const char *name, const struct stat *st,
+           const char *src)
+{
+  char *target = NULL;
+  size_t size = st->st_size > 0 ? (size_t) st->st_size + 1 : 256;
+  for (;;)
+    {
+      target = xrealloc (target, size);
+      ssize_t n = sys_readlinkat (dirfd, name, target, size);
+      if (n < 0)
+        {
+          copy_fail (-n, "cannot read symbolic link %s", src);
+          free (target);
+          return NULL;
+        }
+      if ((size_t) n < size)
+        {
+          target[n] = '\0';
+          return target;
+        }
+      size *= 2;
+    }
+}
+
+/* Whether the special file E (ST, SRC) may be copied over DST_ST, the
+   existing NAME of PARENT (DST): 1 to go on, 0 when there is nothing to
+   do, -1 after a reported error.  */
+static int
+special_may_replace (const struct copy_options *x,
+                     const struct walk_entry *e, const struct stat *st,
+                     int parent, const char *name,
+                     const struct stat *dst_st, const char *src,
+                     const char *dst)
+{
+  int go = same_special (e, st, parent, name, dst_st, src, dst);
+  if (go > 0 && copy_made_here (x, dst_st))
+    {
+      copy_fail2 (0, "will not overwrite just-created %s with %s", dst, src);
+      go = -1;
+    }
+  if (go > 0)
+    go = may_replace (x, st, dst_st, src, dst);
+  return go;
+}
+
+/* Make NAME of PARENT the special file ST (a symbolic link to TARGET),
+   with its attributes: at a temporary name if something is in the way
+   (EXISTS), then renamed over it.  Return 0, or -1 after a reported
+   failure.  */
+static int
+make_special (const struct copy_options *x, int parent, const char *name,
+              const struct stat *st, const char *target, bool exists,
+              const char *dst)
+{
+  const char *make = exists ? install_tmp_name (parent) : name;
+  mode_t made_mode = 0;
+  int ret = 0;
+  for (int tries = 0; tries < 100; tries++)
+    {
+      if (S_ISLNK (st->st_mode))
+        ret = sys_symlinkat (target, parent, make);
+      else
+        {
+          made_mode = st->st_mode & 0777 & ~x->umask_bits;
+          ret = sys_mknodat (parent, make, (st->st_mode & S_IFMT)
+                             | (st->st_mode & 0777), st->st_rdev);
+        }
+      if (ret != -EEXIST || !exists)
+        break;
+      make = install_tmp_name (parent);
+    }
+  if (ret < 0)
+    {
+      if (exists)
+        install_tmp_forget ();
+      copy_fail (-ret, "cannot create %s", dst);
+      return -1;
+    }
+  set_entry_attrs (x, parent, make, st, dst, made_mode, 0);
+  if (exists)
+    {
+      ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
+      if (ret < 0)
+        {
+          sys_unlinkat (parent, make, 0);
+          copy_fail (-ret, "cannot create %s", dst);
+        }
+      install_tmp_forget ();
+      if (ret < 0)
+        return -1;
+    }
+  return 0;
+}
+
+/* Copy a symbolic link, FIFO, socket or device E as what it is.  */
+static void
+copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+{
+  const struct copy_options *x = t->x;
+  size_t d = e->depth;
+  dev_t dev;
+  int parent = parent_of (t, d, &dev);
+  const char *name = d ? e->name : t->dst_name;
+  const char *src = walk_path (w);
+  char *srcdup = xstrdup (src);
+  const char *dst = dst_path (t, w);
+  struct stat st;
+  char *target = NULL;
+  char *lpath = NULL;
+  int ret;
+  if (parent < 0)
+    {
+      copy_fail_walk (-parent, "cannot create %s", dst);
+      goto out;
+    }
+  ret = sys_fstatat (e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW);
+  if (ret < 0)
+    {
+      if (ret != -ENOENT || d == 0)
+        copy_fail (-ret, "cannot stat %s", srcdup);
+      goto out;
+    }
+  if (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode))
+    {
+      copy_fail (0, "%s changed while being copied; skipped", srcdup);
+      goto out;
+    }
+  if (S_ISLNK (st.st_mode)
+      && !(target = read_link (e->dirfd, e->name, &st, srcdup)))
+    goto out;
+
+  bool fresh = d > 0 && t->lv[d - 1].fresh;
+  bool exists = false;
+  struct stat dst_st;
+  if (!fresh
+      && sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      exists = true;
+      if (special_may_replace (x, e, &st, parent, name, &dst_st, srcdup,
+                               dst) <= 0)
+        goto out;
+    }
+
+  if (x->preserve.links && st.st_nlink > 1)
+    {
+      const char *first = copy_link_find (st.st_dev, st.st_ino);
+      struct put p = { .how = exists ? PUT_REPLACE : PUT_NEW,
+                       .dirfd = parent, .name = name, .st = dst_st };
+      if (first && link_over (t->dst_parent, first, &p) == 0)
+        {
+          copy_tell_copied (x, srcdup, dst, false);
+          goto out;
+        }
+    }
+
+  if (make_special (x, parent, name, &st, target, exists, dst) < 0)
+    goto out;
+  struct stat made_st;
+  if (x->record_made
+      && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
+    copy_made_add (x, made_st.st_dev, made_st.st_ino);
+  if (x->preserve.links && st.st_nlink > 1)
+    copy_link_add (st.st_dev, st.st_ino, copy_tree_link_path (t, w, &lpath));
+  copy_tell_copied (x, srcdup, dst, true);
+out:
+  free (target);
+  free (srcdup);
+  free (lpath);
+}
+
+static int
+visit (struct walk *w, const struct walk_entry *e, void *arg)
+{
+  struct copy_tree *t = arg;
+  switch (e->type)
+    {
+    case WALK_DIR:
+      return enter_dir (t, w, e);
+    case WALK_DIR_POST:
+      return leave_dir (t, w, e);
+    case WALK_REG:
+      {
+        size_t d = e->depth;
+        dev_t dev;
+        int parent = parent_of (t, d, &dev);
+        char *src = xstrdup (walk_path (w));
+        struct dest dd = {
+          .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
+          .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
+          .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
+          .made_here = copy_made_here, .tree = t, .walk = w,
+        };
+        if (parent < 0)
+          copy_fail_walk (-parent, "cannot create %s", dd.display);
+        else
+          copy_file (t->x, e->dirfd, e->name, src, e->ino, true, &dd);
+        free (src);
+        return WALK_CONTINUE;
+      }
+    case WALK_ERR:
+      if (!e->is_dir)
+        copy_fail_walk (e->err, "cannot stat %s", walk_path (w));
+      else if (e->fd < 0)
+        copy_fail_walk (e->err, "cannot open directory %s", walk_path (w));
+      else
+        copy_fail_walk (e->err, "cannot read directory %s", walk_path (w));
+      return WALK_CONTINUE;
+    default:
+      copy_special (t, w, e);
+      return WALK_CONTINUE;
+    }
+}
+
+/* --- the entry ---------------------------------------------------- */
+
+size_t
+copy_tree_fds (size_t *walk_fds, size_t *dst_fds)
+{
+  size_t room = fd_room (WALK_MAX_FDS + COPY_TREE_MAX_FDS + FILE_FDS);
+  size_t spare = room > FILE_FDS ? room - FILE_FDS : 0;
+  *walk_fds = spare / 2 < 2 ? 2 : spare / 2;
+  if (*walk_fds > WALK_MAX_FDS)
+    *walk_fds = WALK_MAX_FDS;
+  *dst_fds = spare > *walk_fds + 2 ? spare - *walk_fds : 2;
+  if (*dst_fds > COPY_TREE_MAX_FDS)
+    *dst_fds = COPY_TREE_MAX_FDS;
+  return room;
+}
+
+void
+copy_tree (const struct copy_options *x, const char *src, int dirfd,
+           const struct stat *dir_st, bool parent_acl, const char *name,
+           const char *dst, size_t walk_fds, size_t dst_fds)
+{
+  struct copy_tree t = {
+    .x = x,
+    .src_display = src, .src_display_len = strlen (src),
+    .dst_parent = dirfd, .dst_parent_dev = dir_st->st_dev, .dst_name = name,
+    .dst_display = dst, .dst_parent_acl = parent_acl,
+  };
+  walk_stack_init (&t.dirs, dst_fds);
+  walk_at_fds (AT_FDCWD, src, 0, walk_fds, src, visit, &t);
+  walk_stack_free (&t.dirs);
+  free (t.lv);
+  free (t.path);
+}
