@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "copy-attrs.h"
+#include "copy-file.h"
 #include "copy-msg.h"
 #include "dest.h"
 #include "dirname.h"

@@ -77,12 +77,4 @@ void copy_link_add (dev_t dev, ino_t ino, const char *path);
 void copy_made_add (const struct copy_options *o, dev_t dev, ino_t ino);
 bool copy_made_here (const struct copy_options *o, const struct stat *st);
 
-/* What copy_tree calls for each regular file: one file's copy, with
-   the guarantees of dest.h, install.h and copy-attrs.h (cmd/xcp.c for
-   now; lib/copy-file.h once it is a module of its own).  */
-struct dest;
-void copy_file (const struct copy_options *x, int src_dirfd,
-                const char *name, const char *src, uint64_t listed_ino,
-                bool in_tree, const struct dest *d);
-
 #endif

@@ -1,0 +1,332 @@
+/* copy-file.c -- copy one regular file to its destination, as cp does
+   (see copy-file.h): the data through copy_file_data (copy.h), what is
+   there through dest.h, the new file through install.h, its attributes
+   through copy-attrs.h.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "copy-attrs.h"
+#include "copy-file.h"
+#include "copy-msg.h"
+#include "copy-options.h"
+#include "copy-tree.h"
+#include "copy.h"
+#include "dest.h"
+#include "install.h"
+#include "progname.h"
+#include "progress.h"
+#include "same-inode.h"
+#include "sys.h"
+#include "walk.h"
+
+#define fail copy_fail
+#define fail2 copy_fail2
+
+/* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
+   an empty regular file if OUT_REGULAR, else a device, FIFO or socket
+   opened for writing, which takes the bytes in order (holes become
+   zeros).  Report a failure and return false.  Set *SHORT if the end of
+   the regular file IN_FD came before the size ST gave.  */
+static bool
+copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
+           int out_fd, bool out_regular, dev_t dst_dev, const char *src,
+           const char *dst, bool *short_read)
+{
+  /* What the engines declined between the last pair of file systems.  */
+  static struct copy_fs_cache fs_pair;
+  struct copy_data_request req = {
+    .range = { .in_fd = in_fd, .out_fd = out_fd },
+    .in_st = st, .out_regular = out_regular, .out_dev = dst_dev,
+    .engine = x->engine, .reflink = x->reflink, .sparse = x->sparse,
+    .cache = &fs_pair,
+    /* In pieces, for the progress line to move.  */
+    .piece = x->progress ? 64u << 20 : 0,
+    .progress = x->bytes_done, .progress_arg = x->bytes_arg,
+  };
+  struct copy_data_result res;
+  int ret = copy_file_data (&req, &res);
+  switch (ret < 0 ? res.failure : COPY_FAILED_NONE)
+    {
+    case COPY_FAILED_NONE:
+      break;
+    case COPY_FAILED_CLONE:
+      fail2 (-ret, "cannot clone %s to %s", src, dst);
+      return false;
+    case COPY_FAILED_ENGINE:
+      cli_fail (-ret, "cannot copy %s to %s with engine %s",
+                quote_msg (src), quote_msg2 (dst),
+                copy_engine_keyword (x->engine));
+      return false;
+    case COPY_FAILED_READ:
+      fail (-ret, "error reading %s", src);
+      return false;
+    case COPY_FAILED_WRITE:
+      fail (-ret, "error writing %s", dst);
+      return false;
+    }
+  *short_read = res.short_read;
+  if (x->debug)
+    {
+      progress_clear_shown ();
+      fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
+               " bytes\n", program_name, quote_msg (src), quote_msg2 (dst),
+               copy_engine_keyword (res.engine),
+               res.holes ? "kept" : "none", res.size);
+    }
+  return true;
+}
+
+/* --- one file ------------------------------------------------------ */
+
+/* One file's copy, between the steps of copy_file.  */
+struct one_copy
+{
+  const struct copy_options *x;
+  const struct dest *d;
+  const char *src;
+  int in_fd;
+  struct stat st;
+  struct put p;
+  int out_fd;
+  int old_fd;           /* the file replaced, read for its ACL, or -1 */
+  bool named;           /* out_fd has a temporary name (install.h) */
+  mode_t made_mode;
+  char *lpath;          /* scratch for the copy's path, for hard links */
+};
+
+/* Open the source NAME of SRC_DIRFD (see copy_file) into C's in_fd and
+   st; false after a reported failure.  */
+static bool
+open_source (struct one_copy *c, int src_dirfd, const char *name,
+             uint64_t listed_ino, bool in_tree)
+{
+  const char *src = c->src;
+  /* In a tree, what was listed as a regular file is not followed if it
+     became a link, nor waited for if it became a FIFO.  */
+  c->in_fd = sys_openat (src_dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY
+                         | (in_tree ? O_NOFOLLOW | O_NONBLOCK : 0), 0);
+  if (c->in_fd < 0)
+    {
+      fail (-c->in_fd, "cannot open %s", src);
+      return false;
+    }
+  int ret = sys_fstat (c->in_fd, &c->st);
+  if (ret < 0)
+    {
+      fail (-ret, "cannot stat %s", src);
+      return false;
+    }
+  if (in_tree && (!S_ISREG (c->st.st_mode)
+                  || (listed_ino && (uint64_t) c->st.st_ino != listed_ino)))
+    {
+      fail (0, "%s changed while being copied; skipped", src);
+      return false;
+    }
+  if (S_ISDIR (c->st.st_mode))
+    {
+      fail (0, "-r not specified; omitting directory %s", src);
+      return false;
+    }
+  return true;
+}
+
+/* After check_dest said CHECK: whether nothing is left to copy, the
+   destination being left as it is, or made a link to the copy of
+   another name of the source.  TRACK: such names are tracked.  */
+static bool
+done_by_link (struct one_copy *c, int check, bool track)
+{
+  const struct copy_options *x = c->x;
+  const struct dest *d = c->d;
+  struct put *p = &c->p;
+  int ret;
+  /* A second link to a file already copied: link to the copy.  -u keeps
+     an up-to-date destination's links too, as cp -u does.  */
+  if (track && check == 0 && x->update && S_ISREG (p->st.st_mode))
+    {
+      const char *first = copy_link_find (c->st.st_dev, c->st.st_ino);
+      if (!first)
+        copy_link_add (c->st.st_dev, c->st.st_ino,
+                  copy_tree_link_path (d->tree, d->walk, &c->lpath));
+      else if ((ret = link_over (copy_tree_link_base (d->tree), first,
+                                 p)) < 0)
+        fail (-ret, "cannot create hard link %s", d->display);
+    }
+  if (check <= 0)
+    return true;
+  if (track && p->how != PUT_INTO)
+    {
+      const char *first = copy_link_find (c->st.st_dev, c->st.st_ino);
+      if (first
+          && link_over (copy_tree_link_base (d->tree), first, p) == 0)
+        {
+          copy_tell_copied (x, c->src, d->display, true);
+          return true;
+        }
+      /* Too long a path, another file system...: copy it.  */
+    }
+  return false;
+}
+
+/* Open C's out_fd, the file the data goes to: a new one to install, or
+   the destination to write in place or into; false after a reported
+   failure.  */
+static bool
+open_copy (struct one_copy *c)
+{
+  const struct dest *d = c->d;
+  struct put *p = &c->p;
+  c->made_mode = S_ISREG (c->st.st_mode) ? c->st.st_mode & 0777 : 0666;
+  if (p->how == PUT_REPLACE)
+    {
+      /* The ACL and security labels it keeps are read from it.  */
+      c->old_fd = sys_openat (p->dirfd, p->name, O_RDONLY | O_NOFOLLOW
+                              | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+      if (c->old_fd < 0)
+        p->how = PUT_INPLACE, p->why = "it cannot be read for its ACL";
+    }
+  if (p->how == PUT_NEW || p->how == PUT_REPLACE)
+    {
+      c->out_fd = install_create_tmp (p->dirfd, c->made_mode, &c->named);
+      if (c->out_fd == -EACCES && p->how == PUT_REPLACE)
+        p->how = PUT_INPLACE, p->why = "its directory is not writable";
+      else if (c->out_fd < 0)
+        {
+          fail (-c->out_fd, "cannot create %s", d->display);
+          return false;
+        }
+    }
+  if (p->how == PUT_INPLACE || p->how == PUT_INTO)
+    {
+      c->out_fd = sys_openat (p->dirfd, p->name, O_WRONLY | O_TRUNC
+                              | O_NOCTTY | O_CLOEXEC
+                              | (p->follow ? 0 : O_NOFOLLOW), 0);
+      if (c->out_fd < 0)
+        {
+          fail (-c->out_fd, "cannot open %s for writing", d->display);
+          return false;
+        }
+      if (c->x->debug && p->how == PUT_INPLACE)
+        {
+          progress_clear_shown ();
+          fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
+                   quote_msg (d->display), p->why);
+        }
+    }
+  return true;
+}
+
+/* Give the complete copy its attributes and put it into place; false
+   after a reported failure, the copy then to be discarded.  */
+static bool
+finish_copy (struct one_copy *c)
+{
+  const struct copy_options *x = c->x;
+  const struct dest *d = c->d;
+  struct put *p = &c->p;
+  int ret;
+  if ((S_ISREG (c->st.st_mode) && p->how != PUT_INTO)
+      || p->how == PUT_REPLACE)
+    {
+      struct file_attrs a = {
+        .in_fd = c->in_fd, .st = &c->st, .old_fd = c->old_fd,
+        .old = p->how == PUT_REPLACE ? &p->st : NULL,
+        .made_mode = p->how == PUT_INPLACE ? (mode_t) -1
+                                           : c->made_mode & ~x->umask_bits,
+        /* Through a link into another directory: not known.  */
+        .inherits_acl = p->how != PUT_INPLACE
+                        && (p->dirfd != d->dirfd || d->inherits_acl),
+      };
+      if (!set_file_attrs (x, c->out_fd, &a, d->display))
+        return false;
+    }
+  if (x->fsync && (ret = SYS_RETRY_EINTR (sys_fsync (c->out_fd))) < 0
+      && !(p->how == PUT_INTO && ret == -EINVAL))
+    {
+      fail (-ret, "cannot flush %s", d->display);
+      return false;
+    }
+  if (p->how == PUT_NEW || p->how == PUT_REPLACE)
+    {
+      ret = install_tmp (c->out_fd, c->named, p->dirfd, p->name,
+                         p->how == PUT_REPLACE);
+      c->named = false;
+      if (ret < 0)
+        {
+          fail (-ret, "cannot create %s", d->display);
+          return false;
+        }
+      if (x->fsync && (ret = install_fsync_dir (p->dirfd)) < 0)
+        fail (-ret, "cannot flush the directory of %s", d->display);
+    }
+  return true;
+}
+
+/* Copy the regular file (or, at the top without -r, anything readable)
+   NAME of SRC_DIRFD, displayed as SRC, to D.  IN_TREE: found by the walk,
+   listed with inode LISTED_INO (0: unknown), never followed.  */
+void
+copy_file (const struct copy_options *x, int src_dirfd, const char *name,
+           const char *src, uint64_t listed_ino, bool in_tree,
+           const struct dest *d)
+{
+  struct one_copy c = { .x = x, .d = d, .src = src, .in_fd = -1,
+                        .p = { .own_dirfd = -1 }, .out_fd = -1,
+                        .old_fd = -1 };
+  if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
+    goto out;
+  int check = check_dest (x, &c.st, src, d, &c.p);
+  bool track = x->preserve.links && c.st.st_nlink > 1 && d->tree;
+  if (done_by_link (&c, check, track) || !open_copy (&c))
+    goto out;
+  bool short_read;
+  if (!copy_data (x, c.in_fd, &c.st, c.out_fd, c.p.how != PUT_INTO, c.p.dev,
+                  src, d->display, &short_read))
+    goto discard;
+  /* A copy of a file that changed meanwhile is not put in place, as the
+     failures above are not: DST stays as it was.  One written in place
+     or into a device holds what was read.  */
+  if (S_ISREG (c.st.st_mode)
+      && copy_source_changed (c.in_fd, &c.st, short_read))
+    {
+      fail (0, "%s: file changed as we read it", src);
+      goto discard;
+    }
+  if (!finish_copy (&c))
+    goto discard;
+  if (x->record_made && c.p.how != PUT_INTO)
+    {
+      struct stat now;
+      if (sys_fstat (c.out_fd, &now) == 0)
+        copy_made_add (x, now.st_dev, now.st_ino);
+    }
+  if (track)
+    copy_link_add (c.st.st_dev, c.st.st_ino,
+                   copy_tree_link_path (d->tree, d->walk, &c.lpath));
+  copy_tell_copied (x, src, d->display, true);
+discard:
+  if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
+    install_discard_tmp (c.out_fd, c.p.dirfd, c.named);
+  else
+    sys_close (c.out_fd);
+out:
+  if (c.old_fd >= 0)
+    sys_close (c.old_fd);
+  put_release (&c.p);
+  if (c.in_fd >= 0)
+    sys_close (c.in_fd);
+  free (c.lpath);
+}
+
+/* --- operands ------------------------------------------------------ */
+
