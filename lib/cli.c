@@ -380,6 +380,10 @@ rewrite_short (char *word, const struct poptOption *options, int argc,
       char letter[3] = { '-', *p, '\0' };
       if (!o)
         {
+          /* A '-' inside a cluster would make "--" of what follows, and
+             popt would end the options there: report the cluster.  */
+          if (*p == '-')
+            cli_usage_error ("%s: unknown option", word);
           /* Unknown: popt reports it, from here.  */
           put_concat ("-", p);
           return;

@@ -166,22 +166,13 @@ set_add (struct kept_set *s, uint64_t key)
 
 /* --- system calls -------------------------------------------------- */
 
-/* statx DIRFD/NAME into ST (never triggering an automount); MOUNT says
+/* DIRFD/NAME into ST (never triggering an automount); MOUNT says
    whether it is the root of a mount, where the kernel tells (5.8).  */
 static int
 stat_at (int dirfd, const char *name, int flags, struct stat *st,
          bool *mount)
 {
-  struct statx stx;
-  int ret = sys_statx (dirfd, name, flags | AT_NO_AUTOMOUNT,
-                       STATX_BASIC_STATS, &stx);
-  if (ret < 0)
-    return ret;
-  stat_from_statx (st, &stx);
-  if (mount)
-    *mount = (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
-             && (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-  return 0;
+  return sys_fstatat_mount (dirfd, name, st, flags, mount);
 }
 
 static bool

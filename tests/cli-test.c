@@ -228,6 +228,8 @@ static const struct
   { "-an=p x", "prog-child: option -n takes no '=': use --net=p\n" },
   { "-a=p x", "prog-child: option -a takes no argument\n" },
   { "-z x", "prog-child: -z: unknown option\n" },
+  /* Not "--" (the end of the options) made of the cluster's '-'.  */
+  { "-a- -n x", "prog-child: -a-: unknown option\n" },
 };
 
 static void
