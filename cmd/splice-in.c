@@ -18,6 +18,7 @@
 #include "number.h"
 #include "progname.h"
 #include "samefile.h"
+#include "splice-opts.h"
 #include "sys.h"
 
 static char *offset_arg;
@@ -60,17 +61,10 @@ main (int argc, char **argv)
      moves, as cat does) or at --offset (which leaves it alone).  */
   bool is_stdin = strcmp (file, "-") == 0;
   const char *name = is_stdin ? "standard input" : quote_file (file);
-  off_t offset = offset_arg ? (off_t) cli_parse_size ("offset", offset_arg) : 0;
-  struct copy_request req = {
-    .out_fd = STDOUT_FILENO,
-    .in_off = offset_arg ? &offset : NULL,
-    .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
-    .pipe_size = (pipe_size_arg
-                  ? cli_parse_number ("pipe-size", "pipe size", pipe_size_arg,
-                                      COPY_MAX_PIPE_SIZE,
-                                      NC_NUMBER_UNITS | NC_NUMBER_NONZERO)
-                  : 0),
-  };
+  off_t offset;
+  struct copy_request req = splice_request (offset_arg, &offset, true,
+                                            length_arg, pipe_size_arg);
+  req.out_fd = STDOUT_FILENO;
 
   req.in_fd = (is_stdin ? STDIN_FILENO
                : sys_openat (AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0));
@@ -89,14 +83,8 @@ main (int argc, char **argv)
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "write error");
 
-  /* A pipe on the other end gets the pipe size asked for, or is grown
-     (never shrunk) to the default.  */
-  copy_size_pipe (STDOUT_FILENO, req.pipe_size);
-
   struct copy_data_result res;
-  ret = copy_file_data (&(struct copy_data_request) { .range = req }, &res);
-  if (debug)
-    copy_print_debug (program_name, &res.moved);
+  ret = splice_copy (&req, STDOUT_FILENO, debug, &res);
   if (ret < 0)
     {
       if (res.failure == COPY_FAILED_READ)

@@ -18,6 +18,7 @@
 #include "number.h"
 #include "progname.h"
 #include "samefile.h"
+#include "splice-opts.h"
 #include "sys.h"
 
 static int append;
@@ -72,17 +73,10 @@ main (int argc, char **argv)
                      "(open standard output with >> instead)");
   const char *name = is_stdout ? "standard output" : quote_file (file);
 
-  off_t offset = offset_arg ? (off_t) cli_parse_size ("offset", offset_arg) : 0;
-  struct copy_request req = {
-    .in_fd = STDIN_FILENO,
-    .out_off = offset_arg ? &offset : NULL,
-    .length = length_arg ? cli_parse_size ("length", length_arg) : COPY_TO_EOF,
-    .pipe_size = (pipe_size_arg
-                  ? cli_parse_number ("pipe-size", "pipe size", pipe_size_arg,
-                                      COPY_MAX_PIPE_SIZE,
-                                      NC_NUMBER_UNITS | NC_NUMBER_NONZERO)
-                  : 0),
-  };
+  off_t offset;
+  struct copy_request req = splice_request (offset_arg, &offset, false,
+                                            length_arg, pipe_size_arg);
+  req.in_fd = STDIN_FILENO;
 
   /* No O_TRUNC: standard input may be FILE itself, and must be looked at
      before FILE is cut.  */
@@ -113,14 +107,8 @@ main (int argc, char **argv)
         error (EXIT_FAILURE, -ret, "cannot truncate %s", name);
     }
 
-  /* A pipe on the other end gets the pipe size asked for, or is grown
-     (never shrunk) to the default.  */
-  copy_size_pipe (STDIN_FILENO, req.pipe_size);
-
   struct copy_data_result res;
-  ret = copy_file_data (&(struct copy_data_request) { .range = req }, &res);
-  if (debug)
-    copy_print_debug (program_name, &res.moved);
+  ret = splice_copy (&req, STDIN_FILENO, debug, &res);
   if (ret < 0)
     {
       if (res.failure == COPY_FAILED_READ)
