@@ -16,6 +16,7 @@
 #include "error.h"
 #include "number.h"
 #include "progname.h"
+#include "stdopen.h"
 #include "progress.h"
 #include "sys.h"
 #include "version-etc.h"
@@ -217,28 +218,6 @@ print_progname (void)
   fprintf (stderr, "%s: ", program_name);
 }
 
-/* A closed standard descriptor would be taken by the first file the tool
-   opens, which would then be written as "standard output".  Hold each
-   closed one with /dev/null opened the wrong way round, so that using it
-   still fails with EBADF, as using a closed descriptor does.  */
-static void
-hold_closed_std_fds (void)
-{
-  for (int fd = 0; fd <= 2; fd++)
-    if (sys_fcntl (fd, F_GETFD, 0) == -EBADF)
-      {
-        int held = sys_openat (AT_FDCWD, "/dev/null",
-                               (fd == 0 ? O_WRONLY : O_RDONLY), 0);
-        if (held != fd)
-          {
-            /* No /dev/null (or some other fd was free): do without.  */
-            if (held >= 0)
-              sys_close (held);
-            return;
-          }
-      }
-}
-
 void
 cli_init (int argc, char **argv)
 {
@@ -248,7 +227,11 @@ cli_init (int argc, char **argv)
      program_invocation_name, which error() prints.  */
   const char *slash = strrchr (argv[0], '/');
   set_program_name (slash ? slash + 1 : argv[0]);
-  hold_closed_std_fds ();
+  /* A closed standard descriptor would be taken by the first file the
+     tool opens, which would then be written as "standard output":
+     stdopen holds each closed one with /dev/null (or /dev/full) opened
+     the wrong way round, so that using it still fails with EBADF.  */
+  stdopen ();
   setlocale (LC_ALL, "");
   atexit (close_stdout);
   error_print_progname = print_progname;
