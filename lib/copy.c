@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
+#include "stat-size.h"
 #include "sys.h"
 
 /* An engine's answer meaning "not this way; try the next engine".  It is
@@ -876,8 +877,9 @@ file_copy_start (struct file_copy *f)
   /* What needs a regular file on both sides: FICLONE, copy_file_range,
      holes, and the refusals remembered for the pair of file systems.  */
   f->both = f->regular && req->out_regular;
-  f->has_holes = f->regular && (uintmax_t) st->st_blocks * 512
-                               < (uintmax_t) st->st_size;
+  f->has_holes = f->regular
+                 && (uintmax_t) ST_NBLOCKS (*st) * ST_NBLOCKSIZE
+                    < (uintmax_t) st->st_size;
   /* A size of 0 may mean "unknown" (/proc): such a file is read to its
      end, whatever engine was asked for, rather than copied as empty.  So
      is one of sysfs, whose size is a page without a block, rather than
