@@ -23,10 +23,20 @@ static char tmp_name[64];
 static int tmp_dirfd = -1;
 static volatile sig_atomic_t tmp_set;
 
+/* The fatal signals, read before any arrives (computing the set in the
+   handler would not be async-signal-safe).  */
+static const sigset_t *fatal_set;
+
 static void
 on_fatal_signal (int sig)
 {
   (void) sig;
+  /* gnulib runs this with the signals unblocked and its actions already
+     dropped: a second signal now would end the process before the
+     unlink.  Blocked, it waits; so does gnulib's re-raise, which ends
+     the process when the handler returns, by the first signal.  */
+  if (fatal_set)
+    sys_rt_sigprocmask (SIG_BLOCK, fatal_set, NULL);
   if (tmp_set)
     sys_unlinkat (tmp_dirfd, tmp_name, 0);
 }
@@ -36,6 +46,7 @@ install_catch_signals (void)
 {
   /* gnulib re-raises the signal once the action has run, and leaves an
      ignored signal ignored.  */
+  fatal_set = get_fatal_signal_set ();
   at_fatal_signal (on_fatal_signal);
 }
 
