@@ -246,12 +246,17 @@ accepted() {
 }
 
 # help_entry_words TOOL LONG: the lowercase words of the entry of --LONG in
-# TOOL --help, its continuation lines included.
+# TOOL --help, its continuation lines included.  Only the row that names
+# --LONG in its option column counts: "-a  same as --preserve=all" is
+# -a's row, and its "a" would be an abbreviation of "all".
 help_entry_words() {
   "$1" --help | awk -v opt="--$2" '
     /^  (    )?-/ {
       inside = 0
-      n = split($0, w, /[ ,]+/)
+      names = $0
+      sub(/^ +/, "", names)
+      sub(/  .*/, "", names)
+      n = split(names, w, /[ ,]+/)
       for (i = 1; i <= n; i++) {
         o = w[i]
         sub(/=.*/, "", o)
