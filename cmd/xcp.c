@@ -172,10 +172,6 @@ progress_add (const struct copy_options *x, uintmax_t n, bool file)
 /* Whole, for -v's listing on standard output, which is data.  */
 #define quote_file2(name) quote_file_n (1, name)
 
-/* Failures are reported as the copy modules report theirs (copy-msg.h).  */
-#define fail copy_fail
-#define fail2 copy_fail2
-
 /* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
 static void
 say_copied (const struct copy_options *x, const char *src, const char *dst,
@@ -248,7 +244,7 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
   int ret = sys_fstat (dirfd, &dir_st);
   if (ret < 0)
     {
-      fail (-ret, "cannot create %s", dst);
+      copy_fail (-ret, "cannot create %s", dst);
       return;
     }
   bool parent_acl = dir_has_default_acl (dirfd);
@@ -265,12 +261,12 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
   ret = sys_fstatat (AT_FDCWD, src, &st, AT_SYMLINK_NOFOLLOW);
   if (ret < 0)
     {
-      fail (-ret, "cannot stat %s", src);
+      copy_fail (-ret, "cannot stat %s", src);
       return;
     }
   if (S_ISDIR (st.st_mode) && inside (&st, dirfd))
     {
-      fail2 (0, "cannot copy a directory, %s, into itself, %s", src, dst);
+      copy_fail2 (0, "cannot copy a directory, %s, into itself, %s", src, dst);
       return;
     }
   /* The descriptors left under RLIMIT_NOFILE, shared between the
@@ -326,7 +322,7 @@ copy_to (const struct copy_options *x, const char *src, const char *dst)
                              x->recursive ? AT_SYMLINK_NOFOLLOW : 0);
       if (ret == 0 && !S_ISDIR (st.st_mode))
         {
-          fail (ENOTDIR, "cannot create %s", dst);
+          copy_fail (ENOTDIR, "cannot create %s", dst);
           return;
         }
     }
@@ -343,7 +339,7 @@ copy_to (const struct copy_options *x, const char *src, const char *dst)
       free (parent);
       if (dirfd < 0)
         {
-          fail (-dirfd, "cannot create %s", dst);
+          copy_fail (-dirfd, "cannot create %s", dst);
           free (base);
           return;
         }

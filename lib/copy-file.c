@@ -29,8 +29,6 @@
 #include "sys.h"
 #include "walk.h"
 
-#define fail copy_fail
-#define fail2 copy_fail2
 
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
    an empty regular file if OUT_REGULAR, else a device, FIFO or socket
@@ -60,7 +58,7 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
     case COPY_FAILED_NONE:
       break;
     case COPY_FAILED_CLONE:
-      fail2 (-ret, "cannot clone %s to %s", src, dst);
+      copy_fail2 (-ret, "cannot clone %s to %s", src, dst);
       return false;
     case COPY_FAILED_ENGINE:
       cli_fail (-ret, "cannot copy %s to %s with engine %s",
@@ -68,10 +66,10 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
                 copy_engine_keyword (x->engine));
       return false;
     case COPY_FAILED_READ:
-      fail (-ret, "error reading %s", src);
+      copy_fail (-ret, "error reading %s", src);
       return false;
     case COPY_FAILED_WRITE:
-      fail (-ret, "error writing %s", dst);
+      copy_fail (-ret, "error writing %s", dst);
       return false;
     }
   *short_read = res.short_read;
@@ -117,24 +115,24 @@ open_source (struct one_copy *c, int src_dirfd, const char *name,
                          | (in_tree ? O_NOFOLLOW | O_NONBLOCK : 0), 0);
   if (c->in_fd < 0)
     {
-      fail (-c->in_fd, "cannot open %s", src);
+      copy_fail (-c->in_fd, "cannot open %s", src);
       return false;
     }
   int ret = sys_fstat (c->in_fd, &c->st);
   if (ret < 0)
     {
-      fail (-ret, "cannot stat %s", src);
+      copy_fail (-ret, "cannot stat %s", src);
       return false;
     }
   if (in_tree && (!S_ISREG (c->st.st_mode)
                   || (listed_ino && (uint64_t) c->st.st_ino != listed_ino)))
     {
-      fail (0, "%s changed while being copied; skipped", src);
+      copy_fail (0, "%s changed while being copied; skipped", src);
       return false;
     }
   if (S_ISDIR (c->st.st_mode))
     {
-      fail (0, "-r not specified; omitting directory %s", src);
+      copy_fail (0, "-r not specified; omitting directory %s", src);
       return false;
     }
   return true;
@@ -160,7 +158,7 @@ done_by_link (struct one_copy *c, int check, bool track)
                   copy_tree_link_path (d->tree, d->walk, &c->lpath));
       else if ((ret = link_over (copy_tree_link_base (d->tree), first,
                                  p)) < 0)
-        fail (-ret, "cannot create hard link %s", d->display);
+        copy_fail (-ret, "cannot create hard link %s", d->display);
     }
   if (check <= 0)
     return true;
@@ -202,7 +200,7 @@ open_copy (struct one_copy *c)
         p->how = PUT_INPLACE, p->why = "its directory is not writable";
       else if (c->out_fd < 0)
         {
-          fail (-c->out_fd, "cannot create %s", d->display);
+          copy_fail (-c->out_fd, "cannot create %s", d->display);
           return false;
         }
     }
@@ -213,7 +211,7 @@ open_copy (struct one_copy *c)
                               | (p->follow ? 0 : O_NOFOLLOW), 0);
       if (c->out_fd < 0)
         {
-          fail (-c->out_fd, "cannot open %s for writing", d->display);
+          copy_fail (-c->out_fd, "cannot open %s for writing", d->display);
           return false;
         }
       if (c->x->debug && p->how == PUT_INPLACE)
@@ -253,7 +251,7 @@ finish_copy (struct one_copy *c)
   if (x->fsync && (ret = SYS_RETRY_EINTR (sys_fsync (c->out_fd))) < 0
       && !(p->how == PUT_INTO && ret == -EINVAL))
     {
-      fail (-ret, "cannot flush %s", d->display);
+      copy_fail (-ret, "cannot flush %s", d->display);
       return false;
     }
   if (p->how == PUT_NEW || p->how == PUT_REPLACE)
@@ -263,11 +261,11 @@ finish_copy (struct one_copy *c)
       c->named = false;
       if (ret < 0)
         {
-          fail (-ret, "cannot create %s", d->display);
+          copy_fail (-ret, "cannot create %s", d->display);
           return false;
         }
       if (x->fsync && (ret = install_fsync_dir (p->dirfd)) < 0)
-        fail (-ret, "cannot flush the directory of %s", d->display);
+        copy_fail (-ret, "cannot flush the directory of %s", d->display);
     }
   return true;
 }
@@ -299,7 +297,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (S_ISREG (c.st.st_mode)
       && copy_source_changed (c.in_fd, &c.st, short_read))
     {
-      fail (0, "%s: file changed as we read it", src);
+      copy_fail (0, "%s: file changed as we read it", src);
       goto discard;
     }
   if (!finish_copy (&c))
