@@ -32,6 +32,7 @@ openat openat64 __openat_2 __openat64_2 unlinkat mkdirat mknodat linkat
 symlinkat readlinkat renameat2 fchmodat fchownat faccessat
 statx getdents64 utimensat __utimensat64 pipe2'
 
+# bats test_tags=arch
 @test "the tools import no syscall(3) and no wrapped call from libc" {
   local tool imp name bad=
   for tool in "${NC_TOOLS[@]}"; do

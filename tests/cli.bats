@@ -250,6 +250,7 @@ ZEROS12 12
 EOF2
 }
 
+# bats test_tags=arch
 @test "numbers: every tool refuses the same spellings with the same message" {
   head -c 4096 /dev/zero >big
   local ones spelling message tool

@@ -85,6 +85,7 @@ fill_fifo() {
 
 # --- readiness ----------------------------------------------------------
 
+# bats test_tags=arch
 @test "/dev/null and a regular file are always ready" {
   run --separate-stderr ppoll-wait /dev/null
   assert_success
@@ -130,6 +131,7 @@ written_during_wait() {
   assert_output "f in"
 }
 
+# bats test_tags=arch
 @test "FIFO: a writer writes during the wait" {
   written_during_wait 30s
 }
@@ -165,6 +167,7 @@ written_during_wait() {
   assert_output --regexp '^g in( hup)?$'
 }
 
+# bats test_tags=arch
 @test "pipe on standard input: data, end of file" {
   run bash -c 'printf "hi\n" | ppoll-wait 0'
   assert_success
@@ -195,6 +198,7 @@ with_fd7() {
   assert_output "7 in"
 }
 
+# bats test_tags=arch
 @test "-w on a full pipe: not writable until it is read" {
   mkfifo f
   exec {rw}<>f
@@ -250,6 +254,7 @@ with_fd7() {
   assert_output $'f in\ng in'
 }
 
+# bats test_tags=arch
 @test "a Unix socket path is connected to" {
   require_cmd python3
   # A server that accepts two connections, sends a byte on the second
@@ -324,6 +329,7 @@ sys.stdin.read()' <ctl {ctl}>&- 3>&- &
 
 # --- timeout --------------------------------------------------------------
 
+# bats test_tags=arch
 @test "timeout: exit 124 after at least the timeout" {
   mkfifo f
   local duration us start elapsed
@@ -339,6 +345,7 @@ sys.stdin.read()' <ctl {ctl}>&- 3>&- &
   done
 }
 
+# bats test_tags=arch
 @test "timeout 0 polls once" {
   mkfifo f
   run ppoll-wait -t 0 f
@@ -347,6 +354,7 @@ sys.stdin.read()' <ctl {ctl}>&- 3>&- &
   assert_success
 }
 
+# bats test_tags=arch
 @test "--remaining prints the time left" {
   run ppoll-wait --remaining -t 2m /dev/null
   assert_success
@@ -474,6 +482,7 @@ EOF
   assert_output --partial '"remaining":null}'
 }
 
+# bats test_tags=arch
 @test "-t inf waits until the target is ready" {
   written_during_wait inf
 }
@@ -528,6 +537,7 @@ both() {
   assert_equal "$got_status $got_output" "$want_status $want_output"
 }
 
+# bats test_tags=arch
 @test "--select: the same results as ppoll" {
   mkfifo f g
   both /dev/null
@@ -545,6 +555,7 @@ both() {
   exec {rw}>&-
 }
 
+# bats test_tags=arch
 @test "--select: a signal during the wait" {
   mkfifo f
   start_wait --select -s USR1 f
@@ -652,6 +663,7 @@ print(ascii(json.loads(sys.stdin.read())["ready"][0]["target"]))' <<<"$output"
   assert_output ""
 }
 
+# bats test_tags=arch
 @test "-- COMMAND: the targets on descriptors 3, 4..., the ready ones listed" {
   echo data >file
   mkfifo f
@@ -714,6 +726,7 @@ fd_flags() {
   (((8#$flags & 8#4000) != 0)) || fail "descriptor 3 made blocking: $flags"
 }
 
+# bats test_tags=arch
 @test "-- COMMAND: its exit status, or 124 and 128+N if the wait ends so" {
   run ppoll-wait /dev/null -- sh -c 'exit 7'
   assert_failure 7
@@ -788,6 +801,7 @@ fd_flags() {
 
 # --- signals --------------------------------------------------------------
 
+# bats test_tags=arch
 @test "kill -USR1 during the wait: exit 128+10, the signal named" {
   mkfifo f
   start_wait -s USR1 f
@@ -798,6 +812,7 @@ fd_flags() {
   assert_size err 0
 }
 
+# bats test_tags=arch
 @test "signal names: any case, with or without SIG, numbers, lists" {
   mkfifo f
   local spec
@@ -829,6 +844,7 @@ fd_flags() {
   assert_output "signal RTMIN+1"
 }
 
+# bats test_tags=arch
 @test "a signal not in -s keeps its default action" {
   mkfifo f
   start_wait -s USR1 f
@@ -840,6 +856,7 @@ fd_flags() {
   assert_size err 0
 }
 
+# bats test_tags=arch
 @test "no target: wait for the signals alone" {
   start_wait -s USR2
   kill -USR2 "$WAIT_PID"
@@ -852,6 +869,7 @@ fd_flags() {
   assert_failure 124
 }
 
+# bats test_tags=arch
 @test "--ignore keeps a signal blocked during the wait" {
   mkfifo f
   start_wait -s USR2 --ignore=USR1 -t 500ms f
@@ -862,6 +880,7 @@ fd_flags() {
   assert_output ""
 }
 
+# bats test_tags=arch
 @test "stopped and continued, the wait goes on" {
   mkfifo f
   start_wait -s USR1 f
@@ -923,6 +942,7 @@ fd_flags() {
   assert_success
 }
 
+# bats test_tags=arch
 @test "race: ppoll, pselect6 and rt_sigsuspend in-process, 10000 rounds each" {
   require_race
   local call
@@ -1048,6 +1068,7 @@ inf1s: inf cannot be part of a compound duration
 EOF
 }
 
+# bats test_tags=arch
 @test "descriptor not open: exit 1" {
   local fd
   for fd in 987 99999999999; do

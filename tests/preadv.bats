@@ -141,6 +141,7 @@ calls_in_stats() {
   assert_same expected out
 }
 
+# bats test_tags=arch
 @test "preadv-dump: 5000 random ranges, raw format equals a python3 reference" {
   make_random f $MIB
   gen_ranges 5000 $MIB 300
@@ -172,6 +173,7 @@ calls_in_stats() {
   done
 }
 
+# bats test_tags=arch
 @test "preadv-dump: every range syntax gives the same bytes" {
   make_random f 10000
   dd if=f of=expected iflag=skip_bytes,count_bytes skip=4096 count=1024 \
@@ -187,6 +189,7 @@ calls_in_stats() {
   assert_size out 1000
 }
 
+# bats test_tags=arch
 @test "preadv-dump: no range dumps the whole file, as xxd does" {
   make_random f 100003
   xxd f >expected
@@ -314,6 +317,7 @@ PY
   fi
 }
 
+# bats test_tags=arch
 @test "preadv-dump: the offset of an inherited descriptor does not move" {
   printf 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' >f
   # (bats owns descriptor 3: take a free one.)
@@ -346,6 +350,7 @@ PY
   assert_equal "$(calls_in_stats)" 2
 }
 
+# bats test_tags=arch
 @test "preadv-dump: more spans than IOV_MAX take more calls" {
   make_random f $MIB
   local i ops=()
@@ -363,6 +368,7 @@ PY
 
 # --- preadv-dump: the end of the file ---------------------------------
 
+# bats test_tags=arch
 @test "preadv-dump: ranges cut short by the end: what exists, one warning, exit 0" {
   make_random f 1000
   xxd -s 990 -l 100 f >expected
@@ -374,6 +380,7 @@ PY
   assert_err "preadv-dump: warning: 'f': 2 ranges cut short by the end of the file (1000 bytes)"
 }
 
+# bats test_tags=arch
 @test "preadv-dump: ranges past the end: a message each, the others dumped, exit 1" {
   make_random f 1000
   xxd -s 10 -l 10 f >expected
@@ -389,6 +396,7 @@ PY
   assert_err ""
 }
 
+# bats test_tags=arch
 @test "preadv-dump: a range beyond 4 GiB of a sparse file" {
   local size=$((5 * 1024 * MIB)) marker=$((4 * 1024 * MIB + 12345))
   truncate -s "$size" big || skip "no room for a sparse file"
@@ -406,6 +414,7 @@ PY
   assert_same expected out
 }
 
+# bats test_tags=arch
 @test "preadv-dump: a block device" {
   require_root
   require_cmd losetup
@@ -548,6 +557,7 @@ os.pread(fd, 1 << 20, 0)'
   assert_err --partial "missing file operand"
 }
 
+# bats test_tags=arch
 @test "preadv-dump: missing file, directory, pipe: exit 1" {
   run --separate-stderr preadv-dump nonexistent 0:1
   assert_failure 1
@@ -628,6 +638,7 @@ PY
   done
 }
 
+# bats test_tags=arch
 @test "pwritev-patch: patches that touch go out in one pwritev" {
   make_random f 10000
   cp f orig
@@ -666,6 +677,7 @@ PY
   assert_err "pwritev-patch: patches '10=aabb' and '11=cc' overlap; nothing written"
 }
 
+# bats test_tags=arch
 @test "pwritev-patch: never extends the file, unless --extend" {
   make_random f 1000
   cp f orig
@@ -728,6 +740,7 @@ PY
   fi
 }
 
+# bats test_tags=arch
 @test "pwritev-patch: data from standard input, and empty data files" {
   make_random f 100
   : >empty
@@ -791,6 +804,7 @@ Try 'pwritev-patch --help' for more information."
   assert_same orig f
 }
 
+# bats test_tags=arch
 @test "pwritev-patch: a patch beyond 4 GiB of a sparse file" {
   local off=$((4 * 1024 * MIB + 777))
   truncate -s $((5 * 1024 * MIB)) big || skip "no room for a sparse file"
@@ -803,6 +817,7 @@ Try 'pwritev-patch --help' for more information."
 
 # --- pwritev-patch: a failed write is undone (issue 13) ------------------
 
+# bats test_tags=arch
 @test "pwritev-patch: a full file system: every patch undone, exit 1" {
   require_root
   mkdir mnt
@@ -822,6 +837,7 @@ Try 'pwritev-patch --help' for more information."
   assert_success
 }
 
+# bats test_tags=arch
 @test "pwritev-patch: past the file size limit: EFBIG, not SIGXFSZ; undone" {
   make_random f 1000
   cp f orig

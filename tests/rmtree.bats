@@ -43,6 +43,7 @@ count_entries() {
 
 # --- trees of every shape ------------------------------------------------
 
+# bats test_tags=arch
 @test "rmtree: an empty directory" {
   mkdir d
   run --separate-stderr rmtree d
@@ -60,6 +61,7 @@ count_entries() {
   assert_not_exist f
 }
 
+# bats test_tags=arch
 @test "rmtree: a symlink operand: the link goes, its target stays" {
   mkdir target
   echo keep >target/file
@@ -166,6 +168,7 @@ EOF
   assert_not_exist a
 }
 
+# bats test_tags=arch
 @test "rmtree: FIFOs, sockets, dangling and outward symlinks" {
   require_cmd python3
   mkdir -p t/sub outside
@@ -213,6 +216,7 @@ for p in sys.argv[1:]:
   assert_not_exist deep
 }
 
+# bats test_tags=arch
 @test "rmtree: deep tree removed with only 3 descriptors to spare" {
   require_helper "$HELPER"
   use_tmpfs 2g
@@ -225,6 +229,7 @@ for p in sys.argv[1:]:
   assert_not_exist deep
 }
 
+# bats test_tags=arch
 @test "rmtree: wide directory, 100000 entries (tmpfs)" {
   require_helper "$HELPER"
   use_tmpfs 2g
@@ -271,6 +276,7 @@ for p in sys.argv[1:]:
 
 # --- errors ----------------------------------------------------------------
 
+# bats test_tags=arch
 @test "rmtree: an immutable file is reported, its ancestors left, the rest removed" {
   require_root
   require_cmd chattr
@@ -327,6 +333,7 @@ for p in sys.argv[1:]:
   assert_not_exist solo
 }
 
+# bats test_tags=arch
 @test "rmtree: a missing operand: exit 1, or 0 with -f" {
   touch there
   run --separate-stderr rmtree nope there
@@ -610,6 +617,7 @@ first_line_after() {
 
 # --- other file systems ------------------------------------------------------
 
+# bats test_tags=arch
 @test "rmtree -x: a tmpfs mounted inside is skipped and reported, and survives" {
   require_root
   mkdir -p fs/t/mnt fs/t/a
@@ -656,6 +664,7 @@ first_line_after() {
   assert_not_exist t/mnt/file
 }
 
+# bats test_tags=arch
 @test "rmtree: overlayfs over two file systems (d_ino is not st_ino there)" {
   require_root
   mkdir -p lower/t/a/b merged

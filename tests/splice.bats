@@ -69,10 +69,12 @@ slow_cat() {
   pipe_copy 4096
 }
 
+# bats test_tags=arch
 @test "splice-in | splice-out: 4097 bytes" {
   pipe_copy 4097
 }
 
+# bats test_tags=arch
 @test "splice-in | splice-out: 64 MiB" {
   pipe_copy $((64 * MIB))
 }
@@ -81,10 +83,12 @@ slow_cat() {
   pipe_copy $((3 * MIB)) --pipe-size=64K
 }
 
+# bats test_tags=arch
 @test "splice-in | splice-out: 3 MiB through 8 KiB pipes" {
   pipe_copy $((3 * MIB)) -p 8K
 }
 
+# bats test_tags=arch
 @test "splice-in to a regular file" {
   local size
   for size in 0 1 4097 $((3 * MIB)); do
@@ -109,6 +113,7 @@ slow_cat() {
   assert_err ""
 }
 
+# bats test_tags=arch
 @test "splice-out from a regular file" {
   make_random src $((3 * MIB))
   splice-out dst <src
@@ -169,6 +174,7 @@ proc_copy() {
   [[ -s expected ]]
 }
 
+# bats test_tags=arch
 @test "splice-in /proc/self/environ larger than a page (st_size 0)" {
   [[ -r /proc/self/environ ]] || skip "no /proc/self/environ"
   local value
@@ -244,6 +250,7 @@ proc_copy() {
   assert_size got 0
 }
 
+# bats test_tags=arch
 @test "splice-in --offset beyond 4 GiB in a sparse file" {
   make_random data 10000
   dd if=data of=sparse bs=1 seek=$((5 * 1024 * MIB)) status=none \
@@ -291,6 +298,7 @@ proc_copy() {
   assert_same expected new
 }
 
+# bats test_tags=arch
 @test "splice-out --offset beyond 4 GiB" {
   make_random data 10000
   splice-in data | splice-out --offset=5G big \
@@ -317,6 +325,7 @@ proc_copy() {
   assert_same src got
 }
 
+# bats test_tags=arch
 @test "splice-out --offset with --length" {
   make_random base 10000
   make_random data 3000
@@ -383,6 +392,7 @@ dash_copies() {
   assert_output ""
 }
 
+# bats test_tags=arch
 @test "splice-in -: read from its offset, which moves; --offset leaves it" {
   make_random src 1000
   # The first 10 bytes by splice-in, the rest by cat: the offset moved.
@@ -639,11 +649,13 @@ fallback_copies() {
   fallback_copies copy_file_range ENOSYS 'splice \(internal pipe\)'
 }
 
+# bats test_tags=arch
 @test "fallback: copy_file_range refused (EXDEV) -> splice" {
   require_inject
   fallback_copies copy_file_range EXDEV 'splice \(internal pipe\)'
 }
 
+# bats test_tags=arch
 @test "fallback: no copy_file_range nor splice (ENOSYS) -> sendfile" {
   require_inject
   fallback_copies copy_file_range,splice ENOSYS sendfile
@@ -703,6 +715,7 @@ fallback_copies() {
   assert_same expected got
 }
 
+# bats test_tags=arch
 @test "EINTR is retried" {
   require_inject
   make_random src $((1 * MIB))
@@ -771,6 +784,7 @@ fallback_copies() {
   assert_same src got
 }
 
+# bats test_tags=arch
 @test "splice-in to a socket, blocking and non-blocking" {
   require_cmd python3
   make_random src $((2 * MIB))
@@ -826,6 +840,7 @@ sys.exit(p.wait())' "$mode" splice-in src 2>err
 
 # --- SIGPIPE ------------------------------------------------------------
 
+# bats test_tags=arch
 @test "splice-in | head -c 10: ends quietly" {
   require_cmd timeout
   make_random big $((8 * MIB))
@@ -855,6 +870,7 @@ sys.exit(p.wait())' "$mode" splice-in src 2>err
 
 # --- errors -------------------------------------------------------------
 
+# bats test_tags=arch
 @test "splice-in: missing file" {
   run --separate-stderr splice-in nope
   assert_failure 1
@@ -988,6 +1004,7 @@ assert_prefix() {
   assert_prefix src mnt/out
 }
 
+# bats test_tags=arch
 @test "ENOSPC: splice-in into a file" {
   mount_small_tmpfs
   make_random src $((4 * MIB))
@@ -1047,6 +1064,7 @@ refused() {
 }
 
 # shellcheck disable=SC2094 # reading and writing one file is the point.
+# bats test_tags=arch
 @test "splice-out FILE < FILE is refused before truncating" {
   make_same same
   refused splice-out same bounded splice-out same <same

@@ -100,6 +100,7 @@ require_userns() {
 
 # --- namespaces --------------------------------------------------------
 
+# bats test_tags=arch
 @test "-n: only lo inside, the host's interfaces untouched" {
   require_root
   require_cmd ip
@@ -115,6 +116,7 @@ require_userns() {
   [[ $(wc -l <before) -gt 1 ]] || skip "the host has only lo"
 }
 
+# bats test_tags=arch
 @test "-u --hostname: the name inside, the host's unchanged" {
   require_root
   local host
@@ -129,6 +131,7 @@ require_userns() {
   assert_output "other-y"
 }
 
+# bats test_tags=arch
 @test "-p -f --mount-proc: COMMAND is pid 2 under a pid 1 init; ps sees only them" {
   require_root
   require_cmd ps
@@ -142,6 +145,7 @@ require_userns() {
   [[ -d /proc/$$ ]]
 }
 
+# bats test_tags=arch
 @test "-p --as-pid-1: COMMAND is pid 1 itself" {
   require_root
   run --separate-stderr \
@@ -153,6 +157,7 @@ require_userns() {
   assert_output "2"
 }
 
+# bats test_tags=arch
 @test "-m: a mount inside does not appear outside, even under a shared mount" {
   require_root
   # A new mount namespace starts with copies of the mounts, peers of the
@@ -307,6 +312,7 @@ require_userns() {
   assert_output --partial ") = 0"
 }
 
+# bats test_tags=arch
 @test "--NS=FILE persists the namespace: nsenter joins it later" {
   require_root
   require_cmd nsenter ip
@@ -484,6 +490,7 @@ refused_persist() {
   refute_output --regexp ':\s+0+$'
 }
 
+# bats test_tags=arch
 @test "no_new_privs: set by default, not with --new-privs or --keep-caps" {
   run unshare-run grep NoNewPrivs /proc/self/status
   assert_output --regexp ':\s+1$'
@@ -497,6 +504,7 @@ refused_persist() {
 
 # --- exit status and signals -------------------------------------------
 
+# bats test_tags=arch
 @test "exit codes 0, 1, 42 pass through, with and without --fork and -p" {
   require_root
   local mode code
@@ -692,6 +700,7 @@ PY
   done
 }
 
+# bats test_tags=arch
 @test "a zombie child of COMMAND is reaped in a PID namespace (not by --as-pid-1)" {
   require_root
   run unshare-run -p --mount-proc unshare-helper zombie
@@ -791,6 +800,7 @@ PY
   assert_err --partial "--json-status-fd=9: Bad file descriptor"
 }
 
+# bats test_tags=arch
 @test "--kill-child=TERM: COMMAND gets SIGTERM when unshare-run dies" {
   unshare-run --kill-child=TERM unshare-helper catch >out 2>err 3>&- &
   BG_PID=$!
@@ -825,6 +835,7 @@ PY
   done
 }
 
+# bats test_tags=arch
 @test "--new-session: COMMAND leads a session of its own" {
   require_cmd ps
   run unshare-run --new-session sh -c 'ps -o sid= -p $$; echo $$'
@@ -832,6 +843,7 @@ PY
   assert_equal "$(echo "${lines[0]}" | tr -d ' ')" "${lines[1]}"
 }
 
+# bats test_tags=arch
 @test "--root and --wd" {
   require_root
   run unshare-run --root=/ --wd=/usr pwd

@@ -242,6 +242,7 @@ copy_all() {
 
 # --- byte-identical copies, engine by engine -----------------------------
 
+# bats test_tags=arch
 @test "xcp --engine=copy_file_range: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
   use_tmpfs 4g
   make_sources
@@ -250,24 +251,28 @@ copy_all() {
     --engine=copy_file_range
 }
 
+# bats test_tags=arch
 @test "xcp --engine=sendfile: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
   use_tmpfs 4g
   make_sources
   copy_all sendfile 'sendfile|rw' --engine=sendfile
 }
 
+# bats test_tags=arch
 @test "xcp --engine=splice: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
   use_tmpfs 4g
   make_sources
   copy_all splice 'splice|rw' --engine=splice
 }
 
+# bats test_tags=arch
 @test "xcp --engine=rw: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
   use_tmpfs 4g
   make_sources
   copy_all rw rw --engine=rw
 }
 
+# bats test_tags=arch
 @test "xcp --engine=clone on btrfs/XFS: 0 B, 1 B, 64 KiB, 100 MiB, /proc files" {
   use_tmpfs 4g
   mount_reflink ref
@@ -364,6 +369,7 @@ for name, call in (("copy_file_range", lambda: os.copy_file_range(src, dst, 10, 
   copy_all splice 'splice|rw'
 }
 
+# bats test_tags=arch
 @test "xcp without copy_file_range and splice (ENOSYS): read/write, same bytes" {
   require_enosys_exec
   use_tmpfs 4g
@@ -454,6 +460,7 @@ sparse_ok() {
   sparse_ok dst-always --sparse=always
 }
 
+# bats test_tags=arch
 @test "xcp: a sparse file ending in a hole keeps its size" {
   use_tmpfs 4g
   head -c 100000 /dev/urandom >sparse
@@ -473,6 +480,7 @@ sparse_ok() {
   assert_same sparse dst
 }
 
+# bats test_tags=arch
 @test "xcp --sparse=always makes holes of the zeros of a full file" {
   use_tmpfs 4g
   { head -c $MIB /dev/urandom; head -c $((64 * MIB)) /dev/zero
@@ -546,6 +554,7 @@ tree_stat() {
   (cd "$1" && stat -c '%n %F %a %u:%g %t:%T mtime %y atime %x' -- "${TREE_PATHS[@]}")
 }
 
+# bats test_tags=arch
 @test "xcp -a keeps modes, owners, ns times, links, FIFOs, device nodes" {
   use_tmpfs 4g
   make_tree src
@@ -615,6 +624,7 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
   assert_equal "$(stat -c %y t)" "$(stat -c %y f)"
 }
 
+# bats test_tags=arch
 @test "xcp -a keeps times past 2038 (time64 calls on 32-bit builds)" {
   use_tmpfs 4g
   mkdir d
@@ -647,6 +657,7 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
   assert_same d/e/y d2/e/y
 }
 
+# bats test_tags=arch
 @test "xcp -r copies links as links, FIFOs as FIFOs, never follows them" {
   use_tmpfs 4g
   mkdir -p src outside/big
@@ -1143,6 +1154,7 @@ kill_mid_copy() {
   old_or_whole out/dst old
 }
 
+# bats test_tags=arch
 @test "xcp without O_TMPFILE (EOPNOTSUPP): copies by a temporary name" {
   require_enosys_exec
   mkdir w && cd w
@@ -1278,6 +1290,7 @@ kill_mid_copy() {
   assert_not_exist c
 }
 
+# bats test_tags=arch
 @test "xcp: a missing source: exit 1, the others still copied" {
   echo a >a
   echo b >b
@@ -1687,6 +1700,7 @@ character special file"
   assert_err "xcp: cannot create regular file 'slink': Permission denied"
 }
 
+# bats test_tags=arch
 @test "xcp onto an existing file keeps its owner, group and mode (as root)" {
   require_root
   echo new >f
