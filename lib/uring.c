@@ -104,7 +104,6 @@ map_rings (struct nc_uring *ring, const struct io_uring_params *p)
     return -errno;
 
   char *sq = ring->sq_map;
-  ring->sq_head = (unsigned int *) (sq + p->sq_off.head);
   ring->sq_tail = (unsigned int *) (sq + p->sq_off.tail);
   ring->sq_mask = *(unsigned int *) (sq + p->sq_off.ring_mask);
   ring->cq_head = (unsigned int *) (cq + p->cq_off.head);
@@ -165,8 +164,13 @@ nc_uring_close (struct nc_uring *ring)
 /* --- Submitting and reaping -------------------------------------------- */
 
 /* A zeroed SQE at the tail, for an operation on FD tagged USER_DATA.
-   The caller keeps RING->in_flight below RING->entries, which keeps the
-   SQ from filling up: every SQE queued is in flight.  */
+   The caller keeps RING->in_flight at most RING->entries, and that is
+   why the kernel's SQ head is never loaded here: the SQE this one
+   reuses the slot of is ENTRIES older; the kernel takes SQEs in order,
+   the unsubmitted ones are the newest, so had it not taken that one
+   yet, ENTRIES SQEs would be in flight besides this one.  Taken, it was
+   read within the io_uring_enter that took it (the head, which the
+   kernel stores before returning, says no more than that).  */
 static struct io_uring_sqe *
 queue_sqe (struct nc_uring *ring, uint8_t opcode, int fd,
            uint64_t user_data)

@@ -75,9 +75,10 @@ struct nc_uring
   struct io_uring_sqe *sqes;
   size_t sqes_len;
 
-  /* Shared with the kernel: the SQ head is the kernel's, the SQ tail
-     ours; the CQ tail is the kernel's, the CQ head ours.  */
-  unsigned int *sq_head, *sq_tail, sq_mask;
+  /* Shared with the kernel: the SQ tail is ours (the SQ head, the
+     kernel's, is never needed: see queue_sqe in uring.c); the CQ tail
+     is the kernel's, the CQ head ours.  */
+  unsigned int *sq_tail, sq_mask;
   unsigned int *cq_head, *cq_tail, cq_mask;
   struct io_uring_cqe *cqes;
 
