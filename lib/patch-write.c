@@ -406,8 +406,10 @@ uring_written (struct nc_patch_plan *plan, const struct nc_uring_xfer *x,
     }
   if (ring_err < 0)
     {
-      /* Which writes were done is unknown: undo every run whole.  The
-         patch named is the first one not known to be written.  */
+      /* Which writes were done is unknown: undo every run whole, once
+         closing the ring has cancelled what it still held.  The patch
+         named is the first one not known to be written.  */
+      nc_uring_close (&plan->ring);
       if (failed == plan->nr)
         for (failed = 0; failed + 1 < plan->nr; failed++)
           if (x[failed].done < run_length (plan, &plan->runs[failed]))
