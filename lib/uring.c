@@ -292,6 +292,18 @@ recover (struct batch *b, int err)
   return 0;
 }
 
+/* One io_uring_enter of B, waiting for MIN_COMPLETE completions, and
+   the reaping of what has completed.  Returns 0, or the ring's error.  */
+static int
+step (struct batch *b, unsigned int min_complete)
+{
+  int ret = enter (b->ring, min_complete);
+  if (ret < 0)
+    return recover (b, ret);
+  reap (b);
+  return 0;
+}
+
 /* --- Transfers ---------------------------------------------------------- */
 
 static uint64_t
@@ -417,12 +429,8 @@ run_independent (struct batch *b)
         }
       if (ring->in_flight == 0)
         continue;
-      int ret = enter (ring, wait_target (ring->in_flight, ring->entries,
-                                          b->next < b->n));
-      if (ret < 0)
-        ret = recover (b, ret);
-      else
-        reap (b);
+      int ret = step (b, wait_target (ring->in_flight, ring->entries,
+                                      b->next < b->n));
       if (ret < 0)
         return ret;
     }
@@ -461,11 +469,7 @@ drain (struct batch *b)
 {
   while (b->ring->in_flight > 0)
     {
-      int ret = enter (b->ring, b->ring->in_flight);
-      if (ret < 0)
-        ret = recover (b, ret);
-      else
-        reap (b);
+      int ret = step (b, b->ring->in_flight);
       if (ret < 0)
         return ret;
     }
