@@ -7,15 +7,15 @@
 
    Why our own layer and not liburing (a decision, taken for issue 16):
    - what the tools need is narrow: READV, WRITEV and FSYNC SQEs on one
-     file, links, and a full ring kept full; that is about 300 lines
-     here, against a library of its own ABI versions to follow;
+     file, links, and the ring kept full; that is about 600 lines here
+     with their comments, against a library with ABI versions of its
+     own to follow;
    - liburing would be a build dependency to find and cross-build for
      each of the seven architectures of arch/ (check-arches builds them
-     all, and runs them under qemu-user), and a run-time one for the
-     packages, where Debian 12's liburing2 is older than the kernels the
-     tools meet;
+     all, and runs them under qemu-user), and a run-time one (liburing2)
+     for the packages;
    - liburing makes its system calls with its own per-architecture
-     stubs or libc's syscall(); the toolset makes every call through
+     stubs, or with libc's syscall() where it has none; the toolset makes every call through
      arch/ (lib/sys.h), the tools never through syscall(), and one home
      per mechanism means the numbers and the calling convention stay in
      arch/gen-syscall-nr's tables;
@@ -24,7 +24,8 @@
      are ours to define either way, and the valgrind marking of what
      the kernel wrote must sit where completions are reaped.
    What we give up: liburing's tracking of new kernel features; the
-   layer uses only what Linux 5.1 had, plus set-up flags it probes.
+   layer uses only what Linux 5.1 had, plus the set-up flags and the
+   single mapping it probes for.
 
    The ring: set up with IORING_SETUP_SINGLE_ISSUER|DEFER_TASKRUN where
    the kernel takes them (completions are then run in io_uring_enter of
