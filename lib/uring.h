@@ -23,9 +23,17 @@
      kernel.io_uring_disabled) and the counters of --debug and --stats
      are ours to define either way, and the valgrind marking of what
      the kernel wrote must sit where completions are reaped.
-   What we give up: liburing's tracking of new kernel features; the
-   layer uses only what Linux 5.1 had, plus the set-up flags and the
-   single mapping it probes for.
+   What we give up: liburing's tracking of new kernel features.
+
+   Kernels: Linux 5.4 at least.  READV, WRITEV and FSYNC (with
+   IORING_FSYNC_DATASYNC) and rw_flags are 5.1's, IOSQE_IO_LINK 5.3's,
+   and IORING_FEAT_SINGLE_MMAP, reported from 5.4 on, is what
+   nc_uring_open checks: on 5.1 to 5.3 it answers -ENOSYS, as where
+   there is no io_uring at all.  The set-up flags are tried from the
+   newest down, each kernel answering EINVAL for a flag it does not
+   know: IORING_SETUP_CQSIZE is 5.5's (before, the CQ is twice the SQ
+   anyway), COOP_TASKRUN 5.19's, SINGLE_ISSUER 6.0's and DEFER_TASKRUN
+   6.1's.
 
    The ring: set up with IORING_SETUP_SINGLE_ISSUER|DEFER_TASKRUN where
    the kernel takes them (completions are then run in io_uring_enter of
@@ -34,8 +42,8 @@
    ENTRIES transfers are in flight, so the CQ can never overflow.  A ring
    is used by the thread that opened it only, and not across fork.
 
-   The rings are mapped with the C library's mmap (once, when the kernel
-   offers IORING_FEAT_SINGLE_MMAP).  Ordering: the kernel reads the SQ
+   The rings are mapped with the C library's mmap, once (the SQ and CQ
+   rings together: IORING_FEAT_SINGLE_MMAP), and the SQEs.  Ordering: the kernel reads the SQ
    tail with acquire semantics, so the SQEs are written before the tail
    is stored with release; the CQ tail is loaded with acquire before the
    CQEs are read, and the CQ head is stored with release after.  uring.c
@@ -69,10 +77,9 @@ struct nc_uring
   unsigned int entries;         /* SQ entries the kernel gave */
   struct nc_uring_stats stats;
 
-  /* The mappings: the SQ ring (with the CQ ring in it under
-     IORING_FEAT_SINGLE_MMAP, when CQ_MAP is NULL) and the SQE array.  */
-  void *sq_map, *cq_map;
-  size_t sq_map_len, cq_map_len;
+  /* The mappings: the SQ and CQ rings, and the SQE array.  */
+  void *rings;
+  size_t rings_len;
   struct io_uring_sqe *sqes;
   size_t sqes_len;
 
@@ -90,8 +97,8 @@ struct nc_uring
 
 /* Set up RING with room for at least ENTRIES submissions at once
    (rounded up to a power of two, at most NC_URING_MAX_ENTRIES).
-   Returns 0, or -errno: -ENOSYS (no io_uring: old kernel, qemu-user,
-   seccomp), -EPERM (kernel.io_uring_disabled, or a seccomp filter that
+   Returns 0, or -errno: -ENOSYS (no io_uring: a kernel before 5.4,
+   qemu-user, seccomp), -EPERM (kernel.io_uring_disabled, or a seccomp filter that
    says so), -ENOMEM, -EMFILE...  A caller treats any of them as "use
    the other engine".  */
 #define NC_URING_MAX_ENTRIES 4096
