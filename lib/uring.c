@@ -36,6 +36,9 @@
 # define IORING_SETUP_DEFER_TASKRUN (1U << 13)
 #endif
 
+/* The most an IORING_OP_READ or _WRITE SQE asks for.  */
+#define MAX_ONE_GO 0x7ffff000U
+
 /* The user_data of the final fdatasync; a transfer's is its index.  */
 #define SYNC_TAG UINT64_MAX
 
@@ -113,6 +116,30 @@ map_rings (struct nc_uring *ring, const struct io_uring_params *p)
   return 0;
 }
 
+/* Whether the kernel of ring FD has IORING_OP_READ and IORING_OP_WRITE
+   (Linux 5.6, as IORING_REGISTER_PROBE).  A transfer of one buffer goes
+   by them rather than by READV and WRITEV: the kernel then has no iovec
+   to import (10 000 warm 4-byte reads of ext4: 1 to 17% faster, medians
+   of 31 alternating runs, four times).  */
+static bool
+probe_read_write (int fd)
+{
+  enum { OPS = 64 };
+  union
+  {
+    struct io_uring_probe probe;
+    unsigned char room[sizeof (struct io_uring_probe)
+                       + OPS * sizeof (struct io_uring_probe_op)];
+  } u;
+  memset (&u, 0, sizeof u);
+  if (sys_io_uring_register ((unsigned int) fd, IORING_REGISTER_PROBE,
+                             &u.probe, OPS) < 0)
+    return false;
+  return (u.probe.ops_len > IORING_OP_WRITE
+          && u.probe.ops[IORING_OP_READ].flags & IO_URING_OP_SUPPORTED
+          && u.probe.ops[IORING_OP_WRITE].flags & IO_URING_OP_SUPPORTED);
+}
+
 int
 nc_uring_open (struct nc_uring *ring, unsigned int entries)
 {
@@ -138,6 +165,14 @@ nc_uring_open (struct nc_uring *ring, unsigned int entries)
   int err = -ENOSYS;
   if (p.features & IORING_FEAT_SINGLE_MMAP)
     err = map_rings (ring, &p);
+  if (err == 0)
+    ring->op_read_write = probe_read_write (fd);
+  /* A file table of one empty slot (Linux 5.5), for batch_init.  */
+  int none = -1;
+  if (err == 0)
+    ring->fixed_file = sys_io_uring_register ((unsigned int) fd,
+                                              IORING_REGISTER_FILES,
+                                              &none, 1) == 0;
   if (err < 0)
     nc_uring_close (ring);
   return err;
@@ -225,6 +260,7 @@ struct batch
   size_t n;
   int rw_flags;
   uint8_t opcode;               /* IORING_OP_READV or IORING_OP_WRITEV */
+  bool fixed;                   /* FD is slot 0 of the file table */
   size_t next;                  /* first transfer never queued */
   size_t ended;                 /* transfers with their final outcome */
   int sync_res;                 /* the fdatasync's result, once reaped */
@@ -338,10 +374,27 @@ static struct io_uring_sqe *
 queue_xfer (struct batch *b, size_t i, bool link)
 {
   struct nc_uring_xfer *t = &b->x[i];
-  struct io_uring_sqe *sqe = queue_sqe (b->ring, b->opcode, b->fd, i);
-  sqe->addr = (uint64_t) (uintptr_t) t->iov;
-  sqe->len = (unsigned int) t->iovcnt;
+  bool read = b->opcode == IORING_OP_READV;
+  struct io_uring_sqe *sqe;
+  if (t->iovcnt == 1 && b->ring->op_read_write)
+    {
+      sqe = queue_sqe (b->ring, read ? IORING_OP_READ : IORING_OP_WRITE,
+                       b->fd, i);
+      sqe->addr = (uint64_t) (uintptr_t) t->iov->iov_base;
+      /* The kernel does no more than MAX_RW_COUNT (2 GiB less a page)
+         in one go either; the rest is a short transfer's.  */
+      sqe->len = (t->iov->iov_len < MAX_ONE_GO
+                  ? (unsigned int) t->iov->iov_len : MAX_ONE_GO);
+    }
+  else
+    {
+      sqe = queue_sqe (b->ring, b->opcode, b->fd, i);
+      sqe->addr = (uint64_t) (uintptr_t) t->iov;
+      sqe->len = (unsigned int) t->iovcnt;
+    }
   sqe->off = t->offset + t->done;
+  if (b->fixed)
+    sqe->flags |= IOSQE_FIXED_FILE;
   sqe->rw_flags = (__typeof__ (sqe->rw_flags)) b->rw_flags;
   if (link)
     sqe->flags |= IOSQE_IO_LINK;
@@ -353,6 +406,8 @@ queue_sync (struct batch *b)
 {
   struct io_uring_sqe *sqe = queue_sqe (b->ring, IORING_OP_FSYNC, b->fd,
                                         SYNC_TAG);
+  if (b->fixed)
+    sqe->flags |= IOSQE_FIXED_FILE;
   sqe->fsync_flags = IORING_FSYNC_DATASYNC;
 }
 
@@ -432,6 +487,24 @@ run_independent (struct batch *b)
   return 0;
 }
 
+/* Put FD in slot 0 of RING's file table (-1: empty it).  Returns true
+   if done.  */
+static bool
+set_fixed_file (struct nc_uring *ring, int fd)
+{
+  struct io_uring_files_update update = {
+    .offset = 0, .fds = (uint64_t) (uintptr_t) &fd
+  };
+  return sys_io_uring_register ((unsigned int) ring->fd,
+                                IORING_REGISTER_FILES_UPDATE, &update, 1)
+         == 1;
+}
+
+/* B for the N transfers at X on FD, their outcomes reset.  The file is
+   put in the ring's file table for the batch, if the ring has one: its
+   SQEs then name slot 0 (IOSQE_FIXED_FILE), and the kernel takes no
+   reference to the file per SQE (10 000 warm 4-byte reads of ext4: 7 to
+   14% faster, measured as above).  */
 static void
 batch_init (struct batch *b, struct nc_uring *ring, int fd,
             struct nc_uring_xfer *x, size_t n, int rw_flags,
@@ -447,6 +520,21 @@ batch_init (struct batch *b, struct nc_uring *ring, int fd,
       x[i].error = 0;
       x[i].eof = false;
     }
+  if (n > 0 && ring->fixed_file && set_fixed_file (ring, fd))
+    {
+      b->fixed = true;
+      b->fd = 0;
+    }
+}
+
+/* The end of batch B: the file out of the table again, so that the ring
+   keeps no reference to it (its descriptor may be closed, and its number
+   reused, before the next batch).  */
+static void
+batch_end (struct batch *b)
+{
+  if (b->fixed)
+    set_fixed_file (b->ring, -1);
 }
 
 int
@@ -455,7 +543,9 @@ nc_uring_read (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
 {
   struct batch b;
   batch_init (&b, ring, fd, x, n, rw_flags, IORING_OP_READV);
-  return run_independent (&b);
+  int ret = run_independent (&b);
+  batch_end (&b);
+  return ret;
 }
 
 /* Wait until everything queued has completed, reaping.  */
@@ -579,6 +669,7 @@ nc_uring_write (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
             }
         }
     }
+  batch_end (&b);
   if (sync_error)
     *sync_error = ret == 0 ? b.sync_res : ret;
   return ret;
