@@ -284,18 +284,17 @@ reap (struct batch *b)
   for (; head != tail; head++)
     {
       const struct io_uring_cqe *cqe = &ring->cqes[head & ring->cq_mask];
-      uint64_t tag = cqe->user_data;
-      int res = cqe->res;
-      /* Release: the CQE is read (above) before its slot is handed back
-         to the kernel, which loads the head with acquire.  Stored at
-         each step, as B->complete may queue SQEs (and so more CQEs).  */
-      __atomic_store_n (ring->cq_head, head + 1, __ATOMIC_RELEASE);
       ring->in_flight--;
-      if (tag == SYNC_TAG)
-        b->sync_res = res;
+      if (cqe->user_data == SYNC_TAG)
+        b->sync_res = cqe->res;
       else
-        b->complete (b, (size_t) tag, res);
+        b->complete (b, (size_t) cqe->user_data, cqe->res);
     }
+  /* Release: the CQEs are read (above) before their slots are handed
+     back to the kernel, which loads the head with acquire.  Once for
+     all: the SQEs B->complete queued complete after the next enter, and
+     the CQ has room for twice what can be in flight.  */
+  __atomic_store_n (ring->cq_head, head, __ATOMIC_RELEASE);
   return count;
 }
 

@@ -7,7 +7,7 @@
 
    Why our own layer and not liburing (a decision, taken for issue 16):
    - what the tools need is narrow: read, write and fsync SQEs on one
-     file, links, and the ring kept full; that is about 600 lines here
+     file, links, and the ring kept full; that is about 700 lines here
      with their comments, against a library with ABI versions of its
      own to follow;
    - liburing would be a build dependency to find and cross-build for
