@@ -240,7 +240,9 @@ enter (struct nc_uring *ring, unsigned int min_complete)
       if (ret >= 0)
         {
           /* Fewer than asked: the kernel did not wait, and the rest
-             goes with the next enter.  */
+             goes with the next enter (a chain is cut there).  */
+          if ((unsigned int) ret < ring->unsubmitted)
+            ring->split = true;
           ring->unsubmitted -= (unsigned int) ret;
           ring->stats.sqes += (unsigned int) ret;
           return 0;
@@ -255,7 +257,8 @@ enter (struct nc_uring *ring, unsigned int min_complete)
 struct batch
 {
   struct nc_uring *ring;
-  int fd;
+  int file;                     /* the caller's descriptor */
+  int fd;                       /* what the SQEs name: FILE, or slot 0 */
   struct nc_uring_xfer *x;
   size_t n;
   int rw_flags;
@@ -264,6 +267,7 @@ struct batch
   size_t next;                  /* first transfer never queued */
   size_t ended;                 /* transfers with their final outcome */
   int sync_res;                 /* the fdatasync's result, once reaped */
+  bool unsettled;               /* the ring failed with SQEs in the kernel */
   /* The chain of NC_URING_LINK: the lowest index cut short, and the
      lowest index failed (N when none).  */
   size_t short_at, failed_at;
@@ -322,16 +326,45 @@ recover (struct batch *b, int err)
   return 0;
 }
 
+/* After the ring failed with ERR: wait for every SQE the kernel has
+   taken, reaping, so that nothing of the batch is still being done when
+   the caller looks at DONE and ERROR (and undoes, or reuses the buffers):
+   closing a ring only starts its teardown, and a transfer already with
+   a worker or the block layer goes on after close returns.  The SQEs
+   queued but never taken stay so.  Returns ERR; sets B->unsettled if
+   the wait failed too.  */
+static int
+settle (struct batch *b, int err)
+{
+  struct nc_uring *ring = b->ring;
+  while (ring->in_flight > ring->unsubmitted)
+    {
+      int ret = sys_io_uring_enter ((unsigned int) ring->fd, 0,
+                                    ring->in_flight - ring->unsubmitted,
+                                    IORING_ENTER_GETEVENTS);
+      ring->stats.enters++;
+      if (ret < 0 && ret != -EINTR)
+        {
+          b->unsettled = true;
+          break;
+        }
+      reap (b);
+    }
+  return err;
+}
+
 /* One io_uring_enter of B, waiting for MIN_COMPLETE completions, and
-   the reaping of what has completed.  Returns 0, or the ring's error.  */
+   the reaping of what has completed.  Returns 0, or the ring's error
+   (settled).  */
 static int
 step (struct batch *b, unsigned int min_complete)
 {
   int ret = enter (b->ring, min_complete);
   if (ret < 0)
-    return recover (b, ret);
-  reap (b);
-  return 0;
+    ret = recover (b, ret);
+  else
+    reap (b);
+  return ret < 0 ? settle (b, ret) : 0;
 }
 
 /* --- Transfers ---------------------------------------------------------- */
@@ -509,7 +542,7 @@ batch_init (struct batch *b, struct nc_uring *ring, int fd,
             struct nc_uring_xfer *x, size_t n, int rw_flags,
             uint8_t opcode)
 {
-  *b = (struct batch) { .ring = ring, .fd = fd, .x = x, .n = n,
+  *b = (struct batch) { .ring = ring, .file = fd, .fd = fd, .x = x, .n = n,
                         .rw_flags = rw_flags, .opcode = opcode,
                         .short_at = n, .failed_at = n,
                         .complete = complete_independent };
@@ -528,12 +561,29 @@ batch_init (struct batch *b, struct nc_uring *ring, int fd,
 
 /* The end of batch B: the file out of the table again, so that the ring
    keeps no reference to it (its descriptor may be closed, and its number
-   reused, before the next batch).  */
+   reused, before the next batch); RING->lost said.  */
 static void
 batch_end (struct batch *b)
 {
   if (b->fixed)
     set_fixed_file (b->ring, -1);
+  b->ring->lost = b->unsettled;
+}
+
+/* Whether B's file cannot be read or written at an offset (a pipe, a
+   socket, a terminal: lseek answers ESPIPE, and preadv would), where
+   io_uring would read or write it in the order it pleases: then every
+   transfer with bytes to move ends with -ESPIPE.  */
+static bool
+not_positional (struct batch *b)
+{
+  if (b->n == 0 || sys_lseek (b->file, 0, SEEK_CUR) != -ESPIPE)
+    return false;
+  for (size_t i = 0; i < b->n; i++)
+    if (xfer_left (&b->x[i]) > 0)
+      b->x[i].error = -ESPIPE;
+  b->sync_res = -ECANCELED;
+  return true;
 }
 
 int
@@ -542,7 +592,7 @@ nc_uring_read (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
 {
   struct batch b;
   batch_init (&b, ring, fd, x, n, rw_flags, IORING_OP_READV);
-  int ret = run_independent (&b);
+  int ret = not_positional (&b) ? 0 : run_independent (&b);
   batch_end (&b);
   return ret;
 }
@@ -601,6 +651,29 @@ queue_chain (struct batch *b, size_t pos, unsigned int limit, bool sync)
   return end;
 }
 
+/* After a piece of a chain from POS to END: the transfers of the piece
+   left with bytes to write and no error of their own, but not behind a
+   short one, were cancelled for good: by a failure (at B->failed_at, or
+   at submission, when the kernel fails the whole chain and reports the
+   one SQE it refused, wherever it is), or with no reason given.  They
+   and every later transfer end with -ECANCELED.  Returns true if the
+   chain is over so.  */
+static bool
+chain_failed (struct batch *b, size_t pos, size_t end)
+{
+  size_t stop = b->short_at < end ? b->short_at : end;
+  for (size_t i = pos; i < stop && b->failed_at == b->n; i++)
+    if (b->x[i].error == 0 && xfer_left (&b->x[i]) > 0)
+      b->failed_at = i;
+  if (b->failed_at == b->n)
+    return false;
+  for (size_t i = pos; i < b->n; i++)
+    if (b->x[i].error == 0 && xfer_left (&b->x[i]) > 0)
+      b->x[i].error = -ECANCELED;
+  b->sync_res = -ECANCELED;
+  return true;
+}
+
 /* Run the transfers of B as one chain (NC_URING_LINK), with the
    fdatasync at its end if SYNC: a piece of at most a ring's worth at a
    time, since a chain ends with its submission; the next piece starts
@@ -613,26 +686,29 @@ run_chain (struct batch *b, bool sync)
   for (;;)
     {
       size_t end = queue_chain (b, pos, limit, sync);
-      if (b->ring->in_flight == 0)
+      if (b->ring->unsubmitted == 0)
         return 0;
       b->short_at = b->failed_at = b->n;
+      b->ring->split = false;
       int ret = drain (b);
       if (ret < 0)
         return ret;
-      if (b->failed_at < b->n)
-        {
-          for (size_t i = b->failed_at + 1; i < b->n; i++)
-            if (b->x[i].error == 0 && xfer_left (&b->x[i]) > 0)
-              b->x[i].error = -ECANCELED;
-          b->sync_res = -ECANCELED;
-          return 0;
-        }
+      if (chain_failed (b, pos, end))
+        return 0;
       if (b->short_at < b->n)
         pos = b->short_at;
-      else if (end == b->n)
-        return 0;
-      else
+      else if (end < b->n)
         pos = end;
+      else if (sync && b->ring->split)
+        {
+          /* The kernel took the piece in two enters, and so as two
+             chains: the fdatasync may have run before the writes of the
+             first were done.  Once more, now that they all are.  */
+          queue_sync (b);
+          return drain (b);
+        }
+      else
+        return 0;
     }
 }
 
@@ -644,8 +720,10 @@ nc_uring_write (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
   struct batch b;
   batch_init (&b, ring, fd, x, n, rw_flags, IORING_OP_WRITEV);
   bool sync = flags & NC_URING_DATASYNC;
-  int ret;
-  if (flags & NC_URING_LINK)
+  int ret = 0;
+  if (not_positional (&b))
+    ;
+  else if (flags & NC_URING_LINK)
     {
       b.complete = complete_linked;
       ret = run_chain (&b, sync);

@@ -73,13 +73,16 @@ struct nc_uring_stats
 struct io_uring_sqe;
 struct io_uring_cqe;
 
-/* One ring.  The fields are the layer's own; callers read only STATS
-   and ENTRIES.  */
+/* One ring.  The fields are the layer's own; callers read only STATS,
+   ENTRIES and LOST.  */
 struct nc_uring
 {
   int fd;
   unsigned int entries;         /* SQ entries the kernel gave */
   struct nc_uring_stats stats;
+  bool lost;                    /* the last batch failed with SQEs it could
+                                   not wait for: its DONE and ERROR are
+                                   not known */
 
   /* The mappings: the SQ and CQ rings, and the SQE array.  */
   void *rings;
@@ -99,6 +102,7 @@ struct nc_uring
   unsigned int sq_local_tail;   /* tail of the SQEs written, not stored */
   unsigned int unsubmitted;     /* SQEs queued that no enter took yet */
   unsigned int in_flight;       /* SQEs queued whose CQE is not reaped */
+  bool split;                   /* an enter took fewer SQEs than queued */
 };
 
 /* Set up RING with room for at least ENTRIES submissions at once
@@ -110,9 +114,9 @@ struct nc_uring
 #define NC_URING_MAX_ENTRIES 4096
 int nc_uring_open (struct nc_uring *ring, unsigned int entries);
 
-/* Unmap and close RING.  Nothing may be in flight, except after a
-   failed nc_uring_read or nc_uring_write: closing the ring then cancels
-   what was left.  */
+/* Unmap and close RING.  Nothing of a batch is in flight any more when
+   nc_uring_read or nc_uring_write returns, unless RING->lost says so
+   (closing the ring does not wait for what it has started).  */
 void nc_uring_close (struct nc_uring *ring);
 
 /* One transfer of a batch: the bytes of the IOVCNT buffers at IOV, at
@@ -147,11 +151,20 @@ struct nc_uring_xfer
    that transfer only.  io_uring_enter's -EINTR is retried, -EAGAIN and
    -EBUSY wait for completions first.
 
+   FD must be a file that preadv accepts: on a pipe, a socket or a
+   terminal io_uring would ignore OFFSET, so every transfer ends there
+   with -ESPIPE, without an SQE.  IOVCNT is at most IOV_MAX, as for
+   preadv (more is -EINVAL for that transfer).
+
    Returns 0 when every transfer has ended (each with its own DONE,
    ERROR, EOF), or -errno if the ring itself failed (io_uring_enter
-   answered another error): then the state of the transfers not yet
-   completed is unknown, the ring is fit only for nc_uring_close, and a
-   reader may redo the batch with preadv.  */
+   answered another error).  The layer then first waits for what the
+   kernel had taken: DONE and ERROR are exact, the transfers that did
+   not end keep ERROR 0, and nothing is in flight any more.  Only if that
+   wait fails too is RING->lost set: then what was transferred is not
+   known, and buffers may still be written into until nc_uring_close's
+   teardown ends.  After a failure the ring is fit only for
+   nc_uring_close; a reader may redo the batch with preadv.  */
 int nc_uring_read (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
                    size_t n, int rw_flags);
 
@@ -164,7 +177,11 @@ enum
      transfers the kernel cancelled behind it, as a new chain.  A chain
      longer than the ring goes out in pieces of RING->entries, each
      submitted once the one before it has completed in full (the kernel
-     ends a chain at the end of each submission).  */
+     ends a chain at the end of each submission).  Order is kept per
+     submission: if the kernel takes a piece in two (short of memory),
+     the two parts run unordered, and a write after one that failed may
+     have been done: DONE and ERROR say so, per transfer; the fdatasync
+     is then done again after both.  */
   NC_URING_LINK = 0x1,
   /* End with an fdatasync of FD (IORING_OP_FSYNC, IORING_FSYNC_DATASYNC),
      linked after the writes (without NC_URING_LINK, submitted once they
@@ -176,9 +193,10 @@ enum
 /* Write the N transfers at X to FD, as nc_uring_read reads them, with
    FLAGS; *SYNC_ERROR (if SYNC_ERROR is not NULL) gets 0 or -errno of the
    final fdatasync (-ECANCELED if a write failed before it; 0 without
-   NC_URING_DATASYNC).  Returns 0, or -errno if the ring itself failed:
-   then which writes were done is unknown (a caller that must undo treats
-   every transfer as possibly written).  */
+   NC_URING_DATASYNC).  Returns 0, or -errno if the ring itself failed,
+   as nc_uring_read says: DONE of each transfer is then exact unless
+   RING->lost, when which writes were done is not known (a caller must
+   not undo then, but say that the file's state is not known).  */
 int nc_uring_write (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
                     size_t n, int rw_flags, unsigned int flags,
                     int *sync_error);

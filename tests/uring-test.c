@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 
@@ -366,6 +367,78 @@ test_chain_broken (bool plain)
   nc_uring_close (&ring);
 }
 
+/* A chain with a transfer the kernel refuses at submission (more
+   iovecs than IOV_MAX): the kernel fails the whole chain, the writes
+   before it with -ECANCELED (or, where it imports iovecs only when the
+   write runs, done); none after it is done.  */
+static void
+test_chain_refused (void)
+{
+  struct nc_uring ring;
+  if (nc_uring_open (&ring, 8) != 0)
+    tap_die ("nc_uring_open");
+  int fd = xopenat (dfd, "refused", O_RDWR | O_CREAT | O_TRUNC);
+  enum { TOO_MANY = 2000 };
+  static struct iovec many[TOO_MANY];
+  unsigned char bytes[20];
+  fill_random (bytes, sizeof bytes, 9);
+  for (int i = 0; i < TOO_MANY; i++)
+    many[i] = (struct iovec) { bytes, 1 };
+  struct iovec iov[2] = { { bytes, 10 }, { bytes + 10, 10 } };
+  struct nc_uring_xfer x[3] = {
+    xfer (0, &iov[0], 1), xfer (100, many, TOO_MANY), xfer (200, &iov[1], 1),
+  };
+  int sync_error = 1;
+  int ret = nc_uring_write (&ring, fd, x, 3, 0,
+                            NC_URING_LINK | NC_URING_DATASYNC, &sync_error);
+  bool first_cancelled = x[0].error == -ECANCELED && x[0].done == 0;
+  bool first_done = x[0].error == 0 && x[0].done == 10;
+  tap_check_int (ret, 0, "a chain with a write of %d iovecs", TOO_MANY);
+  tap_check_int (x[1].error, -EINVAL, "the write of %d iovecs: -EINVAL",
+                 TOO_MANY);
+  tap_ok ((first_cancelled || first_done) && x[2].error == -ECANCELED
+          && x[2].done == 0 && sync_error == -ECANCELED,
+          "the write before it %s, the one after it -ECANCELED",
+          first_done ? "done" : "-ECANCELED");
+  struct stat st;
+  if (fstat (fd, &st) != 0)
+    tap_die ("fstat");
+  tap_ok (st.st_size == (first_done ? 10 : 0),
+          "the file as DONE says (%lld bytes)", (long long) st.st_size);
+  close (fd);
+  nc_uring_close (&ring);
+}
+
+/* A pipe (which io_uring would read and write at no offset): every
+   transfer -ESPIPE, the pipe untouched.  */
+static void
+test_pipe (void)
+{
+  struct nc_uring ring;
+  if (nc_uring_open (&ring, 8) != 0)
+    tap_die ("nc_uring_open");
+  int p[2];
+  if (pipe (p) != 0)
+    tap_die ("pipe");
+  xwrite (p[1], "abc", 3);
+  char buf[2][3];
+  struct iovec iov[2] = { { buf[0], 3 }, { buf[1], 3 } };
+  struct nc_uring_xfer x[2] = { xfer (0, &iov[0], 1), xfer (3, &iov[1], 1) };
+  int ret = nc_uring_read (&ring, p[0], x, 2, 0);
+  tap_ok (ret == 0 && x[0].error == -ESPIPE && x[1].error == -ESPIPE
+          && x[0].done + x[1].done == 0, "reads of a pipe: -ESPIPE each");
+  int sync_error = 1;
+  ret = nc_uring_write (&ring, p[1], x, 2, 0, NC_URING_LINK, &sync_error);
+  tap_ok (ret == 0 && x[0].error == -ESPIPE && x[1].error == -ESPIPE,
+          "writes to a pipe: -ESPIPE each");
+  char left[4];
+  close (p[1]);
+  tap_ok (read_all (p[0], left, sizeof left) == 3
+          && memcmp (left, "abc", 3) == 0, "the pipe untouched");
+  close (p[0]);
+  nc_uring_close (&ring);
+}
+
 /* "uring-test --open-only": nc_uring_open's answer as the exit status
    (0, or the errno), or when it opened, nc_uring_read's of one read of
    this file.  */
@@ -498,6 +571,8 @@ main (int argc, char **argv)
   test_many_writes (NC_URING_LINK | NC_URING_DATASYNC, "linked, fdatasync");
   test_chain_broken (false);
   test_chain_broken (true);
+  test_chain_refused ();
+  test_pipe ();
 
   close (file_fd);
   free (content);
