@@ -323,20 +323,33 @@ parse_options (poptContext ctx)
   int opt;
   while ((opt = cli_next_option_operands (ctx, check_patch_operand)) >= 0)
     if (opt == OPT_ENGINE)
-      engine = parse_engine (poptGetOptArg (ctx));
+      {
+        char *arg = poptGetOptArg (ctx);
+        engine = parse_engine (arg);
+        free (arg);
+      }
   plan.file = poptGetArg (ctx);
   if (!plan.file)
     cli_usage_error ("missing file operand");
 }
 
-/* The engine, as --engine says: auto takes io_uring for URING_MIN_RUNS
-   runs or more; a ring that cannot be set up leaves pwritev, and why in
-   pwritev_why.  */
+/* The engine, as --engine says, for a file of MODE: auto takes io_uring
+   for URING_MIN_RUNS runs or more; a file that is not a regular file or
+   a block device, or a ring that cannot be set up, leaves pwritev, and
+   why in pwritev_why.  */
 static void
-choose_engine (void)
+choose_engine (mode_t mode)
 {
   if (engine == ENGINE_PWRITEV)
     return;
+  /* io_uring takes the offset of a pipe's or a terminal's request as
+     meaningless, where preadv and pwritev refuse it (ESPIPE).  */
+  if (!S_ISREG (mode) && !S_ISBLK (mode))
+    {
+      snprintf (pwritev_why, sizeof pwritev_why,
+                "io_uring: not a regular file or block device");
+      return;
+    }
   if (engine == ENGINE_AUTO && plan.nr < URING_MIN_RUNS)
     {
       snprintf (pwritev_why, sizeof pwritev_why, "auto: %zu %s, uring from %d",
@@ -419,7 +432,7 @@ main (int argc, char **argv)
   bool size_known = open_file (&st, &size);
   plan.sync = sync_writes;
   nc_patch_plan_runs (&plan);
-  choose_engine ();
+  choose_engine (st.st_mode);
   int ret = nc_patch_read_old (&plan);
   if (plan.uring_error < 0)
     snprintf (pwritev_why, sizeof pwritev_why, "io_uring: %s",

@@ -145,11 +145,15 @@ uring_read_old (struct nc_patch_plan *plan)
   struct nc_uring_stats before = plan->ring.stats;
   int err = nc_uring_read (&plan->ring, plan->fd, x, plan->nr, 0);
   count_ring (plan, before, x, &plan->read);
-  if (err < 0)
+  /* Reads the kernel may still do into the buffers: no second try.  */
+  if (err < 0 && plan->ring.lost)
+    ;
+  else if (err < 0)
     {
-      /* A ring that fails at its first enter (a seccomp filter that
-         allows io_uring_setup only) has nothing in flight: close it,
-         and let preadv read all again, into the same buffers.  */
+      /* The layer waited for what the kernel took (a ring that fails at
+         its first enter, under a seccomp filter that allows
+         io_uring_setup only, took nothing): close it, and let preadv
+         read all again, into the same buffers.  */
       nc_uring_close (&plan->ring);
       plan->engine = NC_PATCH_PWRITEV;
       plan->uring_error = err;
@@ -390,6 +394,25 @@ first_failed (const struct nc_uring_xfer *x, size_t n)
   return n;
 }
 
+/* The ring failed with RING_ERR while writing the transfers X, and the
+   layer could not wait for those it had given the kernel: some may still
+   be written.  An undo now could be overwritten behind it: none is
+   tried, and the message says so.  */
+static void
+ring_lost (struct nc_patch_plan *plan, const struct nc_uring_xfer *x,
+           int ring_err)
+{
+  size_t r = 0;
+  while (r + 1 < plan->nr && x[r].done == run_length (plan, &plan->runs[r]))
+    r++;
+  cli_status = EXIT_FAILURE;
+  error (0, 0, "error writing %s at patch %s: %s; which writes were done "
+         "is not known: nothing undone, %s may not be as it was",
+         quote_file (plan->file), quote_patch (failed_patch (plan,
+                                                             &plan->runs[r])),
+         strerror (-ring_err), quote_file (plan->file));
+}
+
 /* The runs that nc_uring_write answered with X (RING_ERR, SYNC_ERR its
    return and its fdatasync's result): each run's WRITTEN, and the undo
    if something failed.  */
@@ -404,7 +427,9 @@ uring_written (struct nc_patch_plan *plan, const struct nc_uring_xfer *x,
       if (x[r].done > 0)
         last = r + 1;
     }
-  if (ring_err < 0)
+  if (ring_err < 0 && plan->ring.lost)
+    ring_lost (plan, x, ring_err);
+  else if (ring_err < 0)
     {
       /* Which writes were done is unknown: undo every run whole, once
          closing the ring has cancelled what it still held.  The patch

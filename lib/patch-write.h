@@ -24,7 +24,9 @@
    All or nothing.  The bytes each patch replaces, and the size of the
    file, are read before the first write.  If a write fails (an error of
    its own, or, under io_uring, the ring failing, when every run counts
-   as possibly written; or the final fdatasync failing), the file is cut
+   as possibly written, unless the layer lost track of the writes in
+   flight: then nothing is undone, and the message says the state is
+   not known; or the final fdatasync failing), the file is cut
    back to its old size if it grew, then the old bytes of every run
    written, in whole or in part, are written back with pwritev (both
    engines: the undo is sequential, and stops at its first failure).
@@ -119,7 +121,8 @@ int nc_patch_use_uring (struct nc_patch_plan *plan);
 /* Read the bytes each patch replaces into PLAN->before and PLAN->got (a
    patch past the end of the file has fewer, or none), by the runs and
    with the engine of the plan; if the ring fails (io_uring_enter
-   refused), with preadv, the plan going back to NC_PATCH_PWRITEV.
+   refused), with preadv, the plan going back to NC_PATCH_PWRITEV (unless
+   the ring lost track of its reads: then that is an error).
    Return 0, or -errno if a read failed: then nothing has been
    written.  */
 int nc_patch_read_old (struct nc_patch_plan *plan);
