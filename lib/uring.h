@@ -15,10 +15,10 @@
      all, and runs them under qemu-user), and a run-time one (liburing2)
      for the packages;
    - liburing makes its system calls with its own per-architecture
-     stubs, or with libc's syscall() where it has none; the toolset makes every call through
-     arch/ (lib/sys.h), the tools never through syscall(), and one home
-     per mechanism means the numbers and the calling convention stay in
-     arch/gen-syscall-nr's tables;
+     stubs, or with libc's syscall() where it has none; the toolset
+     makes every call through arch/ (lib/sys.h), the tools never
+     through syscall(), and one home per mechanism means the numbers
+     and the calling convention stay in arch/gen-syscall-nr's tables;
    - the fallback policy (ENOSYS under qemu-user or seccomp, EPERM under
      kernel.io_uring_disabled) and the counters of --debug and --stats
      are ours to define either way, and the valgrind marking of what
@@ -47,11 +47,12 @@
    is used by the thread that opened it only, and not across fork.
 
    The rings are mapped with the C library's mmap, once (the SQ and CQ
-   rings together: IORING_FEAT_SINGLE_MMAP), and the SQEs.  Ordering: the kernel reads the SQ
-   tail with acquire semantics, so the SQEs are written before the tail
-   is stored with release; the CQ tail is loaded with acquire before the
-   CQEs are read, and the CQ head is stored with release after.  uring.c
-   says at each such place which is done and why.
+   rings together: IORING_FEAT_SINGLE_MMAP), and the SQEs.  Ordering:
+   the kernel reads the SQ tail with acquire semantics, so the SQEs are
+   written before the tail is stored with release; the CQ tail is loaded
+   with acquire before the CQEs are read, and the CQ head is stored with
+   release after.  uring.c says at each such place which is done and
+   why.
 
    Errors are -errno, never errno.  */
 
@@ -108,9 +109,9 @@ struct nc_uring
 /* Set up RING with room for at least ENTRIES submissions at once
    (rounded up to a power of two, at most NC_URING_MAX_ENTRIES).
    Returns 0, or -errno: -ENOSYS (no io_uring: a kernel before 5.4,
-   qemu-user, seccomp), -EPERM (kernel.io_uring_disabled, or a seccomp filter that
-   says so), -ENOMEM, -EMFILE...  A caller treats any of them as "use
-   the other engine".  */
+   qemu-user, seccomp), -EPERM (kernel.io_uring_disabled, or a seccomp
+   filter that says so), -ENOMEM, -EMFILE...  A caller treats any of them
+   as "use the other engine".  */
 #define NC_URING_MAX_ENTRIES 4096
 int nc_uring_open (struct nc_uring *ring, unsigned int entries);
 
@@ -120,8 +121,9 @@ int nc_uring_open (struct nc_uring *ring, unsigned int entries);
 void nc_uring_close (struct nc_uring *ring);
 
 /* One transfer of a batch: the bytes of the IOVCNT buffers at IOV, at
-   OFFSET of the file (an IORING_OP_READV or _WRITEV SQE: each transfer
-   is a preadv of its own, at its own offset).  */
+   OFFSET of the file (an IORING_OP_READV or _WRITEV SQE, or _READ or
+   _WRITE for one buffer: each transfer is a preadv of its own, at its
+   own offset).  */
 struct nc_uring_xfer
 {
   /* In.  IOV is the caller's and is advanced in place (iov_base,

@@ -306,8 +306,9 @@ test_many_writes (unsigned int flags, const char *how)
   free (bytes);
 }
 
-/* A chain broken by a real error (PLAIN: plain_sqes).  Under RLIMIT_FSIZE (SIGXFSZ ignored)
-   the write crossing the limit is short; the layer resubmits its rest,
+/* A chain broken by a real error (PLAIN: plain_sqes).  Under
+   RLIMIT_FSIZE (SIGXFSZ ignored) the write crossing the limit is short;
+   the layer resubmits its rest,
    with the two writes the kernel cancelled behind it and the fdatasync,
    as a new chain; the rest, at the limit, fails with EFBIG, and the
    kernel cancels the two writes and the fdatasync for good.  */
