@@ -1,46 +1,51 @@
-/* pwritev-patch -- write byte patches into a file with pwritev(2).
+/* pwritev-patch -- write byte patches into a file with pwritev(2), or
+   all of them in one io_uring submission.
 
    SYNOPSIS: pwritev-patch [OPTION]... FILE PATCH...
 
    Every patch is checked before a byte is written: the syntax, the data
    files, overlaps, the end of the file.  Patches that follow each other
-   without a gap go out together, one pwritev whose iovecs gather them;
-   bytes between patches are never written.
-
-   All or nothing, also when a write fails: the bytes each patch replaces
-   and the size of the file are read first; if a write fails (ENOSPC,
-   EIO, EFBIG past RLIMIT_FSIZE, whose SIGXFSZ is ignored), the bytes
-   written are put back and the file truncated to its old size.  A crash
-   in the middle can still leave some patches written: there is no undo
-   record on disk.  */
+   without a gap go out together, one pwritev (or one WRITEV SQE) whose
+   iovecs gather them; bytes between patches are never written.  All or
+   nothing, also when a write fails: patch-write.h, which writes them.  */
 
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "error.h"
-#include "linux-consts.h"
+#include "patch-write.h"
 #include "progname.h"
 #include "ranges.h"
 #include "safe-read.h"
 #include "sys.h"
 #include "xalloc.h"
 
+/* --engine=auto takes io_uring from this many runs (one pwritev call
+   each, otherwise) up: below it, setting up a ring costs more than the
+   calls it saves (measured: man/pwritev-patch.1, NOTES).  */
+#define URING_MIN_RUNS 16
+#define STRINGIFY(x) #x
+#define NUMBER_TEXT(x) STRINGIFY (x)
+
+enum engine { ENGINE_AUTO, ENGINE_PWRITEV, ENGINE_URING };
+
 static int extend;
 static int dry_run;
 static int sync_writes;
 static int stats;
+static int debug;
+static enum engine engine = ENGINE_AUTO;
+
+enum { OPT_ENGINE = 1 };
 
 static struct poptOption tool_options[] = {
   { "extend", 'e', POPT_ARG_NONE, &extend, 0,
@@ -48,17 +53,25 @@ static struct poptOption tool_options[] = {
   { "dry-run", 'n', POPT_ARG_NONE, &dry_run, 0,
     "show the bytes before and after each patch; write nothing", NULL },
   { "sync", '\0', POPT_ARG_NONE, &sync_writes, 0,
-    "write with RWF_DSYNC: each write reaches the disk before it returns",
-    NULL },
+    "write with RWF_DSYNC (io_uring: one fdatasync linked after the "
+    "writes): every patch is on the disk before the exit", NULL },
+  { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
+    "pwritev (one call per run of touching patches), uring (io_uring: "
+    "every run in one submission, or pwritev where the kernel refuses "
+    "it) or auto (the default: uring from "
+    NUMBER_TEXT (URING_MIN_RUNS) " runs on)", "ENGINE" },
   { "stats", '\0', POPT_ARG_NONE, &stats, 0,
     "print the number of calls and bytes written to standard error", NULL },
+  { "debug", '\0', POPT_ARG_NONE, &debug, 0,
+    "tell on standard error which engine wrote, why, and its calls", NULL },
   POPT_TABLEEND
 };
 
 static struct poptOption options[] = {
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
     "Write each PATCH into FILE at its offset with pwritev(2), patches "
-    "that touch one another by one call.\n\n"
+    "that touch one another by one call, or with io_uring, every call in "
+    "one submission.\n\n"
     "PATCH is OFFSET=HEXBYTES (pairs of hex digits, which ':', '_' or a "
     "space may separate) or OFFSET@DATAFILE (the contents of DATAFILE; - "
     "for standard input).  " CLI_SIZE_SYNTAX ("OFFSET") "\n"
@@ -71,18 +84,12 @@ static struct poptOption options[] = {
   CLI_COMMON_OPTIONS
 };
 
-struct patch
-{
-  const char *arg;              /* as given */
-  uint64_t offset;
-  unsigned char *bytes;
-  size_t len;
-};
+/* The patches and how they are written.  Reachable to the end, for leak
+   checkers, whichever way the tool exits.  */
+static struct nc_patch_plan plan;
 
-static const char *file;
-static int fd;
-static struct iovec iov[IOV_MAX];
-static uint64_t n_calls, n_iovecs, n_bytes;
+/* Why the engine is pwritev, for --debug ("" if it was asked for).  */
+static char pwritev_why[128];
 
 /* The second file name of a message, beside FILE's.  */
 #define quote_patch(p) quote_file_n (1, (p)->arg)
@@ -119,103 +126,10 @@ read_data_file (const char *name, size_t *len)
 static int
 compare_offsets (const void *a, const void *b)
 {
-  const struct patch *x = *(struct patch *const *) a;
-  const struct patch *y = *(struct patch *const *) b;
+  const struct nc_patch *x = *(struct nc_patch *const *) a;
+  const struct nc_patch *y = *(struct nc_patch *const *) b;
   return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
-
-/* What transfer_run does: read the bytes the patches replace into
-   their OLD buffers, write the patches, or write the OLD bytes back.  */
-enum transfer { READ_OLD, WRITE_NEW, WRITE_OLD };
-
-/* Do HOW for the first LIMIT bytes at most of the NP patches at P, which
-   follow one another in the file, OLD their buffers of old bytes.  Store
-   the number of bytes done in *DONE and return 0, or -errno after a
-   failed call; reading stops early, without error, at the end of the
-   file.  EINTR and short transfers are retried from where they
-   stopped.  */
-static int
-transfer_run (struct patch *const *p, size_t np, unsigned char *const *old,
-              enum transfer how, uint64_t limit, uint64_t *done)
-{
-  uint64_t start = p[0]->offset;
-  uint64_t end = p[np - 1]->offset + p[np - 1]->len;
-  if (end - start > limit)
-    end = start + limit;
-  uint64_t pos = start;
-  size_t k = 0;
-  int err = 0;
-  while (pos < end)
-    {
-      while (p[k]->offset + p[k]->len <= pos)
-        k++;
-      int cnt = 0;
-      for (size_t i = k; i < np && p[i]->offset < end; i++)
-        {
-          size_t skip = pos > p[i]->offset ? pos - p[i]->offset : 0;
-          size_t stop = (end - p[i]->offset < p[i]->len
-                         ? end - p[i]->offset : p[i]->len);
-          iov[cnt].iov_base = (how == WRITE_NEW ? p[i]->bytes : old[i]) + skip;
-          iov[cnt++].iov_len = stop - skip;
-        }
-      ssize_t ret;
-      if (how == READ_OLD)
-        {
-          ret = sys_preadv (fd, iov, cnt, pos);
-          if (ret == 0)
-            break;
-        }
-      else
-        {
-          ret = (sync_writes
-                 ? sys_pwritev2 (fd, iov, cnt, pos, RWF_DSYNC)
-                 : sys_pwritev (fd, iov, cnt, pos));
-          if (how == WRITE_NEW)
-            {
-              n_calls++;
-              n_iovecs += cnt;
-            }
-          /* Nothing written, and no reason given: as full-write says.  */
-          if (ret == 0)
-            ret = -ENOSPC;
-        }
-      if (ret > 0)
-        pos += ret;
-      else if (ret != -EINTR)
-        {
-          err = ret;
-          break;
-        }
-    }
-  *done = pos - start;
-  if (how == WRITE_NEW)
-    n_bytes += pos - start;
-  return err;
-}
-
-/* A run of patches that follow one another in the file, written by one
-   call (or more, if short): sorted[a] to sorted[b - 1].  */
-struct run
-{
-  size_t a, b;
-  uint64_t had;                 /* bytes of it the file had before */
-  uint64_t written;             /* bytes of it written */
-  uint64_t undone;              /* bytes of it put back */
-};
-
-/* The patches and how they are written.  Reachable to the end, for leak
-   checkers, whichever way the tool exits.  */
-static struct
-{
-  struct patch *patches;        /* in the order given */
-  size_t n;
-  struct patch **sorted;        /* the non-empty ones, by offset */
-  size_t ns;
-  struct run *runs;             /* of sorted */
-  size_t nr;
-  unsigned char **before;       /* the old bytes of each of sorted */
-  uint64_t *got;                /* how many of them the file had */
-} plan;
 
 /* xxd-style lines of the N bytes at B, file offset OFFSET, each line
    after PREFIX.  */
@@ -241,172 +155,6 @@ show_bytes (const char *prefix, uint64_t offset, const unsigned char *b,
         putchar (b[i + j] >= 0x20 && b[i + j] < 0x7f ? b[i + j] : '.');
       putchar ('\n');
     }
-}
-
-/* The bytes of the patch P, in the run RUN whose first byte is at
-   START, that hold what was written and not what was there before, the
-   file cut back to OLD_SIZE if CUT.  */
-static uint64_t
-bytes_left (const struct patch *p, const struct run *run, uint64_t start,
-            bool cut, uint64_t old_size)
-{
-  uint64_t lo = start + run->undone, hi = start + run->written;
-  if (cut && hi > old_size)
-    hi = old_size;
-  if (lo < p->offset)
-    lo = p->offset;
-  if (hi > p->offset + p->len)
-    hi = p->offset + p->len;
-  return lo < hi ? hi - lo : 0;
-}
-
-/* The patch at which the write of RUN failed, after RUN->written bytes:
-   the first one it did not complete.  */
-static const struct patch *
-failed_patch (const struct run *run)
-{
-  uint64_t fail_at = plan.sorted[run->a]->offset + run->written;
-  for (size_t i = run->a; i < run->b; i++)
-    if (plan.sorted[i]->offset + plan.sorted[i]->len > fail_at)
-      return plan.sorted[i];
-  return plan.sorted[run->a];
-}
-
-/* The number of patches in the first NR runs that the writes touched;
-   *WRITTEN_END is the end of the furthest bytes written.  */
-static size_t
-patches_touched (size_t nr, uint64_t *written_end)
-{
-  size_t touched = 0;
-  *written_end = 0;
-  for (size_t r = 0; r < nr; r++)
-    {
-      const struct run *run = &plan.runs[r];
-      uint64_t start = plan.sorted[run->a]->offset;
-      for (size_t i = run->a; i < run->b; i++)
-        touched += plan.sorted[i]->offset < start + run->written;
-      if (run->written > 0 && start + run->written > *written_end)
-        *written_end = start + run->written;
-    }
-  return touched;
-}
-
-/* The undo of the first NR runs: the file cut back to OLD_SIZE first if
-   CUT, which frees the room that a full file system needs for the rest,
-   then the old bytes written back.  Store the errors of each step (0 or
-   -errno) in *CUT_ERR and *UNDO_ERR.  */
-static void
-undo_writes (size_t nr, bool cut, uint64_t old_size, int *cut_err,
-             int *undo_err)
-{
-  *cut_err = *undo_err = 0;
-  if (cut)
-    do
-      *cut_err = sys_ftruncate (fd, old_size);
-    while (*cut_err == -EINTR);
-  for (size_t r = 0; r < nr; r++)
-    {
-      struct run *run = &plan.runs[r];
-      uint64_t limit = run->written < run->had ? run->written : run->had;
-      run->undone = 0;
-      if (limit == 0)
-        continue;
-      int ret = transfer_run (plan.sorted + run->a, run->b - run->a,
-                              plan.before + run->a, WRITE_OLD, limit,
-                              &run->undone);
-      if (ret < 0 && *undo_err == 0)
-        *undo_err = ret;
-    }
-}
-
-/* What stays written after the undo of the first NR runs, by patch in
-   the order given (a new array), the file cut back to OLD_SIZE if CUT;
-   *TOTAL is the sum.  */
-static uint64_t *
-bytes_still_written (size_t nr, bool cut, uint64_t old_size,
-                     uint64_t *total)
-{
-  uint64_t *left = xcalloc (plan.n, sizeof *left);
-  *total = 0;
-  for (size_t r = 0; r < nr; r++)
-    for (size_t i = plan.runs[r].a; i < plan.runs[r].b; i++)
-      {
-        uint64_t l = bytes_left (plan.sorted[i], &plan.runs[r],
-                                 plan.sorted[plan.runs[r].a]->offset, cut,
-                                 old_size);
-        left[plan.sorted[i] - plan.patches] = l;
-        *total += l;
-      }
-  return left;
-}
-
-/* Say which patches stay written (LEFT bytes of each) after an undo
-   that failed with CUT_ERR or UNDO_ERR (-errno), truncating the file
-   back to OLD_SIZE or writing the old bytes back.  */
-static void
-report_left (const uint64_t *left, int cut_err, int undo_err,
-             uint64_t old_size)
-{
-  if (cut_err < 0)
-    error (0, 0, "cannot undo: cannot truncate %s back to %llu bytes: %s",
-           quote_file (file), (unsigned long long) old_size,
-           strerror (-cut_err));
-  if (undo_err < 0)
-    error (0, 0, "cannot undo: error writing %s: %s", quote_file (file),
-           strerror (-undo_err));
-  for (size_t i = 0; i < plan.n; i++)
-    if (left[i] == plan.patches[i].len)
-      error (0, 0, "%s: patch %s stays written", quote_file (file),
-             quote_patch (&plan.patches[i]));
-    else if (left[i] > 0)
-      error (0, 0, "%s: patch %s stays written in part (%llu of %zu bytes)",
-             quote_file (file), quote_patch (&plan.patches[i]),
-             (unsigned long long) left[i], plan.patches[i].len);
-  error (0, 0, "%s is not as it was", quote_file (file));
-}
-
-/* Writing the run plan.runs[NR - 1] failed with ERR, after the runs
-   before it were written: put back the bytes written, the file cut back
-   to its old size OLD_SIZE first if it is a REGULAR file that grew, and
-   say so; say which patches stay written if that fails.  The exit
-   status becomes 1.  */
-static void
-write_failed (size_t nr, int err, bool regular, uint64_t old_size)
-{
-  const struct patch *at = failed_patch (&plan.runs[nr - 1]);
-  bool unsupported = sync_writes && (err == -EOPNOTSUPP || err == -ENOSYS);
-  const char *what = unsupported ? "cannot write" : "error writing";
-  const char *how = unsupported ? " with pwritev2 flag RWF_DSYNC" : "";
-  cli_status = EXIT_FAILURE;
-
-  uint64_t written_end;
-  size_t touched = patches_touched (nr, &written_end);
-  if (touched == 0)
-    {
-      error (0, 0, "%s %s%s at patch %s: %s; nothing written",
-             what, quote_file (file), how, quote_patch (at), strerror (-err));
-      return;
-    }
-
-  bool cut = regular && written_end > old_size;
-  int cut_err, undo_err;
-  undo_writes (nr, cut, old_size, &cut_err, &undo_err);
-  uint64_t total;
-  uint64_t *left = bytes_still_written (nr, cut && cut_err == 0, old_size,
-                                        &total);
-  if (total == 0)
-    error (0, 0, "%s %s%s at patch %s: %s; the %zu %s written "
-           "%s undone: %s is as it was", what, quote_file (file), how,
-           quote_patch (at), strerror (-err), touched,
-           touched == 1 ? "patch" : "patches",
-           touched == 1 ? "was" : "were", quote_file (file));
-  else
-    {
-      error (0, 0, "%s %s%s at patch %s: %s", what, quote_file (file), how,
-             quote_patch (at), strerror (-err));
-      report_left (left, cut_err, undo_err, old_size);
-    }
-  free (left);
 }
 
 /* Report the usage error MSG about the patch ARG.  */
@@ -437,7 +185,7 @@ parse_patches (const char **args, size_t n)
   bool stdin_used = false;
   for (size_t i = 0; i < n; i++)
     {
-      struct patch *p = &plan.patches[i];
+      struct nc_patch *p = &plan.patches[i];
       const char *arg = args[i];
       size_t oplen = strcspn (arg, "=@");
       const char *msg;
@@ -461,7 +209,7 @@ parse_patches (const char **args, size_t n)
     }
   for (size_t i = 0; i < n; i++)
     {
-      struct patch *p = &plan.patches[i];
+      struct nc_patch *p = &plan.patches[i];
       const char *sep = p->arg + strcspn (p->arg, "=@");
       if (*sep == '@')
         p->bytes = read_data_file (sep + 1, &p->len);
@@ -483,7 +231,7 @@ sort_patches (void)
   qsort (plan.sorted, plan.ns, sizeof *plan.sorted, compare_offsets);
   for (size_t i = 1; i < plan.ns; i++)
     {
-      struct patch *a = plan.sorted[i - 1], *b = plan.sorted[i];
+      struct nc_patch *a = plan.sorted[i - 1], *b = plan.sorted[i];
       if (a->offset + a->len > b->offset)
         {
           /* Name them in the order given.  */
@@ -495,16 +243,18 @@ sort_patches (void)
     }
 }
 
-/* Open FILE into fd, its status in *ST; return whether its size is
+/* Open FILE into plan.fd, its status in *ST; return whether its size is
    known, and store it in *SIZE.  A patch past the end is a failure
    without --extend.  */
 static bool
 open_file (struct stat *st, uint64_t *size)
 {
-  fd = sys_openat (AT_FDCWD, file,
-                   (dry_run ? O_RDONLY : O_RDWR) | O_CLOEXEC, 0);
+  const char *file = plan.file;
+  int fd = sys_openat (AT_FDCWD, file,
+                       (dry_run ? O_RDONLY : O_RDWR) | O_CLOEXEC, 0);
   if (fd < 0)
     error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (file));
+  plan.fd = fd;
   int ret = sys_fstat (fd, st);
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "cannot stat %s", quote_file (file));
@@ -513,7 +263,7 @@ open_file (struct stat *st, uint64_t *size)
   if (size_known && !extend)
     for (size_t i = 0; i < plan.n; i++)
       {
-        const struct patch *p = &plan.patches[i];
+        const struct nc_patch *p = &plan.patches[i];
         if (p->len > 0 && p->offset + p->len > *size)
           error (EXIT_FAILURE, 0, "%s: patch %s ends past the end of the "
                  "file (%llu bytes); --extend allows it; nothing written",
@@ -521,78 +271,6 @@ open_file (struct stat *st, uint64_t *size)
                  (unsigned long long) *size);
       }
   return size_known;
-}
-
-/* plan.runs: the runs of patches that follow one another, each one call,
-   or several if it has more than IOV_MAX patches.  */
-static void
-plan_runs (void)
-{
-  plan.runs = xnmalloc (plan.ns ? plan.ns : 1, sizeof *plan.runs);
-  plan.nr = 0;
-  for (size_t a = 0, b; a < plan.ns; a = b)
-    {
-      for (b = a + 1; b < plan.ns && b - a < IOV_MAX; b++)
-        if (plan.sorted[b - 1]->offset + plan.sorted[b - 1]->len
-            != plan.sorted[b]->offset)
-          break;
-      plan.runs[plan.nr++] = (struct run) { .a = a, .b = b };
-    }
-}
-
-/* The bytes the patches replace, read by the same runs: shown by
-   --dry-run, put back if a write fails.  */
-static void
-read_old_bytes (void)
-{
-  size_t room = plan.ns ? plan.ns : 1;
-  plan.before = xcalloc (room, sizeof *plan.before);
-  plan.got = xnmalloc (room, sizeof *plan.got);
-  for (size_t r = 0; r < plan.nr; r++)
-    {
-      struct run *run = &plan.runs[r];
-      for (size_t i = run->a; i < run->b; i++)
-        plan.before[i] = xmalloc (plan.sorted[i]->len);
-      int ret = transfer_run (plan.sorted + run->a, run->b - run->a,
-                              plan.before + run->a, READ_OLD, UINT64_MAX,
-                              &run->had);
-      if (ret < 0 && dry_run)
-        error (EXIT_FAILURE, -ret, "error reading %s", quote_file (file));
-      if (ret < 0)
-        error (EXIT_FAILURE, 0, "error reading %s: %s; nothing written",
-               quote_file (file), strerror (-ret));
-      for (size_t i = run->a; i < run->b; i++)
-        {
-          uint64_t from = plan.sorted[i]->offset - plan.sorted[run->a]->offset;
-          uint64_t len = plan.sorted[i]->len;
-          plan.got[i] = (run->had <= from ? 0
-                         : run->had - from < len ? run->had - from : len);
-        }
-    }
-}
-
-/* Write the runs, one after the other; the first that fails is undone
-   with those before it (write_failed), for a REGULAR file of OLD_SIZE
-   bytes.  */
-static void
-write_runs (bool regular, uint64_t old_size)
-{
-  /* Past RLIMIT_FSIZE, a write fails with EFBIG, which is undone,
-     instead of killing the process in the middle.  */
-  struct sigaction ign = { .sa_handler = SIG_IGN };
-  sigemptyset (&ign.sa_mask);
-  sigaction (SIGXFSZ, &ign, NULL);
-  for (size_t r = 0; r < plan.nr; r++)
-    {
-      struct run *run = &plan.runs[r];
-      int ret = transfer_run (plan.sorted + run->a, run->b - run->a, NULL,
-                              WRITE_NEW, UINT64_MAX, &run->written);
-      if (ret < 0)
-        {
-          write_failed (r + 1, ret, regular, old_size);
-          break;
-        }
-    }
 }
 
 /* --dry-run: each patch, the bytes before and after; the file's SIZE, if
@@ -603,7 +281,7 @@ show_dry_run (bool size_known, uint64_t size)
   uint64_t bytes = 0;
   for (size_t i = 0; i < plan.n; i++)
     {
-      struct patch *p = &plan.patches[i];
+      struct nc_patch *p = &plan.patches[i];
       size_t k = 0;
       while (k < plan.ns && plan.sorted[k] != p)
         k++;
@@ -621,24 +299,113 @@ show_dry_run (bool size_known, uint64_t size)
         }
       bytes += p->len;
     }
-  printf ("dry run: %zu %s, %llu bytes, %llu pwritev %s; %s not "
-          "changed\n", plan.n, plan.n == 1 ? "patch" : "patches",
+  bool uring = plan.engine == NC_PATCH_URING;
+  printf ("dry run: %zu %s, %llu bytes, %llu %s %s; %s not changed\n",
+          plan.n, plan.n == 1 ? "patch" : "patches",
           (unsigned long long) bytes, (unsigned long long) plan.nr,
-          plan.nr == 1 ? "call" : "calls", quote_file (file));
+          uring ? "io_uring" : "pwritev",
+          uring ? (plan.nr == 1 ? "write" : "writes")
+          : (plan.nr == 1 ? "call" : "calls"), quote_file (plan.file));
 }
 
-static void
-free_plan (void)
+/* --engine=ENGINE.  */
+static enum engine
+parse_engine (const char *arg)
 {
-  for (size_t i = 0; i < plan.n; i++)
-    free (plan.patches[i].bytes);
-  for (size_t i = 0; i < plan.ns; i++)
-    free (plan.before[i]);
-  free (plan.before);
-  free (plan.got);
-  free (plan.runs);
-  free (plan.sorted);
-  free (plan.patches);
+  static const char *const words[] = { "auto", "pwritev", "uring", NULL };
+  return cli_keyword ("engine", arg, words);
+}
+
+/* The options, and FILE, the first operand, into plan.file.  */
+static void
+parse_options (poptContext ctx)
+{
+  int opt;
+  while ((opt = cli_next_option_operands (ctx, check_patch_operand)) >= 0)
+    if (opt == OPT_ENGINE)
+      {
+        char *arg = poptGetOptArg (ctx);
+        engine = parse_engine (arg);
+        free (arg);
+      }
+  plan.file = poptGetArg (ctx);
+  if (!plan.file)
+    cli_usage_error ("missing file operand");
+}
+
+/* The engine, as --engine says, for a file of MODE: auto takes io_uring
+   for URING_MIN_RUNS runs or more; a file that is not a regular file or
+   a block device, or a ring that cannot be set up, leaves pwritev, and
+   why in pwritev_why.  */
+static void
+choose_engine (mode_t mode)
+{
+  if (engine == ENGINE_PWRITEV)
+    return;
+  /* io_uring takes the offset of a pipe's or a terminal's request as
+     meaningless, where preadv and pwritev refuse it (ESPIPE).  */
+  if (!S_ISREG (mode) && !S_ISBLK (mode))
+    {
+      snprintf (pwritev_why, sizeof pwritev_why,
+                "io_uring: not a regular file or block device");
+      return;
+    }
+  if (engine == ENGINE_AUTO && plan.nr < URING_MIN_RUNS)
+    {
+      snprintf (pwritev_why, sizeof pwritev_why, "auto: %zu %s, uring from %d",
+                plan.nr, plan.nr == 1 ? "run" : "runs", URING_MIN_RUNS);
+      return;
+    }
+  int err = nc_patch_use_uring (&plan);
+  if (err < 0)
+    snprintf (pwritev_why, sizeof pwritev_why, "io_uring: %s",
+              strerror (-err));
+}
+
+/* --stats, after a success: the writes of the N patches.  */
+static void
+print_stats (size_t n)
+{
+  const struct nc_patch_counts *w = &plan.write;
+  const char *file = quote_file (plan.file);
+  const char *patches = n == 1 ? "patch" : "patches";
+  if (plan.engine == NC_PATCH_URING)
+    error (0, 0, "%s: %zu %s, %llu %s, %llu io_uring_enter %s, %llu iovecs, "
+           "%llu bytes written", file, n, patches,
+           (unsigned long long) w->calls, w->calls == 1 ? "SQE" : "SQEs",
+           (unsigned long long) w->enters, w->enters == 1 ? "call" : "calls",
+           (unsigned long long) w->iovecs, (unsigned long long) w->bytes);
+  else
+    error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes written",
+           file, n, patches, (unsigned long long) w->calls,
+           sync_writes ? "pwritev2" : "pwritev",
+           w->calls == 1 ? "call" : "calls", (unsigned long long) w->iovecs,
+           (unsigned long long) w->bytes);
+}
+
+/* --debug: the engine, why, and the calls of the N patches (reads and
+   writes; an undo's are not counted).  */
+static void
+print_debug (size_t n)
+{
+  const struct nc_patch_counts *r = &plan.read, *w = &plan.write;
+  uint64_t calls = r->calls + w->calls;
+  const char *patches = n == 1 ? "patch" : "patches";
+  const char *runs = plan.nr == 1 ? "run" : "runs";
+  if (plan.engine == NC_PATCH_URING)
+    error (0, 0, "engine uring: %zu %s, %zu %s, %llu %s, %llu io_uring_enter "
+           "%s", n, patches, plan.nr, runs, (unsigned long long) calls,
+           calls == 1 ? "SQE" : "SQEs",
+           (unsigned long long) (r->enters + w->enters),
+           r->enters + w->enters == 1 ? "call" : "calls");
+  else
+    error (0, 0, "engine pwritev%s%s%s: %zu %s, %zu %s, %llu preadv %s, "
+           "%llu %s %s", *pwritev_why ? " (" : "", pwritev_why,
+           *pwritev_why ? ")" : "", n, patches, plan.nr, runs,
+           (unsigned long long) r->calls, r->calls == 1 ? "call" : "calls",
+           (unsigned long long) w->calls,
+           sync_writes ? "pwritev2" : "pwritev",
+           w->calls == 1 ? "call" : "calls");
 }
 
 int
@@ -647,7 +414,7 @@ main (int argc, char **argv)
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options,
                                  "[OPTION]... FILE PATCH...");
-  file = cli_file_operand (ctx, check_patch_operand);
+  parse_options (ctx);
   size_t n = 0;
   const char **args = poptGetArgs (ctx);
   while (args && args[n])
@@ -655,30 +422,38 @@ main (int argc, char **argv)
   /* Nothing to write is a slip (the patches forgotten, or FILE taken
      for one), not a success.  */
   if (n == 0)
-    cli_usage_error ("missing patch operand after %s", quote_file (file));
+    cli_usage_error ("missing patch operand after %s",
+                     quote_file (plan.file));
 
   parse_patches (args, n);
   sort_patches ();
   struct stat st;
   uint64_t size;
   bool size_known = open_file (&st, &size);
-  plan_runs ();
-  read_old_bytes ();
-  if (!dry_run && plan.nr > 0)
-    write_runs (size_known && S_ISREG (st.st_mode), size);
+  plan.sync = sync_writes;
+  nc_patch_plan_runs (&plan);
+  choose_engine (st.st_mode);
+  int ret = nc_patch_read_old (&plan);
+  if (plan.uring_error < 0)
+    snprintf (pwritev_why, sizeof pwritev_why, "io_uring: %s",
+              strerror (-plan.uring_error));
+  if (ret < 0 && dry_run)
+    error (EXIT_FAILURE, -ret, "error reading %s", quote_file (plan.file));
+  if (ret < 0)
+    error (EXIT_FAILURE, 0, "error reading %s: %s; nothing written",
+           quote_file (plan.file), strerror (-ret));
   if (dry_run)
     show_dry_run (size_known, size);
+  else
+    nc_patch_write (&plan, size_known && S_ISREG (st.st_mode), size);
   if (stats && cli_status == EXIT_SUCCESS)
-    error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes written",
-           quote_file (file), n, n == 1 ? "patch" : "patches",
-           (unsigned long long) n_calls,
-           sync_writes ? "pwritev2" : "pwritev",
-           n_calls == 1 ? "call" : "calls", (unsigned long long) n_iovecs,
-           (unsigned long long) n_bytes);
-  int ret = sys_close (fd);
+    print_stats (n);
+  if (debug)
+    print_debug (n);
+  ret = sys_close (plan.fd);
   if (ret < 0 && cli_status == EXIT_SUCCESS)
-    error (EXIT_FAILURE, -ret, "error writing %s", quote_file (file));
-  free_plan ();
+    error (EXIT_FAILURE, -ret, "error writing %s", quote_file (plan.file));
+  nc_patch_plan_free (&plan);
   poptFreeContext (ctx);
   return cli_status;
 }

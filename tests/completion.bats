@@ -194,6 +194,7 @@ declare -gA ARG_KIND=(
   [ppoll-wait --timeout]=nothing
   [ppoll-wait --signal]=signal-list
   [ppoll-wait --ignore]=signal-list
+  [pwritev-patch --engine]=words
   [unshare-run --map-user]=users
   [unshare-run --map-group]=groups
   [unshare-run --setgroups]=words
@@ -409,6 +410,10 @@ bash_signal_names() {
   expect 'pwritev-patch file1 0x10=' # HEXBYTES
   expect 'pwritev-patch file1 0x10@' dir1 file1
   expect 'pwritev-patch -e file1 0=ff 0x10@fi' file1
+  # --engine's word is its argument, not FILE.
+  expect 'pwritev-patch --engine ' auto pwritev uring
+  expect 'pwritev-patch --engine uring ' dir1 file1
+  expect 'pwritev-patch --engine=uring file1 0x10@' dir1 file1
   # Where '@' does not break words, the whole word is replaced.
   export NC_COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
   expect 'pwritev-patch file1 0x10@fi' 0x10@file1

@@ -369,6 +369,36 @@ pw preadv EIO fml
 EOF
 }
 
+# The same job through io_uring: the old bytes read by one enter, the
+# patches written by the last (one linked chain).  An enter that fails
+# while the old bytes are read is no failure: preadv reads them again,
+# pwritev writes (pwu_read_failed checks the job done whole).  One
+# that fails while writing leaves which writes were done unknown: every
+# run is undone.
+pwu_prepare() { pw_prepare; }
+pwu_cmd() {
+  CMD=(pwritev-patch --engine=uring -e pf '10=aabbcc' 100@pd 80000@pd)
+  fault_io /dev/null /dev/null
+}
+pwu_ok() { pw_ok; }
+pwu_failed() { pw_failed "$@"; }
+pwu_read_failed() { pw_ok; }
+
+@test "pwritev-patch --engine=uring: EINTR retried; EIO, ENOSPC of the ring undone and reported" {
+  local probe
+  head -c 10 src.orig >probe
+  probe=$(pwritev-patch --engine=uring --debug probe 0=00 2>&1)
+  [[ $probe == *'engine uring:'* ]] || skip "no io_uring here: $probe"
+  rm -f pw.expect
+  run_cases <<'EOF'
+pwu io_uring_enter EINTR every
+pwu io_uring_enter EINTR random
+pwu io_uring_enter EIO last
+pwu io_uring_enter ENOSPC last
+pwu_read io_uring_enter EIO first
+EOF
+}
+
 # --- ppoll-wait -----------------------------------------------------------
 
 # A regular file is always ready: the wait ends at once unless it fails.

@@ -640,6 +640,7 @@ PY
 
 # bats test_tags=arch
 @test "pwritev-patch: patches that touch go out in one pwritev" {
+  skip_if_uring_pass "calls (strace, --stats)"
   make_random f 10000
   cp f orig
   printf 'XYZ' >data
@@ -719,7 +720,11 @@ PY
   assert_output --partial "(the file ends at byte 8: this patch extends it)"
   assert_line --index 7 "patch '100=00': 1 byte at 100 (0x64)"
   assert_line --index 8 --regexp '^\+ 00000064: 00 +\.$'
-  assert_line "dry run: 3 patches, 7 bytes, 3 pwritev calls; 'f' not changed"
+  if [[ $(engine_in_use) == uring ]]; then
+    assert_line "dry run: 3 patches, 7 bytes, 3 io_uring writes; 'f' not changed"
+  else
+    assert_line "dry run: 3 patches, 7 bytes, 3 pwritev calls; 'f' not changed"
+  fi
   # The same checks as a real run.
   run --separate-stderr pwritev-patch -n f 100=00
   assert_failure 1
@@ -734,7 +739,8 @@ PY
   assert_success
   run preadv-dump -f raw f 10:2
   assert_output $'\xab\xcd'
-  if can_strace; then
+  # The uring engine's --sync has a test of its own.
+  if can_strace && [[ ${NC_ENGINE:-} != uring ]]; then
     strace -e trace=pwritev2 -o log pwritev-patch --sync f 20=ef
     grep -q 'RWF_DSYNC' log || fail "no RWF_DSYNC: $(cat log)"
   fi
@@ -842,7 +848,9 @@ Try 'pwritev-patch --help' for more information."
   make_random f 1000
   cp f orig
   # ulimit -f counts KiB: writes end at 100 KiB.
-  run --separate-stderr bash -c 'ulimit -f 100 && exec pwritev-patch --extend f 0=4141 500=42 1M=43'
+  # shellcheck disable=SC2086 # the option, or no word
+  run --separate-stderr bash -c 'ulimit -f 100 && exec "$@"' limit \
+    pwritev-patch ${NC_ENGINE:+--engine=$NC_ENGINE} --extend f 0=4141 500=42 1M=43
   assert_failure 1
   assert_err "pwritev-patch: error writing 'f' at patch '1M=43': File too large; the 2 patches written were undone: 'f' is as it was"
   assert_same orig f
@@ -850,7 +858,9 @@ Try 'pwritev-patch --help' for more information."
   # growing anything; the one before it is undone.
   make_random f 200000
   cp f orig
-  run --separate-stderr bash -c 'ulimit -f 100 && exec pwritev-patch f 0=4141 150000=42'
+  # shellcheck disable=SC2086 # the option, or no word
+  run --separate-stderr bash -c 'ulimit -f 100 && exec "$@"' limit \
+    pwritev-patch ${NC_ENGINE:+--engine=$NC_ENGINE} f 0=4141 150000=42
   assert_failure 1
   assert_err "pwritev-patch: error writing 'f' at patch '150000=42': File too large; the 1 patch written was undone: 'f' is as it was"
   assert_same orig f
@@ -868,6 +878,7 @@ inject_eio() {
 @test "pwritev-patch: an I/O error undone; a failed undo names what stays" {
   # The count of pwritev calls (when=) would be qemu's.
   skip_under_qemu "strace counts qemu's calls"
+  skip_if_uring_pass "calls made to fail (the uring engine's: faults.bats)"
   require_strace_inject
   strace -f -o /dev/null -e trace=getpid -e inject=getpid:error=ENOSYS \
     true >/dev/null 2>&1 || skip "this strace cannot inject errors"
@@ -1016,4 +1027,233 @@ Try 'preadv-dump --help' for more information."
   assert_err "pwritev-patch: invalid patch '-1=00': negative offset
 Try 'pwritev-patch --help' for more information."
   assert_same orig f
+}
+
+# --- pwritev-patch: the io_uring engine (issue 16) -------------------------
+
+# uring_probe: pwritev-patch's --debug line for one patch with
+# --engine=uring, which says whether a ring could be had here.
+uring_probe() {
+  printf 'x' >uring-probe
+  command pwritev-patch --engine=uring --debug uring-probe 0=78 2>&1
+}
+
+# engine_in_use: uring if this run of the suite (NC_ENGINE) writes
+# through io_uring, pwritev otherwise (qemu-user, whose io_uring_setup
+# answers ENOSYS, or a kernel that refuses io_uring: the fallback).
+engine_in_use() {
+  if [[ ${NC_ENGINE:-} == uring && -z ${NC_QEMU:-} ]] \
+    && [[ $(uring_probe) == *'engine uring:'* ]]; then
+    echo uring
+  else
+    echo pwritev
+  fi
+}
+
+# require_uring: skip unless pwritev-patch --engine=uring gets a ring here.
+require_uring() {
+  skip_under_qemu "io_uring_setup answers ENOSYS under qemu-user (the fallback test checks that)"
+  local probe
+  probe=$(uring_probe)
+  [[ $probe == *'engine uring:'* ]] \
+    || skip "the kernel refuses io_uring here (kernel.io_uring_disabled, seccomp?): $probe"
+}
+
+# skip_if_uring_pass WHAT: a test of WHAT of the pwritev engine itself
+# (its calls by strace or --stats) skipped in the NC_ENGINE=uring run of
+# the suite; the tests below check the uring engine's own.
+skip_if_uring_pass() {
+  [[ ${NC_ENGINE:-} != uring ]] \
+    || skip "NC_ENGINE=uring: checks the pwritev engine's $*"
+}
+
+# runs_of PATCH...: how many runs (writes) the patches of f make, as
+# --dry-run of the pwritev engine counts them.
+runs_of() {
+  command pwritev-patch --engine=pwritev --dry-run --extend f "$@" \
+    | sed -nE 's/^dry run: .*, ([0-9]+) pwritev calls?; .*/\1/p'
+}
+
+@test "pwritev-patch --engine=uring: distant patches in one submission, no pwritev (strace)" {
+  require_uring
+  require_strace
+  make_random f $MIB
+  cp f orig
+  gen_patches 400 $MIB
+  local runs enters
+  runs=$(runs_of "${PATCHES[@]}")
+  ((runs > 100)) || fail "only $runs runs (seed $SEED)"
+  strace -f -o log -e trace=io_uring_setup,io_uring_enter,preadv,pwritev,preadv2,pwritev2,pwrite64 \
+    "$NC_BINDIR/pwritev-patch" --engine=uring --debug f "${PATCHES[@]}" 2>debug
+  assert_same expected f || fail "seed $SEED"
+  # The same file as the pwritev engine makes.
+  cp orig g
+  command pwritev-patch --engine=pwritev g "${PATCHES[@]}"
+  assert_same g f
+  assert_equal "$(strace_count log io_uring_setup)" 1
+  local call
+  # (pread64 is the dynamic loader's.)
+  for call in preadv pwritev preadv2 pwritev2 pwrite64; do
+    assert_equal "$call: $(strace_count log "$call")" "$call: 0"
+  done
+  enters=$(strace_count log io_uring_enter)
+  # Two SQEs a run (its old bytes read, then written), and --debug
+  # counts the enters strace saw: few, for hundreds of runs.
+  assert_equal "$(cat debug)" "pwritev-patch: engine uring: 400 patches, $runs runs, $((2 * runs)) SQEs, $enters io_uring_enter calls"
+  ((enters * 10 <= runs)) || fail "$enters io_uring_enter calls for $runs runs"
+}
+
+@test "pwritev-patch --engine=uring: past RLIMIT_FSIZE in the middle of the chain: undone, the messages of pwritev" {
+  require_uring
+  make_random f 1000
+  cp f orig
+  # 30 runs within the limit (100 KiB), one past it, 20 behind that one.
+  local -a patches=()
+  local i
+  for ((i = 0; i < 30; i++)); do
+    patches+=("$((i * 3000))=4141")
+  done
+  patches+=(200K=42)
+  for ((i = 1; i <= 20; i++)); do
+    patches+=("$((200000 + i * 5000))=43")
+  done
+  local engine
+  for engine in pwritev uring; do
+    cp orig f
+    run --separate-stderr bash -c 'ulimit -f 100 && exec "$@"' limit \
+      pwritev-patch --engine=$engine --debug --extend f "${patches[@]}"
+    assert_failure 1
+    assert_same orig f
+    # The last line is --debug's: the engine asked for did the writes.
+    [[ ${stderr##*$'\n'} == "pwritev-patch: engine $engine: "* ]] \
+      || fail "not the $engine engine: $stderr"
+    assert_equal "${stderr%$'\n'*}" "pwritev-patch: error writing 'f' at patch '200K=42': File too large; the 30 patches written were undone: 'f' is as it was"
+  done
+  # A file already past the limit: nothing grows; the patch beyond the
+  # limit fails, those before it are undone, those behind it never
+  # written.
+  make_random f 200000
+  cp f orig
+  for engine in pwritev uring; do
+    run --separate-stderr bash -c 'ulimit -f 100 && exec "$@"' limit \
+      pwritev-patch --engine=$engine f 0=4141 50000=44 150000=42 190000=45
+    assert_failure 1
+    assert_err "pwritev-patch: error writing 'f' at patch '150000=42': File too large; the 2 patches written were undone: 'f' is as it was"
+    assert_same orig f
+  done
+}
+
+@test "pwritev-patch --engine=uring --sync: one linked fdatasync, no RWF_DSYNC" {
+  require_uring
+  make_random f $MIB
+  cp f orig
+  gen_patches 100 $MIB
+  local runs
+  runs=$(runs_of "${PATCHES[@]}")
+  run --separate-stderr command pwritev-patch --engine=uring --sync --stats f "${PATCHES[@]}"
+  assert_success
+  assert_same expected f || fail "seed $SEED"
+  # One SQE a run, and the fdatasync's.
+  assert_err --regexp "^pwritev-patch: 'f': 100 patches, $((runs + 1)) SQEs, [0-9]+ io_uring_enter calls?, 100 iovecs, [0-9]+ bytes written$"
+  if can_strace; then
+    cp orig f
+    strace -f -o log -e trace=pwritev,pwritev2,fsync,fdatasync,io_uring_enter \
+      "$NC_BINDIR/pwritev-patch" --engine=uring --sync f "${PATCHES[@]}"
+    assert_same expected f
+    local call
+    for call in pwritev pwritev2 fsync fdatasync; do
+      assert_equal "$call: $(strace_count log "$call")" "$call: 0"
+    done
+    (($(strace_count log io_uring_enter) > 0)) || fail "no io_uring_enter"
+  fi
+}
+
+# bats test_tags=arch
+@test "pwritev-patch: io_uring refused (seccomp, qemu): pwritev, without a word unless --debug" {
+  local helper=${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/enosys-exec}
+  require_helper "$helper"
+  make_random f $MIB
+  cp f orig
+  gen_patches 100 $MIB
+  local runs calls engine
+  runs=$(runs_of "${PATCHES[@]}")
+  ((runs >= 16)) || fail "only $runs runs (seed $SEED)"
+  for calls in io_uring_setup io_uring_setup:EPERM io_uring_enter \
+    io_uring_enter:EPERM; do
+    # Explicit or automatic, the engine falls back alike.
+    for engine in uring auto; do
+      cp orig f
+      run --separate-stderr "$helper" "$calls" \
+        pwritev-patch --engine=$engine f "${PATCHES[@]}"
+      assert_success
+      assert_err ""
+      assert_same expected f || fail "$calls, $engine, seed $SEED"
+    done
+    cp orig f
+    run --separate-stderr "$helper" "$calls" \
+      pwritev-patch --engine=uring --debug f "${PATCHES[@]}"
+    assert_success
+    # qemu-user answers io_uring_setup ENOSYS itself, before any filter.
+    local why="Function not implemented"
+    [[ $calls != *:EPERM || -n ${NC_QEMU:-} ]] || why="Operation not permitted"
+    assert_err "pwritev-patch: engine pwritev (io_uring: $why): 100 patches, $runs runs, $runs preadv calls, $runs pwritev calls"
+    assert_same expected f
+  done
+}
+
+@test "pwritev-patch --engine=auto: pwritev below 16 runs, uring from 16" {
+  require_uring
+  make_random f $MIB
+  local -a patches=()
+  local i
+  for ((i = 0; i < 15; i++)); do
+    patches+=("$((i * 1000))=41")
+  done
+  run --separate-stderr command pwritev-patch --debug f "${patches[@]}"
+  assert_success
+  assert_err "pwritev-patch: engine pwritev (auto: 15 runs, uring from 16): 15 patches, 15 runs, 15 preadv calls, 15 pwritev calls"
+  run --separate-stderr command pwritev-patch --debug f "${patches[@]}" 20000=42
+  assert_success
+  assert_err --regexp "^pwritev-patch: engine uring: 16 patches, 16 runs, 32 SQEs, [0-9]+ io_uring_enter calls?$"
+  # Touching patches are one run: 30 patches, 15 runs.
+  for ((i = 0; i < 15; i++)); do
+    patches+=("$((i * 1000 + 1))=42")
+  done
+  run --separate-stderr command pwritev-patch --debug f "${patches[@]}"
+  assert_success
+  assert_err --partial "(auto: 15 runs, uring from 16): 30 patches"
+}
+
+@test "pwritev-patch --engine: an unknown keyword is a usage error, abbreviations work" {
+  make_random f 100
+  cp f orig
+  run --separate-stderr command pwritev-patch --engine=io_uring f 0=00
+  assert_failure 2
+  assert_output ""
+  assert_err "pwritev-patch: invalid argument 'io_uring' for '--engine'
+Valid arguments are:
+  - 'auto'
+  - 'pwritev'
+  - 'uring'
+Try 'pwritev-patch --help' for more information."
+  assert_same orig f
+  # Checked where it stands, before --version ends the run.
+  run --separate-stderr command pwritev-patch --engine=bogus --version
+  assert_failure 2
+  run --separate-stderr command pwritev-patch --engine= f 0=00
+  assert_failure 2
+  assert_same orig f
+  run --separate-stderr command pwritev-patch --engine=pw --debug f 0=00
+  assert_success
+  assert_err --partial "engine pwritev: 1 patch, 1 run"
+}
+
+@test "pwritev-patch --engine=uring: a FIFO is refused as by pwritev (Illegal seek), not waited on" {
+  mkfifo ff
+  local engine
+  for engine in pwritev uring auto; do
+    run --separate-stderr timeout 20 pwritev-patch --engine=$engine ff 0=41
+    assert_failure 1
+    assert_err "pwritev-patch: error reading 'ff': Illegal seek; nothing written"
+  done
 }
