@@ -1,0 +1,388 @@
+/* span-read.c -- read many byte ranges of a file in few system calls.  */
+
+#include <config.h>
+
+#include "span-read.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "linux-consts.h"
+#include "sys.h"
+#include "xalloc.h"
+
+/* A run of the file read into one buffer: ranges merged.  */
+struct span
+{
+  uint64_t start, end;
+  unsigned char *buf;
+};
+
+const char *const span_engine_names[] = { "auto", "preadv", "uring", NULL };
+
+enum
+{
+  /* The scratch buffer for the bytes between spans, at most.  */
+  SCRATCH_MAX = 1024 * 1024,
+  /* The reads that look for the end of a file, each at most.  */
+  SEEK_BUF = 64 * 1024
+};
+
+void
+span_reader_init (struct span_reader *rd, int fd, const char *name,
+                  int rw_flags, uint64_t max_gap, enum span_engine engine)
+{
+  memset (rd, 0, sizeof *rd);
+  rd->fd = fd;
+  rd->name = name;
+  rd->rw_flags = rw_flags;
+  rd->max_gap = max_gap;
+  rd->engine = engine;
+  rd->eof = UINT64_MAX;
+  rd->scratch_size = (max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
+                      : SCRATCH_MAX);
+  rd->scratch = xmalloc (rd->scratch_size);
+}
+
+void
+span_reader_free (struct span_reader *rd)
+{
+  free (rd->scratch);
+  free (rd->arena);
+  free (rd->seek_buf);
+  free (rd->holes);
+}
+
+/* ------------------------------------------------------------- preadv */
+
+/* One positioned call reading the CNT buffers at V from POS, counted.  */
+static ssize_t
+read_at (struct span_reader *rd, const struct iovec *v, int cnt,
+         uint64_t pos)
+{
+  ssize_t ret = (rd->rw_flags
+                 ? sys_preadv2 (rd->fd, v, cnt, pos, rd->rw_flags)
+                 : sys_preadv (rd->fd, v, cnt, pos));
+  rd->stats.calls++;
+  rd->stats.iovecs += cnt;
+  if (ret > 0)
+    {
+      rd->stats.bytes += ret;
+      if (pos + ret > rd->data_end)
+        rd->data_end = pos + ret;
+    }
+  return ret;
+}
+
+static _Noreturn void
+read_error (const struct span_reader *rd, ssize_t ret)
+{
+  if (rd->rw_flags && (ret == -EOPNOTSUPP || ret == -ENOSYS))
+    error (EXIT_FAILURE, -ret, "cannot read %s with preadv2 flags%s%s",
+           rd->name, rd->rw_flags & RWF_NOWAIT ? " RWF_NOWAIT" : "",
+           rd->rw_flags & RWF_HIPRI ? " RWF_HIPRI" : "");
+  error (EXIT_FAILURE, -ret, "error reading %s", rd->name);
+  abort ();
+}
+
+static bool
+nowait (const struct span_reader *rd)
+{
+  return rd->rw_flags & RWF_NOWAIT;
+}
+
+/* A read at POS found nothing: the file ends there or before, where a
+   size from fstat, if any, said otherwise.  Find the real end by reading
+   on from DATA_END, the bytes read thrown away, and set EOF to it.  */
+static void
+find_end (struct span_reader *rd, uint64_t pos)
+{
+  uint64_t at = rd->data_end < pos ? rd->data_end : pos;
+  while (at < pos)
+    {
+      if (!rd->seek_buf)
+        rd->seek_buf = xmalloc (SEEK_BUF);
+      struct iovec v = { rd->seek_buf,
+                         pos - at < SEEK_BUF ? pos - at : SEEK_BUF };
+      ssize_t ret = read_at (rd, &v, 1, at);
+      if (ret > 0)
+        {
+          rd->stats.gap_bytes += ret;
+          at += ret;
+        }
+      else if (ret == 0)
+        break;
+      else if (ret == -EAGAIN && nowait (rd))
+        {
+          /* Not in the page cache: the end cannot be known without
+             waiting; the file ends at POS for all this reader knows.  */
+          at = pos;
+          break;
+        }
+      else if (ret != -EINTR)
+        read_error (rd, ret);
+    }
+  rd->eof = at;
+}
+
+bool
+span_reaches (struct span_reader *rd, uint64_t pos)
+{
+  if (pos <= rd->data_end)
+    return true;
+  if (rd->eof != UINT64_MAX)
+    return pos <= rd->eof;
+  unsigned char byte;
+  struct iovec v = { &byte, 1 };
+  ssize_t ret;
+  while ((ret = read_at (rd, &v, 1, pos - 1)) == -EINTR)
+    continue;
+  if (ret == 0)
+    find_end (rd, pos - 1);
+  else if (ret < 0 && !(ret == -EAGAIN && nowait (rd)))
+    read_error (rd, ret);
+  return ret != 0;
+}
+
+/* Fill V, room for MAX iovecs, for reading the file from POS up to the
+   end of the last of the NS spans at SP, the first of which ends after
+   POS; return the number of iovecs.  Bytes between spans go to the
+   scratch buffer.  */
+static int
+build_iov (const struct span_reader *rd, struct iovec *v, int max,
+           const struct span *sp, size_t ns, uint64_t pos)
+{
+  int cnt = 0;
+  for (size_t k = 0; k < ns && cnt < max; k++)
+    {
+      while (pos < sp[k].start && cnt < max)
+        {
+          uint64_t gap = sp[k].start - pos;
+          size_t piece = gap < rd->scratch_size ? gap : rd->scratch_size;
+          v[cnt].iov_base = rd->scratch;
+          v[cnt++].iov_len = piece;
+          pos += piece;
+        }
+      if (cnt == max)
+        break;
+      v[cnt].iov_base = sp[k].buf + (pos - sp[k].start);
+      v[cnt++].iov_len = sp[k].end - pos;
+      pos = sp[k].end;
+    }
+  return cnt;
+}
+
+/* The bytes of [FROM, TO) outside the NS spans at SP, in order.  */
+static uint64_t
+gap_bytes (const struct span *sp, size_t ns, uint64_t from, uint64_t to)
+{
+  uint64_t in = 0;
+  for (size_t k = 0; k < ns && sp[k].start < to; k++)
+    {
+      uint64_t s = sp[k].start > from ? sp[k].start : from;
+      uint64_t e = sp[k].end < to ? sp[k].end : to;
+      if (s < e)
+        in += e - s;
+    }
+  return to - from - in;
+}
+
+/* The first of the N ranges at SORTED, in order of offset, that starts
+   after POS, or UINT64_MAX.  */
+static uint64_t
+next_start (struct span_range *const *sorted, size_t n, uint64_t pos)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (sorted[mid]->offset <= pos)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < n ? sorted[lo]->offset : UINT64_MAX;
+}
+
+static void
+add_hole (struct span_reader *rd, uint64_t start, uint64_t end)
+{
+  if (rd->nholes == rd->holes_alloc)
+    rd->holes = xpalloc (rd->holes, &rd->holes_alloc, 1, -1,
+                         sizeof *rd->holes);
+  rd->holes[rd->nholes].start = start;
+  rd->holes[rd->nholes++].end = end;
+}
+
+/* --nowait found the bytes at POS out of the page cache: record a hole
+   up to the next start of one of the N ranges at SORTED, at most END,
+   and return where reading goes on.  */
+static uint64_t
+skip_hole (struct span_reader *rd, uint64_t pos, uint64_t end,
+           struct span_range *const *sorted, size_t n)
+{
+  uint64_t resume = next_start (sorted, n, pos);
+  if (resume > end)
+    resume = end;
+  add_hole (rd, pos, resume);
+  return resume;
+}
+
+/* Read the NS spans at SP, in order of offset, from POS (within them) by
+   as few preadv calls as possible: one, unless the kernel returns less
+   than asked.  Holes up to the next start of one of the N ranges at
+   SORTED.  */
+static void
+read_spans (struct span_reader *rd, const struct span *sp, size_t ns,
+            uint64_t pos, struct span_range *const *sorted, size_t n)
+{
+  uint64_t end = sp[ns - 1].end;
+  size_t k = 0;
+  while (pos < end && pos < rd->eof)
+    {
+      while (sp[k].end <= pos)
+        k++;
+      int cnt = build_iov (rd, rd->iov, IOV_MAX, sp + k, ns - k, pos);
+      ssize_t ret = read_at (rd, rd->iov, cnt, pos);
+      if (ret > 0)
+        {
+          rd->stats.gap_bytes += gap_bytes (sp + k, ns - k, pos, pos + ret);
+          pos += ret;
+        }
+      else if (ret == 0)
+        find_end (rd, pos);
+      else if (ret == -EINTR)
+        continue;
+      else if (ret == -EAGAIN && nowait (rd))
+        pos = skip_hole (rd, pos, end, sorted, n);
+      else
+        read_error (rd, ret);
+    }
+}
+
+uint64_t
+span_read_chunk (struct span_reader *rd, unsigned char *buf, uint64_t pos,
+                 uint64_t n, uint64_t *miss_at)
+{
+  struct span s = { pos, pos + n, buf };
+  rd->nholes = 0;
+  read_spans (rd, &s, 1, pos, NULL, 0);
+  uint64_t got_end = s.end < rd->eof ? s.end : rd->eof;
+  *miss_at = UINT64_MAX;
+  if (rd->nholes && rd->holes[0].start < got_end)
+    got_end = *miss_at = rd->holes[0].start;
+  return got_end > pos ? got_end - pos : 0;
+}
+
+uint64_t
+span_first_missing (const struct span_reader *rd, uint64_t start,
+                    uint64_t end)
+{
+  /* The first hole that ends after START.  */
+  idx_t lo = 0, hi = rd->nholes;
+  while (lo < hi)
+    {
+      idx_t mid = lo + (hi - lo) / 2;
+      if (rd->holes[mid].end <= start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < rd->nholes && rd->holes[lo].start < end)
+    return rd->holes[lo].start > start ? rd->holes[lo].start : start;
+  return UINT64_MAX;
+}
+
+/* -------------------------------------------------------------- batches */
+
+/* Merge the N ranges at SORTED, in order of offset, into spans, laid out
+   one after the other in the arena, and point each range at its bytes
+   there.  Return the spans, *NSP of them.  */
+static struct span *
+make_spans (struct span_reader *rd, struct span_range *const *sorted,
+            size_t n, size_t *nsp)
+{
+  struct span *sp = xnmalloc (n ? n : 1, sizeof *sp);
+  size_t ns = 0;
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      uint64_t start = sorted[i]->offset, end = start + sorted[i]->len;
+      if (ns > 0 && start <= sp[ns - 1].end)
+        {
+          if (end > sp[ns - 1].end)
+            {
+              total += end - sp[ns - 1].end;
+              sp[ns - 1].end = end;
+            }
+        }
+      else
+        {
+          sp[ns].start = start;
+          sp[ns++].end = end;
+          total += end - start;
+        }
+    }
+  if (total > rd->arena_size)
+    {
+      free (rd->arena);
+      rd->arena = xmalloc (total);
+      rd->arena_size = total;
+    }
+  unsigned char *p = rd->arena;
+  for (size_t k = 0; k < ns; k++)
+    {
+      sp[k].buf = p;
+      p += sp[k].end - sp[k].start;
+    }
+  for (size_t i = 0, k = 0; i < n; i++)
+    {
+      while (sp[k].end <= sorted[i]->offset)
+        k++;
+      sorted[i]->data = sp[k].buf + (sorted[i]->offset - sp[k].start);
+    }
+  *nsp = ns;
+  return sp;
+}
+
+/* The end of the group of spans that starts at SP[A], of the NS at SP:
+   the spans at most MAX_GAP apart whose iovecs fit in IOV_MAX; its
+   iovecs into *CNT.  */
+static size_t
+group_end (const struct span_reader *rd, const struct span *sp, size_t ns,
+           size_t a, int *cnt)
+{
+  size_t b;
+  size_t iovecs = 1;
+  for (b = a + 1; b < ns; b++)
+    {
+      uint64_t gap = sp[b].start - sp[b - 1].end;
+      if (gap > rd->max_gap)
+        break;
+      uint64_t need = (gap + rd->scratch_size - 1) / rd->scratch_size + 1;
+      if (need > IOV_MAX - iovecs)
+        break;
+      iovecs += need;
+    }
+  *cnt = iovecs;
+  return b;
+}
+
+void
+span_read_ranges (struct span_reader *rd, struct span_range *const *sorted,
+                  size_t n)
+{
+  size_t ns;
+  struct span *sp = make_spans (rd, sorted, n, &ns);
+  rd->nholes = 0;
+  for (size_t a = 0, b; a < ns; a = b)
+    {
+      int cnt;
+      b = group_end (rd, sp, ns, a, &cnt);
+      if (sp[a].start < rd->eof)
+        read_spans (rd, sp + a, b - a, sp[a].start, sorted, n);
+    }
+  free (sp);
+}
