@@ -1,0 +1,582 @@
+/* uring.c -- many reads or writes at many offsets, one system call; see
+   uring.h.  */
+
+#include <config.h>
+
+#include "uring.h"
+
+#include <errno.h>
+#include <linux/io_uring.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sys.h"
+
+/* memcheck cannot see the kernel write a read's buffers through the
+   ring: each completed read marks the bytes it brought in.  */
+#if defined __has_include
+# if __has_include (<valgrind/memcheck.h>)
+#  include <valgrind/memcheck.h>
+#  define NC_HAVE_MEMCHECK 1
+# endif
+#endif
+#ifndef NC_HAVE_MEMCHECK
+# define VALGRIND_MAKE_MEM_DEFINED(addr, len) ((void) (addr), (void) (len))
+#endif
+
+/* Set-up flags newer than some kernel headers (Linux 5.19 and 6.0, 6.1);
+   a kernel without them answers EINVAL, and nc_uring_open falls back.  */
+#ifndef IORING_SETUP_COOP_TASKRUN
+# define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+# define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+# define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+
+/* The user_data of the final fdatasync; a transfer's is its index.  */
+#define SYNC_TAG UINT64_MAX
+
+/* --- Setting up -------------------------------------------------------- */
+
+/* io_uring_setup with the first set of flags the kernel takes, from the
+   most to the least useful; EINVAL is how a kernel says it does not know
+   a flag.  The CQ is always twice the SQ (IORING_SETUP_CQSIZE: Linux
+   5.5; before, twice is what the kernel gives anyway).  */
+static int
+setup (unsigned int entries, struct io_uring_params *p)
+{
+  static const unsigned int tries[] = {
+    IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER
+    | IORING_SETUP_DEFER_TASKRUN,
+    IORING_SETUP_CQSIZE | IORING_SETUP_COOP_TASKRUN,
+    IORING_SETUP_CQSIZE,
+    0
+  };
+  int fd = -EINVAL;
+  for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++)
+    {
+      memset (p, 0, sizeof *p);
+      p->flags = tries[i];
+      p->cq_entries = 2 * entries;
+      fd = sys_io_uring_setup (entries, p);
+      if (fd != -EINVAL)
+        break;
+    }
+  return fd;
+}
+
+static void *
+map (int fd, size_t len, uint64_t what)
+{
+  void *m = mmap (NULL, len, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_POPULATE, fd, (off_t) what);
+  return m == MAP_FAILED ? NULL : m;
+}
+
+/* Map the rings of RING->fd as P describes them; RING is zeroed but
+   for FD.  */
+static int
+map_rings (struct nc_uring *ring, const struct io_uring_params *p)
+{
+  ring->sq_map_len = p->sq_off.array + p->sq_entries * sizeof (uint32_t);
+  ring->cq_map_len = (p->cq_off.cqes
+                      + p->cq_entries * sizeof (struct io_uring_cqe));
+  bool single = p->features & IORING_FEAT_SINGLE_MMAP;
+  if (single && ring->cq_map_len > ring->sq_map_len)
+    ring->sq_map_len = ring->cq_map_len;
+  ring->sq_map = map (ring->fd, ring->sq_map_len, IORING_OFF_SQ_RING);
+  if (!ring->sq_map)
+    return -errno;
+  char *cq = ring->sq_map;
+  if (!single)
+    {
+      ring->cq_map = map (ring->fd, ring->cq_map_len, IORING_OFF_CQ_RING);
+      if (!ring->cq_map)
+        return -errno;
+      cq = ring->cq_map;
+    }
+  ring->sqes_len = p->sq_entries * sizeof (struct io_uring_sqe);
+  ring->sqes = map (ring->fd, ring->sqes_len, IORING_OFF_SQES);
+  if (!ring->sqes)
+    return -errno;
+
+  char *sq = ring->sq_map;
+  ring->sq_head = (unsigned int *) (sq + p->sq_off.head);
+  ring->sq_tail = (unsigned int *) (sq + p->sq_off.tail);
+  ring->sq_mask = *(unsigned int *) (sq + p->sq_off.ring_mask);
+  ring->cq_head = (unsigned int *) (cq + p->cq_off.head);
+  ring->cq_tail = (unsigned int *) (cq + p->cq_off.tail);
+  ring->cq_mask = *(unsigned int *) (cq + p->cq_off.ring_mask);
+  ring->cqes = (struct io_uring_cqe *) (cq + p->cq_off.cqes);
+
+  /* Slot I of the SQ array names SQE I, once for all: SQEs are filled
+     in ring order, so the indirection is never needed.  The kernel reads
+     the array only after the tail that covers a slot is stored (with
+     release), so these plain stores are seen in time.  */
+  unsigned int *array = (unsigned int *) (sq + p->sq_off.array);
+  for (unsigned int i = 0; i < p->sq_entries; i++)
+    array[i] = i;
+  ring->sq_local_tail = *ring->sq_tail;
+  return 0;
+}
+
+int
+nc_uring_open (struct nc_uring *ring, unsigned int entries)
+{
+  /* At least 2: a chain of writes needs room for its fdatasync.  */
+  unsigned int want = 2;
+  while (want < entries && want < NC_URING_MAX_ENTRIES)
+    want *= 2;
+
+  memset (ring, 0, sizeof *ring);
+  struct io_uring_params p;
+  int fd = setup (want, &p);
+  if (fd < 0)
+    {
+      ring->fd = -1;
+      return fd;
+    }
+  ring->fd = fd;
+  ring->entries = p.sq_entries;
+  int err = map_rings (ring, &p);
+  if (err < 0)
+    nc_uring_close (ring);
+  return err;
+}
+
+void
+nc_uring_close (struct nc_uring *ring)
+{
+  if (ring->sqes)
+    munmap (ring->sqes, ring->sqes_len);
+  if (ring->cq_map)
+    munmap (ring->cq_map, ring->cq_map_len);
+  if (ring->sq_map)
+    munmap (ring->sq_map, ring->sq_map_len);
+  if (ring->fd >= 0)
+    sys_close (ring->fd);
+  memset (ring, 0, sizeof *ring);
+  ring->fd = -1;
+}
+
+/* --- Submitting and reaping -------------------------------------------- */
+
+/* A zeroed SQE at the tail, for an operation on FD tagged USER_DATA.
+   The caller keeps RING->in_flight below RING->entries, which keeps the
+   SQ from filling up: every SQE queued is in flight.  */
+static struct io_uring_sqe *
+queue_sqe (struct nc_uring *ring, uint8_t opcode, int fd,
+           uint64_t user_data)
+{
+  struct io_uring_sqe *sqe = &ring->sqes[ring->sq_local_tail & ring->sq_mask];
+  memset (sqe, 0, sizeof *sqe);
+  sqe->opcode = opcode;
+  sqe->fd = fd;
+  sqe->user_data = user_data;
+  ring->sq_local_tail++;
+  ring->unsubmitted++;
+  ring->in_flight++;
+  return sqe;
+}
+
+/* Submit what is queued and wait until MIN_COMPLETE completions are
+   there to reap (0: none; IORING_ENTER_GETEVENTS anyway, which under
+   DEFER_TASKRUN is what posts the completions).  -EINTR is retried;
+   -EAGAIN and -EBUSY (the kernel out of request memory, or completions
+   still to reap) go back to the caller, which reaps before trying
+   again.  */
+static int
+enter (struct nc_uring *ring, unsigned int min_complete)
+{
+  /* Release: the SQEs written since the last store (and the SQ array)
+     are visible before the tail that hands them over; the kernel loads
+     the tail with acquire.  */
+  __atomic_store_n (ring->sq_tail, ring->sq_local_tail, __ATOMIC_RELEASE);
+  if (min_complete > ring->in_flight)
+    min_complete = ring->in_flight;
+  for (;;)
+    {
+      int ret = sys_io_uring_enter ((unsigned int) ring->fd,
+                                    ring->unsubmitted, min_complete,
+                                    IORING_ENTER_GETEVENTS);
+      ring->stats.enters++;
+      if (ret >= 0)
+        {
+          /* Fewer than asked: the kernel did not wait, and the rest
+             goes with the next enter.  */
+          ring->unsubmitted -= (unsigned int) ret;
+          ring->stats.sqes += (unsigned int) ret;
+          return 0;
+        }
+      if (ret != -EINTR)
+        return ret;
+    }
+}
+
+/* What a batch is, for the reaping: the transfers and how a completion
+   of a transfer, or the fdatasync's, is taken.  */
+struct batch
+{
+  struct nc_uring *ring;
+  int fd;
+  struct nc_uring_xfer *x;
+  size_t n;
+  int rw_flags;
+  uint8_t opcode;               /* IORING_OP_READV or IORING_OP_WRITEV */
+  size_t next;                  /* first transfer never queued */
+  size_t ended;                 /* transfers with their final outcome */
+  int sync_res;                 /* the fdatasync's result, once reaped */
+  /* The chain of NC_URING_LINK: the lowest index cut short, and the
+     lowest index failed (N when none).  */
+  size_t short_at, failed_at;
+  void (*complete) (struct batch *, size_t i, int res);
+};
+
+/* Reap every completion there is, passing each to B->complete.  Returns
+   how many.  */
+static unsigned int
+reap (struct batch *b)
+{
+  struct nc_uring *ring = b->ring;
+  unsigned int head = *ring->cq_head;
+  /* Acquire: the CQEs up to the tail are read after the kernel's
+     writes to them, which it made before storing the tail (release).  */
+  unsigned int tail = __atomic_load_n (ring->cq_tail, __ATOMIC_ACQUIRE);
+  unsigned int count = tail - head;
+  for (; head != tail; head++)
+    {
+      const struct io_uring_cqe *cqe = &ring->cqes[head & ring->cq_mask];
+      uint64_t tag = cqe->user_data;
+      int res = cqe->res;
+      /* Release: the CQE is read (above) before its slot is handed back
+         to the kernel, which loads the head with acquire.  Stored at
+         each step, as B->complete may queue SQEs (and so more CQEs).  */
+      __atomic_store_n (ring->cq_head, head + 1, __ATOMIC_RELEASE);
+      ring->in_flight--;
+      if (tag == SYNC_TAG)
+        b->sync_res = res;
+      else
+        b->complete (b, (size_t) tag, res);
+    }
+  return count;
+}
+
+/* After enter answered ERR: -EAGAIN and -EBUSY are waited out by reaping
+   (and, when nothing was there to reap, by waiting for one completion of
+   what the kernel has).  Returns 0 to go on, or the ring's error.  */
+static int
+recover (struct batch *b, int err)
+{
+  struct nc_uring *ring = b->ring;
+  if (err != -EAGAIN && err != -EBUSY)
+    return err;
+  if (reap (b) > 0)
+    return 0;
+  /* Nothing of ours in the kernel's hands: the shortage is not ours to
+     wait out.  */
+  if (ring->in_flight == ring->unsubmitted)
+    return err;
+  unsigned int queued = ring->unsubmitted;
+  ring->unsubmitted = 0;
+  int ret = enter (ring, 1);
+  ring->unsubmitted += queued;
+  if (ret < 0 && ret != -EAGAIN && ret != -EBUSY)
+    return ret;
+  return 0;
+}
+
+/* --- Transfers ---------------------------------------------------------- */
+
+static uint64_t
+xfer_left (const struct nc_uring_xfer *t)
+{
+  uint64_t left = 0;
+  for (int i = 0; i < t->iovcnt; i++)
+    left += t->iov[i].iov_len;
+  return left;
+}
+
+/* Count BYTES of T as done, and advance its buffers past them (in place,
+   as uring.h says).  A read's bytes are marked defined for memcheck.  */
+static void
+xfer_advance (struct nc_uring_xfer *t, size_t bytes, bool read)
+{
+  t->done += bytes;
+  while (t->iovcnt > 0 && (bytes > 0 || t->iov->iov_len == 0))
+    {
+      size_t step = bytes < t->iov->iov_len ? bytes : t->iov->iov_len;
+      if (read)
+        VALGRIND_MAKE_MEM_DEFINED (t->iov->iov_base, step);
+      bytes -= step;
+      if (step < t->iov->iov_len)
+        {
+          t->iov->iov_base = (char *) t->iov->iov_base + step;
+          t->iov->iov_len -= step;
+          break;
+        }
+      t->iov++;
+      t->iovcnt--;
+    }
+}
+
+/* Queue the (rest of the) transfer I of B; LINK sets IOSQE_IO_LINK.  */
+static struct io_uring_sqe *
+queue_xfer (struct batch *b, size_t i, bool link)
+{
+  struct nc_uring_xfer *t = &b->x[i];
+  struct io_uring_sqe *sqe = queue_sqe (b->ring, b->opcode, b->fd, i);
+  sqe->addr = (uint64_t) (uintptr_t) t->iov;
+  sqe->len = (unsigned int) t->iovcnt;
+  sqe->off = t->offset + t->done;
+  sqe->rw_flags = (__typeof__ (sqe->rw_flags)) b->rw_flags;
+  if (link)
+    sqe->flags |= IOSQE_IO_LINK;
+  return sqe;
+}
+
+static void
+queue_sync (struct batch *b)
+{
+  struct io_uring_sqe *sqe = queue_sqe (b->ring, IORING_OP_FSYNC, b->fd,
+                                        SYNC_TAG);
+  sqe->fsync_flags = IORING_FSYNC_DATASYNC;
+}
+
+/* Take the result RES of transfer I's SQE: bytes, or -errno.  Returns
+   true if the transfer is over, false if it has more to do.  */
+static bool
+xfer_result (struct batch *b, size_t i, int res)
+{
+  struct nc_uring_xfer *t = &b->x[i];
+  bool read = b->opcode == IORING_OP_READV;
+  if (res > 0)
+    xfer_advance (t, (size_t) res, read);
+  else if (res == 0 && read)
+    t->eof = true;
+  else if (res == 0)
+    t->error = -ENOSPC;
+  else if (res != -EINTR)
+    t->error = res;
+  return t->eof || t->error != 0 || xfer_left (t) == 0;
+}
+
+/* B->complete of independent transfers: a short one is queued again for
+   the rest, in the slot its completion freed.  */
+static void
+complete_independent (struct batch *b, size_t i, int res)
+{
+  if (xfer_result (b, i, res))
+    b->ended++;
+  else
+    queue_xfer (b, i, false);
+}
+
+/* How many completions to wait for in the next enter, with IN_FLIGHT
+   SQEs out once it has submitted, out of a ring of ENTRIES, and MORE
+   transfers still to queue.
+
+   The rule: while transfers remain to be queued, wait for an eighth of
+   the ring (at least 1), then refill what came back; at the end of the
+   batch, wait for all.  Reads from the page cache complete inline,
+   within the enter that submits them, so the wait costs nothing and a
+   warm batch takes one enter per ring-full (10 000 reads: 10 enters with
+   1024 entries, 3 with 4096).  Reads from the disk complete later, and
+   the queue is refilled each time an eighth of it has drained: it stays
+   at least 7/8 deep, without an enter per completion.  */
+static unsigned int
+wait_target (unsigned int in_flight, unsigned int entries, bool more)
+{
+  if (!more)
+    return in_flight;
+  unsigned int eighth = entries / 8 ? entries / 8 : 1;
+  return eighth < in_flight ? eighth : in_flight;
+}
+
+/* Run the transfers of B, each on its own: the ring kept full, short ones
+   resubmitted, until every transfer has ended.  */
+static int
+run_independent (struct batch *b)
+{
+  struct nc_uring *ring = b->ring;
+  while (b->ended < b->n)
+    {
+      while (b->next < b->n && ring->in_flight < ring->entries)
+        {
+          size_t i = b->next++;
+          if (xfer_left (&b->x[i]) == 0)
+            b->ended++;
+          else
+            queue_xfer (b, i, false);
+        }
+      if (ring->in_flight == 0)
+        continue;
+      int ret = enter (ring, wait_target (ring->in_flight, ring->entries,
+                                          b->next < b->n));
+      if (ret < 0)
+        ret = recover (b, ret);
+      else
+        reap (b);
+      if (ret < 0)
+        return ret;
+    }
+  return 0;
+}
+
+static void
+batch_init (struct batch *b, struct nc_uring *ring, int fd,
+            struct nc_uring_xfer *x, size_t n, int rw_flags,
+            uint8_t opcode)
+{
+  *b = (struct batch) { .ring = ring, .fd = fd, .x = x, .n = n,
+                        .rw_flags = rw_flags, .opcode = opcode,
+                        .short_at = n, .failed_at = n,
+                        .complete = complete_independent };
+  for (size_t i = 0; i < n; i++)
+    {
+      x[i].done = 0;
+      x[i].error = 0;
+      x[i].eof = false;
+    }
+}
+
+int
+nc_uring_read (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
+               size_t n, int rw_flags)
+{
+  struct batch b;
+  batch_init (&b, ring, fd, x, n, rw_flags, IORING_OP_READV);
+  return run_independent (&b);
+}
+
+/* Wait until everything queued has completed, reaping.  */
+static int
+drain (struct batch *b)
+{
+  while (b->ring->in_flight > 0)
+    {
+      int ret = enter (b->ring, b->ring->in_flight);
+      if (ret < 0)
+        ret = recover (b, ret);
+      else
+        reap (b);
+      if (ret < 0)
+        return ret;
+    }
+  return 0;
+}
+
+/* B->complete of a chain.  The kernel breaks a chain after a failure and
+   after a short transfer alike, cancelling the rest; which of the two it
+   was is noted here, and run_chain acts on it once the piece is over.  */
+static void
+complete_linked (struct batch *b, size_t i, int res)
+{
+  /* Cancelled behind the break: queued again, or reported, by
+     run_chain.  */
+  if (res == -ECANCELED)
+    return;
+  if (!xfer_result (b, i, res))
+    {
+      if (i < b->short_at)
+        b->short_at = i;
+    }
+  else if (b->x[i].error != 0 && i < b->failed_at)
+    b->failed_at = i;
+}
+
+/* Queue, as one chain, the transfers from POS on that have bytes to
+   write, at most LIMIT of them; the fdatasync after them if SYNC and
+   they are the last.  Returns the index after the last one queued.  */
+static size_t
+queue_chain (struct batch *b, size_t pos, unsigned int limit, bool sync)
+{
+  struct io_uring_sqe *last = NULL;
+  unsigned int queued = 0;
+  size_t end = pos;
+  for (; end < b->n && queued < limit; end++)
+    if (xfer_left (&b->x[end]) > 0)
+      {
+        last = queue_xfer (b, end, true);
+        queued++;
+      }
+  if (sync && end == b->n)
+    queue_sync (b);
+  else if (last)
+    last->flags &= (unsigned char) ~IOSQE_IO_LINK;
+  return end;
+}
+
+/* Run the transfers of B as one chain (NC_URING_LINK), with the
+   fdatasync at its end if SYNC: a piece of at most a ring's worth at a
+   time, since a chain ends with its submission; the next piece starts
+   at a short transfer's rest, or after the piece.  */
+static int
+run_chain (struct batch *b, bool sync)
+{
+  unsigned int limit = b->ring->entries - (sync ? 1 : 0);
+  size_t pos = 0;
+  for (;;)
+    {
+      size_t end = queue_chain (b, pos, limit, sync);
+      if (b->ring->in_flight == 0)
+        return 0;
+      b->short_at = b->failed_at = b->n;
+      int ret = drain (b);
+      if (ret < 0)
+        return ret;
+      if (b->failed_at < b->n)
+        {
+          for (size_t i = b->failed_at + 1; i < b->n; i++)
+            if (b->x[i].error == 0 && xfer_left (&b->x[i]) > 0)
+              b->x[i].error = -ECANCELED;
+          b->sync_res = -ECANCELED;
+          return 0;
+        }
+      if (b->short_at < b->n)
+        pos = b->short_at;
+      else if (end == b->n)
+        return 0;
+      else
+        pos = end;
+    }
+}
+
+int
+nc_uring_write (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
+                size_t n, int rw_flags, unsigned int flags,
+                int *sync_error)
+{
+  struct batch b;
+  batch_init (&b, ring, fd, x, n, rw_flags, IORING_OP_WRITEV);
+  bool sync = flags & NC_URING_DATASYNC;
+  int ret;
+  if (flags & NC_URING_LINK)
+    {
+      b.complete = complete_linked;
+      ret = run_chain (&b, sync);
+    }
+  else
+    {
+      ret = run_independent (&b);
+      if (ret == 0 && sync)
+        {
+          /* Without a chain to link it to, the fdatasync follows the
+             writes once they have all completed, if they all were.  */
+          b.sync_res = 0;
+          for (size_t i = 0; i < n && b.sync_res == 0; i++)
+            if (x[i].error != 0)
+              b.sync_res = -ECANCELED;
+          if (b.sync_res == 0)
+            {
+              queue_sync (&b);
+              ret = drain (&b);
+            }
+        }
+    }
+  if (sync_error)
+    *sync_error = ret == 0 ? b.sync_res : ret;
+  return ret;
+}

@@ -1,0 +1,171 @@
+/* uring.h -- many reads or writes at many offsets, one system call:
+   a small io_uring layer on the raw stubs of arch/.
+
+   This is what the December 2005 "niovec" proposal asked for (one call,
+   each segment at its own offset): a batch of transfers, each a preadv
+   or pwritev of its own, submitted together and completed in any order.
+
+   Why our own layer and not liburing (a decision, taken for issue 16):
+   - what the tools need is narrow: READV, WRITEV and FSYNC SQEs on one
+     file, links, and a full ring kept full; that is about 300 lines
+     here, against a library of its own ABI versions to follow;
+   - liburing would be a build dependency to find and cross-build for
+     each of the seven architectures of arch/ (check-arches builds them
+     all, and runs them under qemu-user), and a run-time one for the
+     packages, where Debian 12's liburing2 is older than the kernels the
+     tools meet;
+   - liburing makes its system calls with its own per-architecture
+     stubs or libc's syscall(); the toolset makes every call through
+     arch/ (lib/sys.h), the tools never through syscall(), and one home
+     per mechanism means the numbers and the calling convention stay in
+     arch/gen-syscall-nr's tables;
+   - the fallback policy (ENOSYS under qemu-user or seccomp, EPERM under
+     kernel.io_uring_disabled) and the counters of --debug and --stats
+     are ours to define either way, and the valgrind marking of what
+     the kernel wrote must sit where completions are reaped.
+   What we give up: liburing's tracking of new kernel features; the
+   layer uses only what Linux 5.1 had, plus set-up flags it probes.
+
+   The ring: set up with IORING_SETUP_SINGLE_ISSUER|DEFER_TASKRUN where
+   the kernel takes them (completions are then run in io_uring_enter of
+   the one task that uses the ring, with no interrupting task work), else
+   COOP_TASKRUN, else neither; the CQ is twice the SQ, and at most
+   ENTRIES transfers are in flight, so the CQ can never overflow.  A ring
+   is used by the thread that opened it only, and not across fork.
+
+   The rings are mapped with the C library's mmap (once, when the kernel
+   offers IORING_FEAT_SINGLE_MMAP).  Ordering: the kernel reads the SQ
+   tail with acquire semantics, so the SQEs are written before the tail
+   is stored with release; the CQ tail is loaded with acquire before the
+   CQEs are read, and the CQ head is stored with release after.  uring.c
+   says at each such place which is done and why.
+
+   Errors are -errno, never errno.  */
+
+#ifndef NC_URING_H
+#define NC_URING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+/* Counters, for --debug and --stats.  */
+struct nc_uring_stats
+{
+  uint64_t enters;              /* io_uring_enter calls */
+  uint64_t sqes;                /* SQEs submitted (resubmissions included) */
+};
+
+struct io_uring_sqe;
+struct io_uring_cqe;
+
+/* One ring.  The fields are the layer's own; callers read only STATS
+   and ENTRIES.  */
+struct nc_uring
+{
+  int fd;
+  unsigned int entries;         /* SQ entries the kernel gave */
+  struct nc_uring_stats stats;
+
+  /* The mappings: the SQ ring (with the CQ ring in it under
+     IORING_FEAT_SINGLE_MMAP, when CQ_MAP is NULL) and the SQE array.  */
+  void *sq_map, *cq_map;
+  size_t sq_map_len, cq_map_len;
+  struct io_uring_sqe *sqes;
+  size_t sqes_len;
+
+  /* Shared with the kernel: the SQ head is the kernel's, the SQ tail
+     ours; the CQ tail is the kernel's, the CQ head ours.  */
+  unsigned int *sq_head, *sq_tail, sq_mask;
+  unsigned int *cq_head, *cq_tail, cq_mask;
+  struct io_uring_cqe *cqes;
+
+  unsigned int sq_local_tail;   /* tail of the SQEs written, not stored */
+  unsigned int unsubmitted;     /* SQEs queued that no enter took yet */
+  unsigned int in_flight;       /* SQEs queued whose CQE is not reaped */
+};
+
+/* Set up RING with room for at least ENTRIES submissions at once
+   (rounded up to a power of two, at most NC_URING_MAX_ENTRIES).
+   Returns 0, or -errno: -ENOSYS (no io_uring: old kernel, qemu-user,
+   seccomp), -EPERM (kernel.io_uring_disabled, or a seccomp filter that
+   says so), -ENOMEM, -EMFILE...  A caller treats any of them as "use
+   the other engine".  */
+#define NC_URING_MAX_ENTRIES 4096
+int nc_uring_open (struct nc_uring *ring, unsigned int entries);
+
+/* Unmap and close RING.  Nothing may be in flight, except after a
+   failed nc_uring_read or nc_uring_write: closing the ring then cancels
+   what was left.  */
+void nc_uring_close (struct nc_uring *ring);
+
+/* One transfer of a batch: the bytes of the IOVCNT buffers at IOV, at
+   OFFSET of the file (an IORING_OP_READV or _WRITEV SQE: each transfer
+   is a preadv of its own, at its own offset).  */
+struct nc_uring_xfer
+{
+  /* In.  IOV is the caller's and is advanced in place (iov_base,
+     iov_len, and IOV/IOVCNT themselves) when a short transfer is
+     resubmitted for the rest; OFFSET stays.  A transfer of no bytes
+     ends at once, without an SQE.  */
+  uint64_t offset;
+  struct iovec *iov;
+  int iovcnt;
+  /* Out.  */
+  uint64_t done;                /* bytes transferred */
+  int error;                    /* 0, or -errno of the SQE that failed
+                                   (-EAGAIN under RWF_NOWAIT: not in the
+                                   page cache; -ECANCELED: a transfer
+                                   before it in a linked chain failed;
+                                   -ENOSPC: a write took no byte and
+                                   gave no reason, as full-write says) */
+  bool eof;                     /* a read found the end of the file
+                                   before the buffers were full */
+};
+
+/* Read the N transfers at X from FD, each at its own offset, RW_FLAGS
+   (RWF_NOWAIT, ...) in every SQE.  Up to RING->entries are in flight at
+   once, the ring refilled as completions arrive; completions are matched
+   to transfers by user_data.  A short read is resubmitted for the rest
+   (a read of 0 bytes ends that transfer with EOF set); an error ends
+   that transfer only.  io_uring_enter's -EINTR is retried, -EAGAIN and
+   -EBUSY wait for completions first.
+
+   Returns 0 when every transfer has ended (each with its own DONE,
+   ERROR, EOF), or -errno if the ring itself failed (io_uring_enter
+   answered another error): then the state of the transfers not yet
+   completed is unknown, the ring is fit only for nc_uring_close, and a
+   reader may redo the batch with preadv.  */
+int nc_uring_read (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
+                   size_t n, int rw_flags);
+
+/* Flags of nc_uring_write.  */
+enum
+{
+  /* The writes form one chain (IOSQE_IO_LINK): after the first that
+     fails, the rest are not done (ERROR -ECANCELED, DONE 0).  A short
+     write is not a failure: the layer resubmits its rest and the
+     transfers the kernel cancelled behind it, as a new chain.  A chain
+     longer than the ring goes out in pieces of RING->entries, each
+     submitted once the one before it has completed in full (the kernel
+     ends a chain at the end of each submission).  */
+  NC_URING_LINK = 0x1,
+  /* End with an fdatasync of FD (IORING_OP_FSYNC, IORING_FSYNC_DATASYNC),
+     linked after the writes (without NC_URING_LINK, submitted once they
+     have all completed): done only if every write was.  Its result is
+     *SYNC_ERROR.  */
+  NC_URING_DATASYNC = 0x2
+};
+
+/* Write the N transfers at X to FD, as nc_uring_read reads them, with
+   FLAGS; *SYNC_ERROR (if SYNC_ERROR is not NULL) gets 0 or -errno of the
+   final fdatasync (-ECANCELED if a write failed before it; 0 without
+   NC_URING_DATASYNC).  Returns 0, or -errno if the ring itself failed:
+   then which writes were done is unknown (a caller that must undo treats
+   every transfer as possibly written).  */
+int nc_uring_write (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
+                    size_t n, int rw_flags, unsigned int flags,
+                    int *sync_error);
+
+#endif
