@@ -39,6 +39,8 @@ static char *gap_arg;
 static int nowait;
 static int hipri;
 static int stats;
+static char *engine_arg;
+static int debug;
 
 static struct poptOption tool_options[] = {
   { "format", 'f', POPT_ARG_STRING, &format_arg, 0,
@@ -57,6 +59,12 @@ static struct poptOption tool_options[] = {
     "ask for high-priority, polled reads (RWF_HIPRI)", NULL },
   { "stats", '\0', POPT_ARG_NONE, &stats, 0,
     "print the number of calls and bytes read to standard error", NULL },
+  { "engine", '\0', POPT_ARG_STRING, &engine_arg, 0,
+    "read by auto (the default: io_uring where the ranges need many "
+    "preadv calls), preadv or uring (io_uring; preadv where the kernel "
+    "refuses it)", "ENGINE" },
+  { "debug", '\0', POPT_ARG_NONE, &debug, 0,
+    "say on standard error which engine read, and why", NULL },
   POPT_TABLEEND
 };
 
@@ -347,7 +355,59 @@ bound_ranges (struct range *r, size_t n)
     }
 }
 
-/* The warning about ranges cut short, and --stats, for N ranges.  */
+/* " (WHY)", why the preadv engine read, into BUF of SIZE bytes: not
+   chosen, io_uring failed.  */
+static void
+preadv_why (char *buf, size_t size)
+{
+  if (rd.uring_error)
+    snprintf (buf, size, " (io_uring: %s)", strerror (-rd.uring_error));
+  else if (rd.engine != SPAN_ENGINE_AUTO)
+    *buf = '\0';
+  else if (hipri)
+    snprintf (buf, size, " (auto: --hipri)");
+  else
+    snprintf (buf, size, " (auto: %llu %s, uring from %d)",
+              (unsigned long long) rd.stats.max_groups,
+              rd.stats.max_groups == 1 ? "call" : "calls",
+              SPAN_URING_THRESHOLD);
+}
+
+/* The --debug line, for N ranges.  */
+static void
+report_engine (size_t n)
+{
+  const struct span_read_stats *st = &rd.stats;
+  const char *ranges = n == 1 ? "range" : "ranges";
+  const char *preadv = rd.rw_flags ? "preadv2" : "preadv";
+  const char *calls = st->calls == 1 ? "call" : "calls";
+  unsigned long long ncalls = st->calls;
+  if (span_used_uring (&rd))
+    {
+      char then[256] = "";
+      if (rd.uring_error)
+        snprintf (then, sizeof then, " (then preadv: io_uring: %s)",
+                  strerror (-rd.uring_error));
+      char more[64] = "";
+      if (ncalls)
+        snprintf (more, sizeof more, ", %llu %s %s", ncalls, preadv, calls);
+      error (0, 0, "engine uring%s: %zu %s, %llu %s, %llu io_uring_enter "
+             "%s%s", then, n, ranges, (unsigned long long) st->uring.sqes,
+             st->uring.sqes == 1 ? "SQE" : "SQEs",
+             (unsigned long long) st->uring.enters,
+             st->uring.enters == 1 ? "call" : "calls", more);
+    }
+  else
+    {
+      char why[256];
+      preadv_why (why, sizeof why);
+      error (0, 0, "engine preadv%s: %zu %s, %llu %s %s", why, n, ranges,
+             ncalls, preadv, calls);
+    }
+}
+
+/* The warning about ranges cut short, --stats and --debug, for N
+   ranges.  */
 static void
 report (size_t n)
 {
@@ -356,7 +416,20 @@ report (size_t n)
            "(%llu bytes)", file_name (), n_short,
            n_short == 1 ? "range" : "ranges", (unsigned long long) rd.eof);
   const struct span_read_stats *st = &rd.stats;
-  if (stats)
+  if (stats && span_used_uring (&rd))
+    error (0, 0, "%s: %zu %s, %llu %s, %llu io_uring_enter %s, %llu %s "
+           "%s, %llu iovecs, %llu bytes read (%llu of them in gaps)",
+           file_name (), n, n == 1 ? "range" : "ranges",
+           (unsigned long long) st->uring.sqes,
+           st->uring.sqes == 1 ? "SQE" : "SQEs",
+           (unsigned long long) st->uring.enters,
+           st->uring.enters == 1 ? "call" : "calls",
+           (unsigned long long) st->calls,
+           rd.rw_flags ? "preadv2" : "preadv",
+           st->calls == 1 ? "call" : "calls",
+           (unsigned long long) st->iovecs, (unsigned long long) st->bytes,
+           (unsigned long long) st->gap_bytes);
+  else if (stats)
     error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes read "
            "(%llu of them in gaps)", file_name (), n,
            n == 1 ? "range" : "ranges", (unsigned long long) st->calls,
@@ -364,6 +437,8 @@ report (size_t n)
            st->calls == 1 ? "call" : "calls",
            (unsigned long long) st->iovecs, (unsigned long long) st->bytes,
            (unsigned long long) st->gap_bytes);
+  if (debug)
+    report_engine (n);
 }
 
 int
@@ -375,12 +450,19 @@ main (int argc, char **argv)
   file = cli_file_operand (ctx, check_range_operand);
   start_output ();
   uint64_t max_gap = gap_arg ? cli_parse_size ("gap", gap_arg) : DEFAULT_GAP;
+  enum span_engine engine = (engine_arg
+                             ? cli_keyword ("engine", engine_arg,
+                                            span_engine_names)
+                             : SPAN_ENGINE_AUTO);
+  if (engine == SPAN_ENGINE_URING && hipri)
+    cli_usage_error ("--engine=uring cannot be used with --hipri: io_uring "
+                     "polls only on an IOPOLL ring, for O_DIRECT files");
   int rw_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
   size_t n;
   struct range *r = get_ranges (ctx, &n);
   uint64_t size = open_file ();
   char *name = xstrdup (file_name ());
-  span_reader_init (&rd, fd, name, rw_flags, max_gap, SPAN_ENGINE_PREADV);
+  span_reader_init (&rd, fd, name, rw_flags, max_gap, engine);
   rd.eof = size;
   bound_ranges (r, n);
   dump (r, n);

@@ -49,6 +49,8 @@ span_reader_init (struct span_reader *rd, int fd, const char *name,
 void
 span_reader_free (struct span_reader *rd)
 {
+  if (rd->ring_open)
+    nc_uring_close (&rd->ring);
   free (rd->scratch);
   free (rd->arena);
   free (rd->seek_buf);
@@ -347,6 +349,14 @@ make_spans (struct span_reader *rd, struct span_range *const *sorted,
   return sp;
 }
 
+/* A group of spans read by one transfer: SP[A] to SP[B - 1], CNT
+   iovecs.  */
+struct group
+{
+  size_t a, b;
+  int cnt;
+};
+
 /* The end of the group of spans that starts at SP[A], of the NS at SP:
    the spans at most MAX_GAP apart whose iovecs fit in IOV_MAX; its
    iovecs into *CNT.  */
@@ -370,19 +380,145 @@ group_end (const struct span_reader *rd, const struct span *sp, size_t ns,
   return b;
 }
 
+/* The groups of the NS spans at SP, *NG of them.  */
+static struct group *
+make_groups (const struct span_reader *rd, const struct span *sp,
+             size_t ns, size_t *ng)
+{
+  struct group *g = xnmalloc (ns ? ns : 1, sizeof *g);
+  size_t n = 0;
+  for (size_t a = 0; a < ns; n++)
+    {
+      g[n].a = a;
+      a = g[n].b = group_end (rd, sp, ns, a, &g[n].cnt);
+    }
+  *ng = n;
+  return g;
+}
+
+/* ------------------------------------------------------------- io_uring */
+
+/* Whether to read a batch of NG groups with io_uring, the ring opened
+   the first time; if it cannot be, the reason is kept and the answer is
+   no, for this batch and the next.  */
+static bool
+use_uring (struct span_reader *rd, size_t ng)
+{
+  if (rd->uring_error || rd->engine == SPAN_ENGINE_PREADV)
+    return false;
+  if (rd->engine == SPAN_ENGINE_AUTO
+      && (ng < SPAN_URING_THRESHOLD || (rd->rw_flags & RWF_HIPRI)))
+    return false;
+  if (!rd->ring_open)
+    {
+      unsigned int entries = (ng < NC_URING_MAX_ENTRIES ? ng
+                              : NC_URING_MAX_ENTRIES);
+      int ret = nc_uring_open (&rd->ring, entries ? entries : 1);
+      if (ret < 0)
+        {
+          rd->uring_error = ret;
+          return false;
+        }
+      rd->ring_open = true;
+    }
+  return true;
+}
+
+/* After transfer X read the NS spans at SP (a group) by io_uring: count
+   it, and do what the preadv engine does after a call that read as much:
+   find the end of the file, skip a hole, report an error; the rest of
+   the group, if any, is read by preadv.  */
+static void
+finish_group (struct span_reader *rd, const struct span *sp, size_t ns,
+              const struct nc_uring_xfer *x, struct span_range *const *sorted,
+              size_t n)
+{
+  uint64_t pos = sp[0].start;
+  uint64_t end = sp[ns - 1].end;
+  if (x->done > 0)
+    {
+      rd->stats.bytes += x->done;
+      rd->stats.gap_bytes += gap_bytes (sp, ns, pos, pos + x->done);
+      pos += x->done;
+      if (pos > rd->data_end)
+        rd->data_end = pos;
+    }
+  if (pos >= end)
+    return;
+  if (x->eof)
+    {
+      find_end (rd, pos);
+      return;
+    }
+  if (x->error == -EAGAIN && nowait (rd))
+    pos = skip_hole (rd, pos, end, sorted, n);
+  else if (x->error && x->error != -EINTR)
+    read_error (rd, x->error);
+  read_spans (rd, sp, ns, pos, sorted, n);
+}
+
+/* Read the NG groups G of the spans at SP, every group one READV of a
+   single submission.  Return false if the ring failed (the reason kept,
+   the ring closed): then nothing is known of what was read, and the
+   caller reads the batch by preadv.  */
+static bool
+read_groups_uring (struct span_reader *rd, const struct span *sp,
+                   const struct group *g, size_t ng,
+                   struct span_range *const *sorted, size_t n)
+{
+  size_t iovecs = 0;
+  for (size_t i = 0; i < ng; i++)
+    iovecs += g[i].cnt;
+  struct iovec *v = xnmalloc (iovecs, sizeof *v);
+  struct nc_uring_xfer *x = xcalloc (ng, sizeof *x);
+  struct iovec *p = v;
+  for (size_t i = 0; i < ng; i++)
+    {
+      const struct span *s = sp + g[i].a;
+      x[i].offset = s->start;
+      x[i].iov = p;
+      x[i].iovcnt = build_iov (rd, p, g[i].cnt, s, g[i].b - g[i].a,
+                               s->start);
+      p += x[i].iovcnt;
+    }
+  int ret = nc_uring_read (&rd->ring, rd->fd, x, ng, rd->rw_flags);
+  rd->stats.uring = rd->ring.stats;
+  if (ret < 0)
+    {
+      rd->uring_error = ret;
+      nc_uring_close (&rd->ring);
+      rd->ring_open = false;
+    }
+  else
+    {
+      rd->stats.uring_batches++;
+      rd->stats.iovecs += iovecs;
+      /* In order, as the preadv engine reads them: a group that starts
+         past an end found before it is not there.  */
+      for (size_t i = 0; i < ng; i++)
+        if (sp[g[i].a].start < rd->eof)
+          finish_group (rd, sp + g[i].a, g[i].b - g[i].a, &x[i], sorted, n);
+    }
+  free (x);
+  free (v);
+  return ret == 0;
+}
+
 void
 span_read_ranges (struct span_reader *rd, struct span_range *const *sorted,
                   size_t n)
 {
-  size_t ns;
+  size_t ns, ng;
   struct span *sp = make_spans (rd, sorted, n, &ns);
+  struct group *g = make_groups (rd, sp, ns, &ng);
+  if (ng > rd->stats.max_groups)
+    rd->stats.max_groups = ng;
   rd->nholes = 0;
-  for (size_t a = 0, b; a < ns; a = b)
-    {
-      int cnt;
-      b = group_end (rd, sp, ns, a, &cnt);
-      if (sp[a].start < rd->eof)
-        read_spans (rd, sp + a, b - a, sp[a].start, sorted, n);
-    }
+  if (!use_uring (rd, ng) || !read_groups_uring (rd, sp, g, ng, sorted, n))
+    for (size_t i = 0; i < ng; i++)
+      if (sp[g[i].a].start < rd->eof)
+        read_spans (rd, sp + g[i].a, g[i].b - g[i].a, sp[g[i].a].start,
+                    sorted, n);
+  free (g);
   free (sp);
 }

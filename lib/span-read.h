@@ -41,6 +41,7 @@
 
 #include "idx.h"
 #include "linux-consts.h"
+#include "uring.h"
 
 /* The engines, in the order of span_engine_names.  */
 enum span_engine { SPAN_ENGINE_AUTO, SPAN_ENGINE_PREADV, SPAN_ENGINE_URING };
@@ -50,7 +51,7 @@ extern const char *const span_engine_names[];
 
 /* The auto engine reads a batch with io_uring when it needs at least
    this many preadv calls (groups); measured, see preadv-dump(1) NOTES.  */
-#define SPAN_URING_THRESHOLD 4
+#define SPAN_URING_THRESHOLD 16
 
 /* A range to read: OFFSET and LEN given (LEN > 0), DATA set to its bytes
    in the arena once its batch is read.  */
@@ -68,6 +69,9 @@ struct span_read_stats
   uint64_t iovecs;              /* iovecs, of both engines */
   uint64_t bytes;               /* bytes read, of both engines */
   uint64_t gap_bytes;           /* of them, bytes between spans, discarded */
+  uint64_t uring_batches;       /* batches read by io_uring */
+  uint64_t max_groups;          /* the groups of the largest batch */
+  struct nc_uring_stats uring;  /* SQEs and io_uring_enter calls */
 };
 
 struct span_hole
@@ -86,6 +90,9 @@ struct span_reader
   uint64_t eof;                 /* where the file ends; UINT64_MAX unknown */
   uint64_t data_end;            /* end of the bytes read so far */
   struct span_read_stats stats;
+  /* Why io_uring is not used: 0, or -errno of nc_uring_open or of the
+     ring, once it failed (then every batch is read by preadv).  */
+  int uring_error;
 
   /* The layer's own.  */
   unsigned char *scratch;
@@ -96,6 +103,8 @@ struct span_reader
   struct span_hole *holes;      /* of the last batch, in order */
   idx_t nholes, holes_alloc;
   struct iovec iov[IOV_MAX];
+  bool ring_open;
+  struct nc_uring ring;
 };
 
 /* Start reading FD, called NAME in messages (already quoted), with
@@ -129,5 +138,12 @@ uint64_t span_first_missing (const struct span_reader *rd, uint64_t start,
    before it, and finding the real end, if that is not known yet.  A byte
    --nowait could not read counts as there.  */
 bool span_reaches (struct span_reader *rd, uint64_t pos);
+
+/* Whether the uring engine read a batch.  */
+static inline bool
+span_used_uring (const struct span_reader *rd)
+{
+  return rd->stats.uring_batches > 0;
+}
 
 #endif
