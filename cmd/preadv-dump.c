@@ -362,7 +362,10 @@ preadv_why (char *buf, size_t size)
 {
   if (rd.uring_error)
     snprintf (buf, size, " (io_uring: %s)", strerror (-rd.uring_error));
-  else if (rd.engine != SPAN_ENGINE_AUTO)
+  else if (rd.engine == SPAN_ENGINE_URING)
+    snprintf (buf, size, " (no batch for io_uring: streamed or empty "
+              "ranges)");
+  else if (rd.engine == SPAN_ENGINE_PREADV)
     *buf = '\0';
   else if (hipri)
     snprintf (buf, size, " (auto: --hipri)");

@@ -404,7 +404,7 @@ make_groups (const struct span_reader *rd, const struct span *sp,
 static bool
 use_uring (struct span_reader *rd, size_t ng)
 {
-  if (rd->uring_error || rd->engine == SPAN_ENGINE_PREADV)
+  if (ng == 0 || rd->uring_error || rd->engine == SPAN_ENGINE_PREADV)
     return false;
   if (rd->engine == SPAN_ENGINE_AUTO
       && (ng < SPAN_URING_THRESHOLD || (rd->rw_flags & RWF_HIPRI)))
