@@ -76,47 +76,37 @@ map (int fd, size_t len, uint64_t what)
   return m == MAP_FAILED ? NULL : m;
 }
 
-/* Map the rings of RING->fd as P describes them; RING is zeroed but
-   for FD.  */
+/* Map the rings of RING->fd as P describes them, the SQ and CQ rings in
+   one mapping (IORING_FEAT_SINGLE_MMAP, which nc_uring_open requires);
+   RING is zeroed but for FD.  */
 static int
 map_rings (struct nc_uring *ring, const struct io_uring_params *p)
 {
-  ring->sq_map_len = p->sq_off.array + p->sq_entries * sizeof (uint32_t);
-  ring->cq_map_len = (p->cq_off.cqes
-                      + p->cq_entries * sizeof (struct io_uring_cqe));
-  bool single = p->features & IORING_FEAT_SINGLE_MMAP;
-  if (single && ring->cq_map_len > ring->sq_map_len)
-    ring->sq_map_len = ring->cq_map_len;
-  ring->sq_map = map (ring->fd, ring->sq_map_len, IORING_OFF_SQ_RING);
-  if (!ring->sq_map)
+  size_t sq_len = p->sq_off.array + p->sq_entries * sizeof (uint32_t);
+  size_t cq_len = (p->cq_off.cqes
+                   + p->cq_entries * sizeof (struct io_uring_cqe));
+  ring->rings_len = sq_len > cq_len ? sq_len : cq_len;
+  ring->rings = map (ring->fd, ring->rings_len, IORING_OFF_SQ_RING);
+  if (!ring->rings)
     return -errno;
-  char *cq = ring->sq_map;
-  if (!single)
-    {
-      ring->cq_map = map (ring->fd, ring->cq_map_len, IORING_OFF_CQ_RING);
-      if (!ring->cq_map)
-        return -errno;
-      cq = ring->cq_map;
-    }
   ring->sqes_len = p->sq_entries * sizeof (struct io_uring_sqe);
   ring->sqes = map (ring->fd, ring->sqes_len, IORING_OFF_SQES);
   if (!ring->sqes)
     return -errno;
 
-  char *sq = ring->sq_map;
-  ring->sq_head = (unsigned int *) (sq + p->sq_off.head);
-  ring->sq_tail = (unsigned int *) (sq + p->sq_off.tail);
-  ring->sq_mask = *(unsigned int *) (sq + p->sq_off.ring_mask);
-  ring->cq_head = (unsigned int *) (cq + p->cq_off.head);
-  ring->cq_tail = (unsigned int *) (cq + p->cq_off.tail);
-  ring->cq_mask = *(unsigned int *) (cq + p->cq_off.ring_mask);
-  ring->cqes = (struct io_uring_cqe *) (cq + p->cq_off.cqes);
+  char *rings = ring->rings;
+  ring->sq_tail = (unsigned int *) (rings + p->sq_off.tail);
+  ring->sq_mask = *(unsigned int *) (rings + p->sq_off.ring_mask);
+  ring->cq_head = (unsigned int *) (rings + p->cq_off.head);
+  ring->cq_tail = (unsigned int *) (rings + p->cq_off.tail);
+  ring->cq_mask = *(unsigned int *) (rings + p->cq_off.ring_mask);
+  ring->cqes = (struct io_uring_cqe *) (rings + p->cq_off.cqes);
 
   /* Slot I of the SQ array names SQE I, once for all: SQEs are filled
      in ring order, so the indirection is never needed.  The kernel reads
      the array only after the tail that covers a slot is stored (with
      release), so these plain stores are seen in time.  */
-  unsigned int *array = (unsigned int *) (sq + p->sq_off.array);
+  unsigned int *array = (unsigned int *) (rings + p->sq_off.array);
   for (unsigned int i = 0; i < p->sq_entries; i++)
     array[i] = i;
   ring->sq_local_tail = *ring->sq_tail;
@@ -141,7 +131,13 @@ nc_uring_open (struct nc_uring *ring, unsigned int entries)
     }
   ring->fd = fd;
   ring->entries = p.sq_entries;
-  int err = map_rings (ring, &p);
+  /* The minimum kernel, Linux 5.4: the first with a feature flag, and
+     with this one.  Links (IOSQE_IO_LINK) came in 5.3; 5.1 and 5.2 would
+     fail a chain SQE by SQE with EINVAL, where "no io_uring" makes the
+     caller use preadv and pwritev from the start.  */
+  int err = -ENOSYS;
+  if (p.features & IORING_FEAT_SINGLE_MMAP)
+    err = map_rings (ring, &p);
   if (err < 0)
     nc_uring_close (ring);
   return err;
@@ -152,10 +148,8 @@ nc_uring_close (struct nc_uring *ring)
 {
   if (ring->sqes)
     munmap (ring->sqes, ring->sqes_len);
-  if (ring->cq_map)
-    munmap (ring->cq_map, ring->cq_map_len);
-  if (ring->sq_map)
-    munmap (ring->sq_map, ring->sq_map_len);
+  if (ring->rings)
+    munmap (ring->rings, ring->rings_len);
   if (ring->fd >= 0)
     sys_close (ring->fd);
   memset (ring, 0, sizeof *ring);
@@ -165,8 +159,13 @@ nc_uring_close (struct nc_uring *ring)
 /* --- Submitting and reaping -------------------------------------------- */
 
 /* A zeroed SQE at the tail, for an operation on FD tagged USER_DATA.
-   The caller keeps RING->in_flight below RING->entries, which keeps the
-   SQ from filling up: every SQE queued is in flight.  */
+   The caller keeps RING->in_flight at most RING->entries, and that is
+   why the kernel's SQ head is never loaded here: the SQE this one
+   reuses the slot of is ENTRIES older; the kernel takes SQEs in order,
+   the unsubmitted ones are the newest, so had it not taken that one
+   yet, ENTRIES SQEs would be in flight besides this one.  Taken, it was
+   read within the io_uring_enter that took it (the head, which the
+   kernel stores before returning, says no more than that).  */
 static struct io_uring_sqe *
 queue_sqe (struct nc_uring *ring, uint8_t opcode, int fd,
            uint64_t user_data)
@@ -285,6 +284,18 @@ recover (struct batch *b, int err)
   ring->unsubmitted += queued;
   if (ret < 0 && ret != -EAGAIN && ret != -EBUSY)
     return ret;
+  return 0;
+}
+
+/* One io_uring_enter of B, waiting for MIN_COMPLETE completions, and
+   the reaping of what has completed.  Returns 0, or the ring's error.  */
+static int
+step (struct batch *b, unsigned int min_complete)
+{
+  int ret = enter (b->ring, min_complete);
+  if (ret < 0)
+    return recover (b, ret);
+  reap (b);
   return 0;
 }
 
@@ -413,12 +424,8 @@ run_independent (struct batch *b)
         }
       if (ring->in_flight == 0)
         continue;
-      int ret = enter (ring, wait_target (ring->in_flight, ring->entries,
-                                          b->next < b->n));
-      if (ret < 0)
-        ret = recover (b, ret);
-      else
-        reap (b);
+      int ret = step (b, wait_target (ring->in_flight, ring->entries,
+                                      b->next < b->n));
       if (ret < 0)
         return ret;
     }
@@ -457,11 +464,7 @@ drain (struct batch *b)
 {
   while (b->ring->in_flight > 0)
     {
-      int ret = enter (b->ring, b->ring->in_flight);
-      if (ret < 0)
-        ret = recover (b, ret);
-      else
-        reap (b);
+      int ret = step (b, b->ring->in_flight);
       if (ret < 0)
         return ret;
     }

@@ -7,15 +7,15 @@
 
    Why our own layer and not liburing (a decision, taken for issue 16):
    - what the tools need is narrow: READV, WRITEV and FSYNC SQEs on one
-     file, links, and a full ring kept full; that is about 300 lines
-     here, against a library of its own ABI versions to follow;
+     file, links, and the ring kept full; that is about 600 lines here
+     with their comments, against a library with ABI versions of its
+     own to follow;
    - liburing would be a build dependency to find and cross-build for
      each of the seven architectures of arch/ (check-arches builds them
-     all, and runs them under qemu-user), and a run-time one for the
-     packages, where Debian 12's liburing2 is older than the kernels the
-     tools meet;
+     all, and runs them under qemu-user), and a run-time one (liburing2)
+     for the packages;
    - liburing makes its system calls with its own per-architecture
-     stubs or libc's syscall(); the toolset makes every call through
+     stubs, or with libc's syscall() where it has none; the toolset makes every call through
      arch/ (lib/sys.h), the tools never through syscall(), and one home
      per mechanism means the numbers and the calling convention stay in
      arch/gen-syscall-nr's tables;
@@ -23,8 +23,17 @@
      kernel.io_uring_disabled) and the counters of --debug and --stats
      are ours to define either way, and the valgrind marking of what
      the kernel wrote must sit where completions are reaped.
-   What we give up: liburing's tracking of new kernel features; the
-   layer uses only what Linux 5.1 had, plus set-up flags it probes.
+   What we give up: liburing's tracking of new kernel features.
+
+   Kernels: Linux 5.4 at least.  READV, WRITEV and FSYNC (with
+   IORING_FSYNC_DATASYNC) and rw_flags are 5.1's, IOSQE_IO_LINK 5.3's,
+   and IORING_FEAT_SINGLE_MMAP, reported from 5.4 on, is what
+   nc_uring_open checks: on 5.1 to 5.3 it answers -ENOSYS, as where
+   there is no io_uring at all.  The set-up flags are tried from the
+   newest down, each kernel answering EINVAL for a flag it does not
+   know: IORING_SETUP_CQSIZE is 5.5's (before, the CQ is twice the SQ
+   anyway), COOP_TASKRUN 5.19's, SINGLE_ISSUER 6.0's and DEFER_TASKRUN
+   6.1's.
 
    The ring: set up with IORING_SETUP_SINGLE_ISSUER|DEFER_TASKRUN where
    the kernel takes them (completions are then run in io_uring_enter of
@@ -33,8 +42,8 @@
    ENTRIES transfers are in flight, so the CQ can never overflow.  A ring
    is used by the thread that opened it only, and not across fork.
 
-   The rings are mapped with the C library's mmap (once, when the kernel
-   offers IORING_FEAT_SINGLE_MMAP).  Ordering: the kernel reads the SQ
+   The rings are mapped with the C library's mmap, once (the SQ and CQ
+   rings together: IORING_FEAT_SINGLE_MMAP), and the SQEs.  Ordering: the kernel reads the SQ
    tail with acquire semantics, so the SQEs are written before the tail
    is stored with release; the CQ tail is loaded with acquire before the
    CQEs are read, and the CQ head is stored with release after.  uring.c
@@ -68,16 +77,16 @@ struct nc_uring
   unsigned int entries;         /* SQ entries the kernel gave */
   struct nc_uring_stats stats;
 
-  /* The mappings: the SQ ring (with the CQ ring in it under
-     IORING_FEAT_SINGLE_MMAP, when CQ_MAP is NULL) and the SQE array.  */
-  void *sq_map, *cq_map;
-  size_t sq_map_len, cq_map_len;
+  /* The mappings: the SQ and CQ rings, and the SQE array.  */
+  void *rings;
+  size_t rings_len;
   struct io_uring_sqe *sqes;
   size_t sqes_len;
 
-  /* Shared with the kernel: the SQ head is the kernel's, the SQ tail
-     ours; the CQ tail is the kernel's, the CQ head ours.  */
-  unsigned int *sq_head, *sq_tail, sq_mask;
+  /* Shared with the kernel: the SQ tail is ours (the SQ head, the
+     kernel's, is never needed: see queue_sqe in uring.c); the CQ tail
+     is the kernel's, the CQ head ours.  */
+  unsigned int *sq_tail, sq_mask;
   unsigned int *cq_head, *cq_tail, cq_mask;
   struct io_uring_cqe *cqes;
 
@@ -88,8 +97,8 @@ struct nc_uring
 
 /* Set up RING with room for at least ENTRIES submissions at once
    (rounded up to a power of two, at most NC_URING_MAX_ENTRIES).
-   Returns 0, or -errno: -ENOSYS (no io_uring: old kernel, qemu-user,
-   seccomp), -EPERM (kernel.io_uring_disabled, or a seccomp filter that
+   Returns 0, or -errno: -ENOSYS (no io_uring: a kernel before 5.4,
+   qemu-user, seccomp), -EPERM (kernel.io_uring_disabled, or a seccomp filter that
    says so), -ENOMEM, -EMFILE...  A caller treats any of them as "use
    the other engine".  */
 #define NC_URING_MAX_ENTRIES 4096

@@ -1,5 +1,6 @@
-/* enosys-exec.c -- helper of tests/xcp.bats and tests/uring-test: run a command on what looks
-   like a kernel, or a file system, without some of the copy calls.
+/* enosys-exec.c -- helper of tests/xcp.bats and tests/uring-test: run a
+   command on what looks like a kernel, or a file system, without some of
+   the copy calls (or io_uring).
 
    enosys-exec CALL[:ERRNO][,CALL[:ERRNO]...] COMMAND [ARG]...
        Install a seccomp filter that makes each CALL fail with ENOSYS (or

@@ -5,7 +5,7 @@
    kernel.io_uring_disabled or seccomp EPERM), the cases skip saying so;
    the fallback itself is checked by running this driver again under
    tests/enosys-exec ("uring-test --open-only" reports nc_uring_open's
-   answer as its exit status).  */
+   answer, or nc_uring_read's, as its exit status).  */
 
 #include <config.h>
 
@@ -353,14 +353,26 @@ test_chain_broken (void)
 }
 
 /* "uring-test --open-only": nc_uring_open's answer as the exit status
-   (0, or the errno).  */
+   (0, or the errno), or when it opened, nc_uring_read's of one read of
+   this file.  */
 static int
 open_only (void)
 {
   struct nc_uring ring;
   int ret = nc_uring_open (&ring, 8);
-  if (ret == 0)
-    nc_uring_close (&ring);
+  if (ret != 0)
+    return -ret;
+  int fd = open ("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 125;
+  char buf[4];
+  struct iovec iov = { buf, sizeof buf };
+  struct nc_uring_xfer x = xfer (0, &iov, 1);
+  ret = nc_uring_read (&ring, fd, &x, 1, 0);
+  if (ret == 0 && (x.done != sizeof buf || memcmp (buf, "\177ELF", 4) != 0))
+    ret = -EIO;
+  nc_uring_close (&ring);
+  close (fd);
   return -ret;
 }
 
@@ -421,6 +433,11 @@ test_unavailable (const char *argv0)
                  "nc_uring_open where io_uring_setup answers ENOSYS");
   tap_check_int (run_filtered (helper, "io_uring_setup:EPERM"), EPERM,
                  "nc_uring_open where io_uring_setup answers EPERM");
+  tap_check_int (run_filtered (helper, "io_uring_enter"), ENOSYS,
+                 "nc_uring_read where io_uring_enter answers ENOSYS: the "
+                 "ring's own error");
+  tap_check_int (run_filtered (helper, "splice"), 0,
+                 "the same driver with io_uring allowed: open and read");
 }
 
 int
