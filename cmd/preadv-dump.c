@@ -369,6 +369,8 @@ preadv_why (char *buf, size_t size)
     *buf = '\0';
   else if (hipri)
     snprintf (buf, size, " (auto: --hipri)");
+  else if (rd.worker_only_fs && rd.stats.max_groups >= SPAN_URING_THRESHOLD)
+    snprintf (buf, size, " (auto: %s)", rd.worker_only_fs);
   else
     snprintf (buf, size, " (auto: %llu %s, uring from %d)",
               (unsigned long long) rd.stats.max_groups,

@@ -50,7 +50,9 @@ enum span_engine { SPAN_ENGINE_AUTO, SPAN_ENGINE_PREADV, SPAN_ENGINE_URING };
 extern const char *const span_engine_names[];
 
 /* The auto engine reads a batch with io_uring when it needs at least
-   this many preadv calls (groups); measured, see preadv-dump(1) NOTES.  */
+   this many preadv calls (groups), except with RWF_HIPRI and on a file
+   system whose reads io_uring cannot do inline (tmpfs, proc, sysfs...);
+   measured, see preadv-dump(1) NOTES.  */
 #define SPAN_URING_THRESHOLD 16
 
 /* A range to read: OFFSET and LEN given (LEN > 0), DATA set to its bytes
@@ -93,6 +95,10 @@ struct span_reader
   /* Why io_uring is not used: 0, or -errno of nc_uring_open or of the
      ring, once it failed (then every batch is read by preadv).  */
   int uring_error;
+  /* With the auto engine, the name of the file system ("tmpfs") whose
+     reads io_uring would hand to a worker thread, slower than preadv:
+     then every batch is read by preadv.  NULL otherwise.  */
+  const char *worker_only_fs;
 
   /* The layer's own.  */
   unsigned char *scratch;

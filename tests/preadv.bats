@@ -626,10 +626,12 @@ engine_in_debug() {
   require_uring f
   distant_ranges 64 $((100 * 1024))
   command preadv-dump --engine=preadv -f raw f "${OPS[@]}" >expected
-  local engine
-  for engine in uring auto; do
+  local engine engines=(uring auto)
+  # On tmpfs auto reads by preadv (tested below).
+  [[ $(stat -f -c %T .) != tmpfs ]] || engines=(uring)
+  for engine in "${engines[@]}"; do
     strace -f -e trace=io_uring_setup,io_uring_enter,preadv,preadv2 \
-      -o log preadv-dump --engine=$engine -f raw f "${OPS[@]}" >out
+      -o log preadv-dump --engine="$engine" -f raw f "${OPS[@]}" >out
     assert_same expected out
     assert_equal "$(strace_count log io_uring_setup)" 1
     (($(strace_count log io_uring_enter) >= 1)) || fail "no io_uring_enter: $(cat log)"
@@ -650,6 +652,26 @@ engine_in_debug() {
   strace -f -e trace=io_uring_setup,preadv2 -o log \
     preadv-dump --engine=auto --hipri -f raw f "${OPS[@]}" >out 2>err || true
   assert_equal "$(strace_count log io_uring_setup)" 0
+}
+
+@test "engines: auto reads a file of tmpfs by preadv; --engine=uring by io_uring" {
+  require_root
+  mkdir mnt
+  mount -t tmpfs -o size=16m nc-test mnt || skip "cannot mount a tmpfs"
+  make_random mnt/f $((8 * MIB))
+  require_uring mnt/f
+  distant_ranges 64 $((100 * 1024))
+  command preadv-dump --engine=preadv -f raw mnt/f "${OPS[@]}" >expected
+  run --separate-stderr stdout_to out command preadv-dump --debug -f raw \
+    mnt/f "${OPS[@]}"
+  assert_success
+  assert_err "preadv-dump: engine preadv (auto: tmpfs): 64 ranges, 64 preadv calls"
+  assert_same expected out
+  run --separate-stderr stdout_to out command preadv-dump --engine=uring \
+    --debug -f raw mnt/f "${OPS[@]}"
+  assert_success
+  assert_err --regexp "^preadv-dump: engine uring: 64 ranges, [0-9]+ SQEs, [0-9]+ io_uring_enter calls?$"
+  assert_same expected out
 }
 
 @test "engines: the same bytes in every format from both engines" {
@@ -750,16 +772,18 @@ os.pread(fd, 1 << 20, 0)'
     || skip "seccomp filters cannot be installed here"
   distant_ranges 100 8000
   command preadv-dump --engine=preadv -f xxd f "${OPS[@]}" >expected
-  local engine refusal
-  for engine in uring auto; do
+  local engine refusal engines=(uring auto)
+  # On tmpfs auto would not try io_uring at all.
+  [[ $(stat -f -c %T .) != tmpfs ]] || engines=(uring)
+  for engine in "${engines[@]}"; do
     for refusal in io_uring_setup:ENOSYS io_uring_setup:EPERM io_uring_enter:ENOSYS; do
       run --separate-stderr stdout_to out "$enosys_exec" "$refusal" \
-        "$NC_BINDIR/preadv-dump" --engine=$engine f "${OPS[@]}"
+        "$NC_BINDIR/preadv-dump" --engine="$engine" f "${OPS[@]}"
       assert_success
       assert_err ""
       assert_same expected out
       run --separate-stderr stdout_to out "$enosys_exec" "$refusal" \
-        "$NC_BINDIR/preadv-dump" --engine=$engine --debug f "${OPS[@]}"
+        "$NC_BINDIR/preadv-dump" --engine="$engine" --debug f "${OPS[@]}"
       assert_success
       assert_same expected out
       if [[ $refusal == *EPERM ]]; then
