@@ -36,6 +36,9 @@
 # define IORING_SETUP_DEFER_TASKRUN (1U << 13)
 #endif
 
+/* The most an IORING_OP_READ or _WRITE SQE asks for.  */
+#define MAX_ONE_GO 0x7ffff000U
+
 /* The user_data of the final fdatasync; a transfer's is its index.  */
 #define SYNC_TAG UINT64_MAX
 
@@ -113,6 +116,30 @@ map_rings (struct nc_uring *ring, const struct io_uring_params *p)
   return 0;
 }
 
+/* Whether the kernel of ring FD has IORING_OP_READ and IORING_OP_WRITE
+   (Linux 5.6, as IORING_REGISTER_PROBE).  A transfer of one buffer goes
+   by them rather than by READV and WRITEV: the kernel then has no iovec
+   to import (10 000 warm 4-byte reads of ext4: 1 to 17% faster, medians
+   of 31 alternating runs, four times).  */
+static bool
+probe_read_write (int fd)
+{
+  enum { OPS = 64 };
+  union
+  {
+    struct io_uring_probe probe;
+    unsigned char room[sizeof (struct io_uring_probe)
+                       + OPS * sizeof (struct io_uring_probe_op)];
+  } u;
+  memset (&u, 0, sizeof u);
+  if (sys_io_uring_register ((unsigned int) fd, IORING_REGISTER_PROBE,
+                             &u.probe, OPS) < 0)
+    return false;
+  return (u.probe.ops_len > IORING_OP_WRITE
+          && u.probe.ops[IORING_OP_READ].flags & IO_URING_OP_SUPPORTED
+          && u.probe.ops[IORING_OP_WRITE].flags & IO_URING_OP_SUPPORTED);
+}
+
 int
 nc_uring_open (struct nc_uring *ring, unsigned int entries)
 {
@@ -138,6 +165,14 @@ nc_uring_open (struct nc_uring *ring, unsigned int entries)
   int err = -ENOSYS;
   if (p.features & IORING_FEAT_SINGLE_MMAP)
     err = map_rings (ring, &p);
+  if (err == 0)
+    ring->op_read_write = probe_read_write (fd);
+  /* A file table of one empty slot (Linux 5.5), for batch_init.  */
+  int none = -1;
+  if (err == 0)
+    ring->fixed_file = sys_io_uring_register ((unsigned int) fd,
+                                              IORING_REGISTER_FILES,
+                                              &none, 1) == 0;
   if (err < 0)
     nc_uring_close (ring);
   return err;
@@ -205,7 +240,9 @@ enter (struct nc_uring *ring, unsigned int min_complete)
       if (ret >= 0)
         {
           /* Fewer than asked: the kernel did not wait, and the rest
-             goes with the next enter.  */
+             goes with the next enter (a chain is cut there).  */
+          if ((unsigned int) ret < ring->unsubmitted)
+            ring->split = true;
           ring->unsubmitted -= (unsigned int) ret;
           ring->stats.sqes += (unsigned int) ret;
           return 0;
@@ -220,14 +257,17 @@ enter (struct nc_uring *ring, unsigned int min_complete)
 struct batch
 {
   struct nc_uring *ring;
-  int fd;
+  int file;                     /* the caller's descriptor */
+  int fd;                       /* what the SQEs name: FILE, or slot 0 */
   struct nc_uring_xfer *x;
   size_t n;
   int rw_flags;
   uint8_t opcode;               /* IORING_OP_READV or IORING_OP_WRITEV */
+  bool fixed;                   /* FD is slot 0 of the file table */
   size_t next;                  /* first transfer never queued */
   size_t ended;                 /* transfers with their final outcome */
   int sync_res;                 /* the fdatasync's result, once reaped */
+  bool unsettled;               /* the ring failed with SQEs in the kernel */
   /* The chain of NC_URING_LINK: the lowest index cut short, and the
      lowest index failed (N when none).  */
   size_t short_at, failed_at;
@@ -248,18 +288,17 @@ reap (struct batch *b)
   for (; head != tail; head++)
     {
       const struct io_uring_cqe *cqe = &ring->cqes[head & ring->cq_mask];
-      uint64_t tag = cqe->user_data;
-      int res = cqe->res;
-      /* Release: the CQE is read (above) before its slot is handed back
-         to the kernel, which loads the head with acquire.  Stored at
-         each step, as B->complete may queue SQEs (and so more CQEs).  */
-      __atomic_store_n (ring->cq_head, head + 1, __ATOMIC_RELEASE);
       ring->in_flight--;
-      if (tag == SYNC_TAG)
-        b->sync_res = res;
+      if (cqe->user_data == SYNC_TAG)
+        b->sync_res = cqe->res;
       else
-        b->complete (b, (size_t) tag, res);
+        b->complete (b, (size_t) cqe->user_data, cqe->res);
     }
+  /* Release: the CQEs are read (above) before their slots are handed
+     back to the kernel, which loads the head with acquire.  Once for
+     all: the SQEs B->complete queued complete after the next enter, and
+     the CQ has room for twice what can be in flight.  */
+  __atomic_store_n (ring->cq_head, head, __ATOMIC_RELEASE);
   return count;
 }
 
@@ -287,16 +326,45 @@ recover (struct batch *b, int err)
   return 0;
 }
 
+/* After the ring failed with ERR: wait for every SQE the kernel has
+   taken, reaping, so that nothing of the batch is still being done when
+   the caller looks at DONE and ERROR (and undoes, or reuses the buffers):
+   closing a ring only starts its teardown, and a transfer already with
+   a worker or the block layer goes on after close returns.  The SQEs
+   queued but never taken stay so.  Returns ERR; sets B->unsettled if
+   the wait failed too.  */
+static int
+settle (struct batch *b, int err)
+{
+  struct nc_uring *ring = b->ring;
+  while (ring->in_flight > ring->unsubmitted)
+    {
+      int ret = sys_io_uring_enter ((unsigned int) ring->fd, 0,
+                                    ring->in_flight - ring->unsubmitted,
+                                    IORING_ENTER_GETEVENTS);
+      ring->stats.enters++;
+      if (ret < 0 && ret != -EINTR)
+        {
+          b->unsettled = true;
+          break;
+        }
+      reap (b);
+    }
+  return err;
+}
+
 /* One io_uring_enter of B, waiting for MIN_COMPLETE completions, and
-   the reaping of what has completed.  Returns 0, or the ring's error.  */
+   the reaping of what has completed.  Returns 0, or the ring's error
+   (settled).  */
 static int
 step (struct batch *b, unsigned int min_complete)
 {
   int ret = enter (b->ring, min_complete);
   if (ret < 0)
-    return recover (b, ret);
-  reap (b);
-  return 0;
+    ret = recover (b, ret);
+  else
+    reap (b);
+  return ret < 0 ? settle (b, ret) : 0;
 }
 
 /* --- Transfers ---------------------------------------------------------- */
@@ -338,10 +406,27 @@ static struct io_uring_sqe *
 queue_xfer (struct batch *b, size_t i, bool link)
 {
   struct nc_uring_xfer *t = &b->x[i];
-  struct io_uring_sqe *sqe = queue_sqe (b->ring, b->opcode, b->fd, i);
-  sqe->addr = (uint64_t) (uintptr_t) t->iov;
-  sqe->len = (unsigned int) t->iovcnt;
+  bool read = b->opcode == IORING_OP_READV;
+  struct io_uring_sqe *sqe;
+  if (t->iovcnt == 1 && b->ring->op_read_write)
+    {
+      sqe = queue_sqe (b->ring, read ? IORING_OP_READ : IORING_OP_WRITE,
+                       b->fd, i);
+      sqe->addr = (uint64_t) (uintptr_t) t->iov->iov_base;
+      /* The kernel does no more than MAX_RW_COUNT (2 GiB less a page)
+         in one go either; the rest is a short transfer's.  */
+      sqe->len = (t->iov->iov_len < MAX_ONE_GO
+                  ? (unsigned int) t->iov->iov_len : MAX_ONE_GO);
+    }
+  else
+    {
+      sqe = queue_sqe (b->ring, b->opcode, b->fd, i);
+      sqe->addr = (uint64_t) (uintptr_t) t->iov;
+      sqe->len = (unsigned int) t->iovcnt;
+    }
   sqe->off = t->offset + t->done;
+  if (b->fixed)
+    sqe->flags |= IOSQE_FIXED_FILE;
   sqe->rw_flags = (__typeof__ (sqe->rw_flags)) b->rw_flags;
   if (link)
     sqe->flags |= IOSQE_IO_LINK;
@@ -353,6 +438,8 @@ queue_sync (struct batch *b)
 {
   struct io_uring_sqe *sqe = queue_sqe (b->ring, IORING_OP_FSYNC, b->fd,
                                         SYNC_TAG);
+  if (b->fixed)
+    sqe->flags |= IOSQE_FIXED_FILE;
   sqe->fsync_flags = IORING_FSYNC_DATASYNC;
 }
 
@@ -432,12 +519,30 @@ run_independent (struct batch *b)
   return 0;
 }
 
+/* Put FD in slot 0 of RING's file table (-1: empty it).  Returns true
+   if done.  */
+static bool
+set_fixed_file (struct nc_uring *ring, int fd)
+{
+  struct io_uring_files_update update = {
+    .offset = 0, .fds = (uint64_t) (uintptr_t) &fd
+  };
+  return sys_io_uring_register ((unsigned int) ring->fd,
+                                IORING_REGISTER_FILES_UPDATE, &update, 1)
+         == 1;
+}
+
+/* B for the N transfers at X on FD, their outcomes reset.  The file is
+   put in the ring's file table for the batch, if the ring has one: its
+   SQEs then name slot 0 (IOSQE_FIXED_FILE), and the kernel takes no
+   reference to the file per SQE (10 000 warm 4-byte reads of ext4: 7 to
+   14% faster, measured as above).  */
 static void
 batch_init (struct batch *b, struct nc_uring *ring, int fd,
             struct nc_uring_xfer *x, size_t n, int rw_flags,
             uint8_t opcode)
 {
-  *b = (struct batch) { .ring = ring, .fd = fd, .x = x, .n = n,
+  *b = (struct batch) { .ring = ring, .file = fd, .fd = fd, .x = x, .n = n,
                         .rw_flags = rw_flags, .opcode = opcode,
                         .short_at = n, .failed_at = n,
                         .complete = complete_independent };
@@ -447,6 +552,38 @@ batch_init (struct batch *b, struct nc_uring *ring, int fd,
       x[i].error = 0;
       x[i].eof = false;
     }
+  if (n > 0 && ring->fixed_file && set_fixed_file (ring, fd))
+    {
+      b->fixed = true;
+      b->fd = 0;
+    }
+}
+
+/* The end of batch B: the file out of the table again, so that the ring
+   keeps no reference to it (its descriptor may be closed, and its number
+   reused, before the next batch); RING->lost said.  */
+static void
+batch_end (struct batch *b)
+{
+  if (b->fixed)
+    set_fixed_file (b->ring, -1);
+  b->ring->lost = b->unsettled;
+}
+
+/* Whether B's file cannot be read or written at an offset (a pipe, a
+   socket, a terminal: lseek answers ESPIPE, and preadv would), where
+   io_uring would read or write it in the order it pleases: then every
+   transfer with bytes to move ends with -ESPIPE.  */
+static bool
+not_positional (struct batch *b)
+{
+  if (b->n == 0 || sys_lseek (b->file, 0, SEEK_CUR) != -ESPIPE)
+    return false;
+  for (size_t i = 0; i < b->n; i++)
+    if (xfer_left (&b->x[i]) > 0)
+      b->x[i].error = -ESPIPE;
+  b->sync_res = -ECANCELED;
+  return true;
 }
 
 int
@@ -455,7 +592,9 @@ nc_uring_read (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
 {
   struct batch b;
   batch_init (&b, ring, fd, x, n, rw_flags, IORING_OP_READV);
-  return run_independent (&b);
+  int ret = not_positional (&b) ? 0 : run_independent (&b);
+  batch_end (&b);
+  return ret;
 }
 
 /* Wait until everything queued has completed, reaping.  */
@@ -512,6 +651,29 @@ queue_chain (struct batch *b, size_t pos, unsigned int limit, bool sync)
   return end;
 }
 
+/* After a piece of a chain from POS to END: the transfers of the piece
+   left with bytes to write and no error of their own, but not behind a
+   short one, were cancelled for good: by a failure (at B->failed_at, or
+   at submission, when the kernel fails the whole chain and reports the
+   one SQE it refused, wherever it is), or with no reason given.  They
+   and every later transfer end with -ECANCELED.  Returns true if the
+   chain is over so.  */
+static bool
+chain_failed (struct batch *b, size_t pos, size_t end)
+{
+  size_t stop = b->short_at < end ? b->short_at : end;
+  for (size_t i = pos; i < stop && b->failed_at == b->n; i++)
+    if (b->x[i].error == 0 && xfer_left (&b->x[i]) > 0)
+      b->failed_at = i;
+  if (b->failed_at == b->n)
+    return false;
+  for (size_t i = pos; i < b->n; i++)
+    if (b->x[i].error == 0 && xfer_left (&b->x[i]) > 0)
+      b->x[i].error = -ECANCELED;
+  b->sync_res = -ECANCELED;
+  return true;
+}
+
 /* Run the transfers of B as one chain (NC_URING_LINK), with the
    fdatasync at its end if SYNC: a piece of at most a ring's worth at a
    time, since a chain ends with its submission; the next piece starts
@@ -524,26 +686,29 @@ run_chain (struct batch *b, bool sync)
   for (;;)
     {
       size_t end = queue_chain (b, pos, limit, sync);
-      if (b->ring->in_flight == 0)
+      if (b->ring->unsubmitted == 0)
         return 0;
       b->short_at = b->failed_at = b->n;
+      b->ring->split = false;
       int ret = drain (b);
       if (ret < 0)
         return ret;
-      if (b->failed_at < b->n)
-        {
-          for (size_t i = b->failed_at + 1; i < b->n; i++)
-            if (b->x[i].error == 0 && xfer_left (&b->x[i]) > 0)
-              b->x[i].error = -ECANCELED;
-          b->sync_res = -ECANCELED;
-          return 0;
-        }
+      if (chain_failed (b, pos, end))
+        return 0;
       if (b->short_at < b->n)
         pos = b->short_at;
-      else if (end == b->n)
-        return 0;
-      else
+      else if (end < b->n)
         pos = end;
+      else if (sync && b->ring->split)
+        {
+          /* The kernel took the piece in two enters, and so as two
+             chains: the fdatasync may have run before the writes of the
+             first were done.  Once more, now that they all are.  */
+          queue_sync (b);
+          return drain (b);
+        }
+      else
+        return 0;
     }
 }
 
@@ -555,8 +720,10 @@ nc_uring_write (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
   struct batch b;
   batch_init (&b, ring, fd, x, n, rw_flags, IORING_OP_WRITEV);
   bool sync = flags & NC_URING_DATASYNC;
-  int ret;
-  if (flags & NC_URING_LINK)
+  int ret = 0;
+  if (not_positional (&b))
+    ;
+  else if (flags & NC_URING_LINK)
     {
       b.complete = complete_linked;
       ret = run_chain (&b, sync);
@@ -579,6 +746,7 @@ nc_uring_write (struct nc_uring *ring, int fd, struct nc_uring_xfer *x,
             }
         }
     }
+  batch_end (&b);
   if (sync_error)
     *sync_error = ret == 0 ? b.sync_res : ret;
   return ret;

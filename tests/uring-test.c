@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 
@@ -78,14 +79,25 @@ test_open_close (void)
     nc_uring_close (&ring);
 }
 
-/* N reads of LEN bytes at random offsets through a ring of ENTRIES:
-   bytes compared with the file, and the counters.  */
+/* Make RING go the way of kernels before 5.6 and 5.5: READV and WRITEV
+   SQEs for one buffer too, the file named by its descriptor.  */
 static void
-test_many_reads (unsigned int entries, size_t n, size_t len)
+plain_sqes (struct nc_uring *ring)
+{
+  ring->op_read_write = false;
+  ring->fixed_file = false;
+}
+
+/* N reads of LEN bytes at random offsets through a ring of ENTRIES
+   (PLAIN: plain_sqes): bytes compared with the file, and the counters.  */
+static void
+test_many_reads (unsigned int entries, size_t n, size_t len, bool plain)
 {
   struct nc_uring ring;
   if (nc_uring_open (&ring, entries) != 0)
     tap_die ("nc_uring_open");
+  if (plain)
+    plain_sqes (&ring);
   struct nc_uring_xfer *x = calloc (n, sizeof *x);
   struct iovec *iov = calloc (n, sizeof *iov);
   unsigned char *buf = calloc (n, len);
@@ -102,8 +114,8 @@ test_many_reads (unsigned int entries, size_t n, size_t len)
     good += (x[i].done == len && x[i].error == 0 && !x[i].eof
              && memcmp (buf + i * len, content + x[i].offset, len) == 0
              && x[i].iovcnt == 0);
-  tap_check_int (ret, 0, "%zu reads of %zu bytes, ring of %u", n, len,
-                 ring.entries);
+  tap_check_int (ret, 0, "%zu reads of %zu bytes, ring of %u%s", n, len,
+                 ring.entries, plain ? ", READV SQEs" : "");
   tap_check_int (good, n, "%zu reads: every one whole and as pread reads",
                  n);
   tap_check_int (ring.stats.sqes, n, "%zu reads: one SQE each", n);
@@ -294,18 +306,21 @@ test_many_writes (unsigned int flags, const char *how)
   free (bytes);
 }
 
-/* A chain broken by a real error.  Under RLIMIT_FSIZE (SIGXFSZ ignored)
-   the write crossing the limit is short; the layer resubmits its rest,
+/* A chain broken by a real error (PLAIN: plain_sqes).  Under
+   RLIMIT_FSIZE (SIGXFSZ ignored) the write crossing the limit is short;
+   the layer resubmits its rest,
    with the two writes the kernel cancelled behind it and the fdatasync,
    as a new chain; the rest, at the limit, fails with EFBIG, and the
    kernel cancels the two writes and the fdatasync for good.  */
 static void
-test_chain_broken (void)
+test_chain_broken (bool plain)
 {
   enum { LIMIT = 65536 };
   struct nc_uring ring;
   if (nc_uring_open (&ring, 8) != 0)
     tap_die ("nc_uring_open");
+  if (plain)
+    plain_sqes (&ring);
   int fd = xopenat (dfd, "limited", O_RDWR | O_CREAT | O_TRUNC);
   unsigned char bytes[220];
   fill_random (bytes, sizeof bytes, 7);
@@ -330,7 +345,8 @@ test_chain_broken (void)
   if (setrlimit (RLIMIT_FSIZE, &old) != 0
       || sigaction (SIGXFSZ, &old_sa, NULL) != 0)
     tap_die ("RLIMIT_FSIZE");
-  tap_check_int (ret, 0, "a chain across RLIMIT_FSIZE");
+  tap_check_int (ret, 0, "a chain across RLIMIT_FSIZE%s",
+                 plain ? ", WRITEV SQEs" : "");
   tap_ok (x[0].done == 100 && x[0].error == 0, "the write before the limit "
           "whole (%llu, %d)", (unsigned long long) x[0].done, x[0].error);
   tap_ok (x[1].done == 50 && x[1].error == -EFBIG, "the write crossing it: "
@@ -349,6 +365,78 @@ test_chain_broken (void)
           && file_has (fd, 200, zero, 10) && file_has (fd, 300, zero, 10),
           "the file has the bytes written and not the cancelled ones");
   close (fd);
+  nc_uring_close (&ring);
+}
+
+/* A chain with a transfer the kernel refuses at submission (more
+   iovecs than IOV_MAX): the kernel fails the whole chain, the writes
+   before it with -ECANCELED (or, where it imports iovecs only when the
+   write runs, done); none after it is done.  */
+static void
+test_chain_refused (void)
+{
+  struct nc_uring ring;
+  if (nc_uring_open (&ring, 8) != 0)
+    tap_die ("nc_uring_open");
+  int fd = xopenat (dfd, "refused", O_RDWR | O_CREAT | O_TRUNC);
+  enum { TOO_MANY = 2000 };
+  static struct iovec many[TOO_MANY];
+  unsigned char bytes[20];
+  fill_random (bytes, sizeof bytes, 9);
+  for (int i = 0; i < TOO_MANY; i++)
+    many[i] = (struct iovec) { bytes, 1 };
+  struct iovec iov[2] = { { bytes, 10 }, { bytes + 10, 10 } };
+  struct nc_uring_xfer x[3] = {
+    xfer (0, &iov[0], 1), xfer (100, many, TOO_MANY), xfer (200, &iov[1], 1),
+  };
+  int sync_error = 1;
+  int ret = nc_uring_write (&ring, fd, x, 3, 0,
+                            NC_URING_LINK | NC_URING_DATASYNC, &sync_error);
+  bool first_cancelled = x[0].error == -ECANCELED && x[0].done == 0;
+  bool first_done = x[0].error == 0 && x[0].done == 10;
+  tap_check_int (ret, 0, "a chain with a write of %d iovecs", TOO_MANY);
+  tap_check_int (x[1].error, -EINVAL, "the write of %d iovecs: -EINVAL",
+                 TOO_MANY);
+  tap_ok ((first_cancelled || first_done) && x[2].error == -ECANCELED
+          && x[2].done == 0 && sync_error == -ECANCELED,
+          "the write before it %s, the one after it -ECANCELED",
+          first_done ? "done" : "-ECANCELED");
+  struct stat st;
+  if (fstat (fd, &st) != 0)
+    tap_die ("fstat");
+  tap_ok (st.st_size == (first_done ? 10 : 0),
+          "the file as DONE says (%lld bytes)", (long long) st.st_size);
+  close (fd);
+  nc_uring_close (&ring);
+}
+
+/* A pipe (which io_uring would read and write at no offset): every
+   transfer -ESPIPE, the pipe untouched.  */
+static void
+test_pipe (void)
+{
+  struct nc_uring ring;
+  if (nc_uring_open (&ring, 8) != 0)
+    tap_die ("nc_uring_open");
+  int p[2];
+  if (pipe (p) != 0)
+    tap_die ("pipe");
+  xwrite (p[1], "abc", 3);
+  char buf[2][3];
+  struct iovec iov[2] = { { buf[0], 3 }, { buf[1], 3 } };
+  struct nc_uring_xfer x[2] = { xfer (0, &iov[0], 1), xfer (3, &iov[1], 1) };
+  int ret = nc_uring_read (&ring, p[0], x, 2, 0);
+  tap_ok (ret == 0 && x[0].error == -ESPIPE && x[1].error == -ESPIPE
+          && x[0].done + x[1].done == 0, "reads of a pipe: -ESPIPE each");
+  int sync_error = 1;
+  ret = nc_uring_write (&ring, p[1], x, 2, 0, NC_URING_LINK, &sync_error);
+  tap_ok (ret == 0 && x[0].error == -ESPIPE && x[1].error == -ESPIPE,
+          "writes to a pipe: -ESPIPE each");
+  char left[4];
+  close (p[1]);
+  tap_ok (read_all (p[0], left, sizeof left) == 3
+          && memcmp (left, "abc", 3) == 0, "the pipe untouched");
+  close (p[0]);
   nc_uring_close (&ring);
 }
 
@@ -471,9 +559,10 @@ main (int argc, char **argv)
   make_file ();
 
   test_open_close ();
-  test_many_reads (64, 3 * 64, 4);
-  test_many_reads (1024, 10000, 4);
-  test_many_reads (4096, 10000, 4);
+  test_many_reads (64, 3 * 64, 4, false);
+  test_many_reads (64, 3 * 64, 4, true);
+  test_many_reads (1024, 10000, 4, false);
+  test_many_reads (4096, 10000, 4, false);
   test_multi_iovec ();
   test_eof ();
   test_errors ();
@@ -481,7 +570,10 @@ main (int argc, char **argv)
   test_many_writes (NC_URING_DATASYNC, "then fdatasync");
   test_many_writes (NC_URING_LINK, "linked");
   test_many_writes (NC_URING_LINK | NC_URING_DATASYNC, "linked, fdatasync");
-  test_chain_broken ();
+  test_chain_broken (false);
+  test_chain_broken (true);
+  test_chain_refused ();
+  test_pipe ();
 
   close (file_fd);
   free (content);
