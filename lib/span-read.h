@@ -109,8 +109,10 @@ struct span_reader
   struct span_hole *holes;      /* of the last batch, in order */
   idx_t nholes, holes_alloc;
   struct iovec iov[IOV_MAX];
+  bool positional;              /* a regular file or a block device */
   bool ring_open;
   struct nc_uring ring;
+  struct nc_uring_stats ring_stats_seen;  /* of RING, counted in STATS */
 };
 
 /* Start reading FD, called NAME in messages (already quoted), with
