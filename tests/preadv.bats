@@ -11,10 +11,15 @@ MIB=$((1024 * 1024))
 
 # NC_ENGINE=uring (or preadv, auto) runs the whole file with that engine:
 # each preadv-dump and pwritev-patch a test runs takes --engine=$NC_ENGINE
-# first (tests/run-bats runs the file a second time with uring).  A tool
-# run by another program (strace, timeout, bash -c) is the plain one.
+# first, preadv being pwritev for pwritev-patch (tests/run-bats runs the
+# file a second time with uring).  A tool run by another program (strace,
+# timeout, bash -c) is the plain one.
 preadv-dump() { command preadv-dump ${NC_ENGINE:+"--engine=$NC_ENGINE"} "$@"; }
-pwritev-patch() { command pwritev-patch ${NC_ENGINE:+"--engine=$NC_ENGINE"} "$@"; }
+pwritev-patch() {
+  local engine=${NC_ENGINE-}
+  [[ $engine != preadv ]] || engine=pwritev
+  command pwritev-patch ${engine:+"--engine=$engine"} "$@"
+}
 
 # skip_counts_of_uring: a test of the calls of the preadv engine (--stats
 # counts) ends here when the file runs with NC_ENGINE=uring.
