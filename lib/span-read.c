@@ -598,6 +598,8 @@ span_read_ranges (struct span_reader *rd, struct span_range *const *sorted,
       free (sp);
       sp = make_spans (rd, sorted, n, &ns);
       g = make_groups (rd, sp, ns, &ng);
+      /* Left once: later batches have their buffers to themselves.  */
+      rd->ring_lost = false;
     }
   if (!done)
     for (size_t i = 0; i < ng; i++)

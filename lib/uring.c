@@ -13,7 +13,10 @@
 #include "sys.h"
 
 /* memcheck cannot see the kernel write a read's buffers through the
-   ring: each completed read marks the bytes it brought in.  */
+   ring: each completed read marks the bytes it brought in.  The header
+   is found by the compiler itself (__has_include, GCC 5 and Clang), not
+   by configure: a cross compiler does not see the build machine's
+   /usr/include, so each build decides for its own target.  */
 #if defined __has_include
 # if __has_include (<valgrind/memcheck.h>)
 #  include <valgrind/memcheck.h>
@@ -291,8 +294,11 @@ reap (struct batch *b)
       ring->in_flight--;
       if (cqe->user_data == SYNC_TAG)
         b->sync_res = cqe->res;
-      else
+      else if (cqe->user_data < b->n)
         b->complete (b, (size_t) cqe->user_data, cqe->res);
+      /* Any other tag is none of this batch's: every SQE is queued with
+         a transfer's index or SYNC_TAG, and a failed batch waits for all
+         it queued, so none is left for the next.  Ignored, not indexed.  */
     }
   /* Release: the CQEs are read (above) before their slots are handed
      back to the kernel, which loads the head with acquire.  Once for
