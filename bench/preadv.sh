@@ -461,6 +461,13 @@ if u is not None:
     print()
     print(f"goal, uring warm: <= 1 io_uring_enter per 1 000 ranges: "
           f"{e:.1f}, {met[e <= 1]}")
+# --engine=uring falls back to preadv without a word but in --debug: then
+# its figures are preadv's.
+for path in sorted(glob.glob(os.path.join(d, "debug.uring.*"))):
+    line = read(os.path.basename(path))
+    if line and "engine uring" not in line:
+        print(f"NOTE: --engine=uring fell back to preadv "
+              f"({os.path.basename(path)}): {line}")
 for path in sorted(glob.glob(os.path.join(d, "debug.*"))):
     name = os.path.basename(path)
     if read(name):
