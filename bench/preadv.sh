@@ -87,6 +87,13 @@ sed 's/$/:4/' "$dir/offsets" | tr '\n' ' ' >"$dir/ops"
 head -n "$ndd" "$dir/offsets" >"$dir/offsets-dd"
 head -n "$ndd" "$dir/offsets" | sed 's/$/:4/' | tr '\n' ' ' >"$dir/ops-dd"
 ops=$(cat "$dir/ops")
+# hyperfine takes each command as one argument, of at most 128 KiB
+# (MAX_ARG_STRLEN): about 10 000 ranges of a 1 GiB file.
+if ((${#ops} + 256 > 131072)); then
+  echo "preadv.sh: $nranges ranges make a command of ${#ops} bytes," \
+    "over the 128 KiB of an argument: fewer RANGES" >&2
+  exit 1
+fi
 
 cat >"$dir/pread.py" <<'PY'
 import os, sys
@@ -184,8 +191,9 @@ loop_cleanup() {
 
 loop_bench() {
   local image=$1 mib=$2 rounds=$3 runs=$4 engine round
-  local dump="'$bindir/preadv-dump'"
+  local dump="'$bindir/preadv-dump'" ops
   shift 4
+  ops=$(cat "$dir/ops")
   local engines=("$@") cmds=() order=()
   mnt=$dir/ns/mnt
   loop=
@@ -280,7 +288,7 @@ else
   fi
   # The file, its ext4 metadata, the journal: SIZE + 1/16 + 64 MiB.
   image_mib=$((file_bytes / 1048576 + file_bytes / 16777216 + 64))
-  export dir bindir ops
+  export dir bindir
   export -f loop_bench loop_cleanup count_calls have
   status=0
   if unshare --mount --propagation private true; then
