@@ -87,6 +87,20 @@ sed 's/$/:4/' "$dir/offsets" | tr '\n' ' ' >"$dir/ops"
 head -n "$ndd" "$dir/offsets" >"$dir/offsets-dd"
 head -n "$ndd" "$dir/offsets" | sed 's/$/:4/' | tr '\n' ' ' >"$dir/ops-dd"
 ops=$(cat "$dir/ops")
+# The floor: as many ranges, adjacent from the middle of the file, so one
+# read: what preadv-dump spends apart from reading (start-up, parsing,
+# output); the engines' times less this one are their reading.
+python3 - "$file_bytes" "$nranges" >"$dir/ops-floor" <<'PY'
+import sys
+size, n = int(sys.argv[1]), int(sys.argv[2])
+base = max(0, size // 2 - 2 * n)
+print(" ".join(f"{base + 4 * i}:4" for i in range(n)))
+PY
+floor_ops=$(cat "$dir/ops-floor")
+floor_engine=
+if ((${#engines[@]})); then
+  floor_engine=--engine=preadv
+fi
 # hyperfine takes each command as one argument, of at most 128 KiB
 # (MAX_ARG_STRLEN): about 10 000 ranges of a 1 GiB file.
 if ((${#ops} + 256 > 131072)); then
@@ -126,6 +140,9 @@ python3 "$dir/pread.py" "$dir/src" "$dir/offsets" >"$dir/expected"
 # shellcheck disable=SC2086 # the operands are words
 "$bindir/preadv-dump" -f raw --stats "$dir/src" $ops 2>"$dir/stats" \
   | cmp - "$dir/expected"
+# shellcheck disable=SC2086
+"$bindir/preadv-dump" $floor_engine -f raw --stats "$dir/src" $floor_ops \
+  2>"$dir/stats-floor" >/dev/null
 # shellcheck disable=SC2046
 "$bindir/preadv-dump" -f raw "$dir/src" $(cat "$dir/ops-dd") \
   | cmp - <(bash "$dir/dd-loop.sh" "$dir/src" "$dir/offsets-dd")
@@ -167,6 +184,7 @@ for round in $(seq "$rounds"); do
     -n dump-xxd "$dump $(printf "'%s' " "${hex_dump[@]}")" \
     -n xxd "xxd $(printf "'%s' " "${hex_xxd[@]}")" \
     -n dump-ranges "$dump -f raw '$dir/src' $ops" \
+    -n dump-floor "$dump $floor_engine -f raw '$dir/src' $floor_ops" \
     "${engine_cmds[@]}" \
     -n python-pread "python3 '$dir/pread.py' '$dir/src' '$dir/offsets'" \
     -n python-start "python3 -c pass" \
@@ -408,19 +426,28 @@ for cmd, title in rows:
                        if joined(data[s], cmd) else "-" for s, _ in cases)
           + " |")
 met = {True: "met", False: "NOT met"}
-if engines:
-    ratios = {}
-    for s, _ in cases:
-        u, p = joined(data[s], "dump-uring"), joined(data[s], "dump-preadv")
-        paired = [a / b for r in data[s]
-                  for a, b in zip(r["dump-uring"], r["dump-preadv"])]
-        ratios[s] = (statistics.median(u) / statistics.median(p),
-                     min(paired), max(paired))
+ratios = {}
+for s, _ in cases if engines else []:
+    u, p = joined(data[s], "dump-uring"), joined(data[s], "dump-preadv")
+    paired = [a / b for r in data[s]
+              for a, b in zip(r["dump-uring"], r["dump-preadv"])]
+    ratios[s] = (statistics.median(u) / statistics.median(p),
+                 min(paired), max(paired))
+if ratios:
     print("| uring / preadv | "
           + " | ".join(f"**{r:.2f}x** ({lo:.2f}-{hi:.2f})"
                        for r, lo, hi in (ratios[s] for s, _ in cases))
           + " |")
-    print()
+print()
+floor = statistics.median(joined(warm, "dump-floor"))
+print(f"floor, tmpfs warm: {nranges} adjacent ranges, so one read (start-up, "
+      f"parsing, output): {spread(joined(warm, 'dump-floor'))}; --stats: "
+      f"{read('stats-floor').split(': ', 2)[-1]}")
+if ratios:
+    u, p = (statistics.median(joined(warm, f"dump-{e}")) - floor
+            for e in ("uring", "preadv"))
+    print(f"reading, tmpfs warm (median less the floor): preadv {ms(p)} ms, "
+          f"uring {ms(u)} ms, ratio {u / p:.2f}x")
     w = ratios["preadv"][0]
     print(f"goal, tmpfs warm: uring <= 0.5x preadv's time: {w:.2f}x, "
           f"{met[w <= 0.5]}")
