@@ -4,21 +4,27 @@
 # other, on a random file of SIZE bytes:
 #   - the hex dump of the file (its first HEX_SIZE bytes if it is larger),
 #     against xxd (both to /dev/null), the file in tmpfs;
-#   - RANGES 4-byte ranges at random offsets (-f raw), the file in tmpfs
-#     (so in the page cache: warm): preadv-dump (its default engine, and
-#     each engine by --engine) against a Python loop of os.pread
-#     (python3 -c pass is timed too: its start-up) and a shell loop of
-#     dd.  The dd loop is slow: it runs over the first DD_RANGES ranges
-#     only, and its time is scaled up to RANGES (said so in the results);
-#   - the same ranges by each engine from ext4 on a loop device, as root:
-#     warm (the file's pages cached), then cold (its pages dropped before
-#     every run: hyperfine --prepare, dd iflag=nocache on that file only).
-#     The image is a file under COLD_DIR, on a disk, attached with
-#     direct I/O (losetup --direct-io=on) so that the page cache holds
-#     none of it; the file system is mounted in a private mount namespace
-#     (unshare -m) on a tmpfs of its own, seen by no other process, and
-#     the loop device is detached at exit, on error too.
-#   - the system calls of each engine, counted by strace -c -f.
+#   - RANGES 4-byte ranges at random offsets (-f raw), the file in tmpfs:
+#     preadv-dump (its default engine, and each engine by --engine)
+#     against a Python loop of os.pread (python3 -c pass is timed too:
+#     its start-up) and a shell loop of dd.  The dd loop is slow: it runs
+#     over the first DD_RANGES ranges only, and its time is scaled up to
+#     RANGES (said so in the results).  tmpfs is a case of its own for
+#     io_uring, which cannot read shmem files inline (io-wq does);
+#   - the same ranges by each engine and the default one from ext4 on a
+#     loop device, as root: warm (the file in the page cache: the case
+#     the goals are about), then cold (its pages dropped before every
+#     run: hyperfine --prepare, dd iflag=nocache on that file only,
+#     checked once by fincore).  The image is a file under COLD_DIR, on a
+#     disk, attached with direct I/O (losetup --direct-io=on) so that the
+#     page cache holds none of it; the file system is mounted in a
+#     private mount namespace (unshare -m) on a tmpfs of its own, seen by
+#     no other process, and the loop device is detached at exit, on error
+#     too (and by the kernel when the namespace ends, if killed);
+#   - the floor: as many ranges, adjacent (one read), on both files: what
+#     is not reading (start-up, parsing, output);
+#   - the system calls of each engine, counted by strace -c -f, and each
+#     engine's own account (--debug).
 # hyperfine runs the commands in alternating rounds (the machine's load
 # drifts); medians over all runs, min-max, and the ratios are printed, the
 # engines' ratio also as the lowest and highest ratio of paired runs (run
@@ -159,10 +165,15 @@ engine_cmds=()
 for engine in "${engines[@]}"; do
   # shellcheck disable=SC2086
   "$bindir/preadv-dump" --engine="$engine" --debug -f raw "$dir/src" $ops \
-    2>"$dir/debug.$engine.warm" | cmp - "$dir/expected"
+    2>"$dir/debug.$engine.tmpfs" | cmp - "$dir/expected"
   engine_cmds+=(-n "dump-$engine"
     "$dump --engine=$engine -f raw '$dir/src' $ops")
 done
+if ((${#engines[@]})); then
+  # shellcheck disable=SC2086
+  "$bindir/preadv-dump" --debug -f raw "$dir/src" $ops \
+    2>"$dir/debug.default.tmpfs" | cmp - "$dir/expected"
+fi
 if have strace; then
   # shellcheck disable=SC2086
   count_calls default.warm "$bindir/preadv-dump" -f raw "$dir/src" $ops
@@ -253,17 +264,24 @@ loop_bench() {
       "in the page cache" >&2
     return 1
   fi
-  # Each engine, or the default one if there is no --engine.
-  for engine in "${engines[@]:-default}"; do
+  # Each engine and the default one (auto), with its choice (--debug).
+  local floor_ops floor_engine=() floor_cmd
+  floor_ops=$(cat "$dir/ops-floor")
+  for engine in "${engines[@]}" default; do
     local name=dump-$engine opt=(--engine="$engine") debug=(--debug)
     if [[ $engine == default ]]; then
-      name=dump-ranges opt=() debug=()
+      name=dump-ranges opt=()
+    fi
+    if ((${#engines[@]} == 0)); then
+      debug=()
+    else
+      floor_engine=(--engine=preadv)
     fi
     cmds+=(-n "$name" "$dump ${opt[*]} -f raw '$mnt/src' $ops")
     $drop
     # shellcheck disable=SC2086
     "$bindir/preadv-dump" "${opt[@]}" "${debug[@]}" -f raw "$mnt/src" $ops \
-      2>"$dir/debug.$engine.cold" | cmp - "$dir/expected"
+      2>"$dir/debug.$engine.ext4-cold" | cmp - "$dir/expected"
     if have strace; then
       # shellcheck disable=SC2086
       count_calls "$engine.loop-warm" "$bindir/preadv-dump" "${opt[@]}" \
@@ -274,15 +292,18 @@ loop_bench() {
         -f raw "$mnt/src" $ops
     fi
   done
-  # The commands' order turns every round: the first runs after the
-  # other's last (cold: the disk's own cache, the load's drift).
+  # Warm, the floor too (see above): what is not reading.
+  floor_cmd=(-n dump-floor
+    "$dump ${floor_engine[*]} -f raw '$mnt/src' $floor_ops")
+  # The commands' order turns by one every round: each runs first once
+  # (cold: after the other's reads, the disk's own cache; the load drifts).
+  local k
   for round in $(seq "$rounds"); do
-    order=("${cmds[@]}")
-    if ((round % 2 == 0 && ${#cmds[@]} == 6)); then
-      order=("${cmds[@]:3:3}" "${cmds[@]:0:3}")
-    fi
+    k=$((3 * ((round - 1) % (${#cmds[@]} / 3))))
+    order=("${cmds[@]:k}" "${cmds[@]:0:k}")
     hyperfine -N --style none --warmup 1 --runs "$runs" \
-      --export-json "$dir/warm-loop.$round.json" "${order[@]}" >/dev/null
+      --export-json "$dir/warm-loop.$round.json" "${order[@]}" \
+      "${floor_cmd[@]}" >/dev/null
     hyperfine -N --style none --warmup 1 --runs "$runs" --prepare "$drop" \
       --export-json "$dir/cold-loop.$round.json" "${order[@]}" >/dev/null
   done
@@ -338,13 +359,13 @@ bench_pair preadv "hex dump of $hex_what" dump-xxd xxd
 bench_pair preadv "$nranges ranges of 4 bytes" dump-ranges python-pread
 if ((${#engines[@]})); then
   what="$nranges ranges of 4 bytes, engine uring against preadv"
-  bench_pair preadv "$what, tmpfs (warm)" dump-uring dump-preadv
   if [[ $cold_run == yes ]]; then
     bench_pair warm-loop "$what, ext4 on a loop device, warm" \
       dump-uring dump-preadv
     bench_pair cold-loop "$what, ext4 on a loop device, cold" \
       dump-uring dump-preadv
   fi
+  bench_pair preadv "$what, tmpfs (warm)" dump-uring dump-preadv
 fi
 
 cat "$dir/load" "$dir"/loop "$dir"/dropped "$dir"/cold-skipped 2>/dev/null \
@@ -403,20 +424,21 @@ print(f"{nranges} ranges of 4 bytes: dd loop {dd:.0f} ms (measured on "
       f"ratio {dd/r:.0f}x")
 print(f"preadv-dump --stats: {read('stats').split(': ', 2)[-1]}")
 # The engines: time per file and cache state, ratio uring / preadv.  The
-# default engine (auto) on ext4 only when there is no --engine.
+# file in the page cache is the ext4 one (tmpfs is a case of its own:
+# io_uring cannot read shmem files inline, its reads go to io-wq).
 cases = [("preadv", "tmpfs, warm")]
 if cold_run == "yes":
-    cases += [("warm-loop", "ext4 on loop, warm"),
-              ("cold-loop", "ext4 on loop, cold")]
+    cases = [("warm-loop", "ext4, warm"), ("cold-loop", "ext4, cold")] + cases
+warm_case = cases[0][0]
 data = {s: runs(s) for s, _ in cases}
 rows = [(f"dump-{e}", f"--engine={e}") for e in engines]
-rows.append(("dump-ranges", "default engine"))
-nruns = len(joined(data["preadv"], rows[0][0]))
+rows.append(("dump-ranges", "default (auto)" if engines else "preadv-dump"))
+nruns = len(joined(data[warm_case], rows[0][0]))
 print()
 print(f"engines: {nranges} ranges of 4 bytes of a {size} file (-f raw), "
       f"{nruns} runs of each; median (min-max)"
-      + (f"; ratio = uring's median / preadv's (paired runs: "
-         f"lowest-highest)" if engines else ""))
+      + ("; ratio = uring's median / preadv's (paired runs: lowest-highest)"
+         if engines else ""))
 print()
 print("| engine | " + " | ".join(t for _, t in cases) + " |")
 print("|---|" + "--:|" * len(cases))
@@ -439,21 +461,27 @@ if ratios:
                        for r, lo, hi in (ratios[s] for s, _ in cases))
           + " |")
 print()
-floor = statistics.median(joined(warm, "dump-floor"))
-print(f"floor, tmpfs warm: {nranges} adjacent ranges, so one read (start-up, "
-      f"parsing, output): {spread(joined(warm, 'dump-floor'))}; --stats: "
-      f"{read('stats-floor').split(': ', 2)[-1]}")
+print(f"floor: {nranges} adjacent ranges, so one read (start-up, parsing, "
+      f"output; --stats: {read('stats-floor').split(': ', 2)[-1]})")
+for s, title in cases:
+    times = joined(data[s], "dump-floor")
+    if not times:
+        continue
+    floor = statistics.median(times)
+    line = f"{title}: floor {spread(times)}"
+    if ratios:
+        u, p = (statistics.median(joined(data[s], f"dump-{e}")) - floor
+                for e in ("uring", "preadv"))
+        line += (f"; reading (median less the floor): preadv {ms(p)} ms, "
+                 f"uring {ms(u)} ms, ratio {u / p:.2f}x")
+    print(line)
 if ratios:
-    u, p = (statistics.median(joined(warm, f"dump-{e}")) - floor
-            for e in ("uring", "preadv"))
-    print(f"reading, tmpfs warm (median less the floor): preadv {ms(p)} ms, "
-          f"uring {ms(u)} ms, ratio {u / p:.2f}x")
-    w = ratios["preadv"][0]
-    print(f"goal, tmpfs warm: uring <= 0.5x preadv's time: {w:.2f}x, "
-          f"{met[w <= 0.5]}")
+    w = ratios[warm_case][0]
+    print(f"goal, {dict(cases)[warm_case]}: uring <= 0.5x preadv's time: "
+          f"{w:.2f}x, {met[w <= 0.5]}")
     if cold_run == "yes":
         c = ratios["cold-loop"][0]
-        print(f"goal, cold: uring >= 2x faster than preadv: "
+        print(f"goal, ext4, cold: uring >= 2x faster than preadv: "
               f"{1 / c:.2f}x faster, {met[c <= 0.5]}")
 
 # The calls, from strace -c -f's table: calls is its 4th column.
@@ -469,8 +497,8 @@ def calls(name):
     return n
 
 rows = [(f"{e}.{k}", f"{e}, {t}") for e in engines + ["default"]
-        for k, t in (("warm", "tmpfs, warm"), ("loop-warm", "ext4, warm"),
-                     ("cold", "ext4, cold"))]
+        for k, t in (("loop-warm", "ext4, warm"), ("cold", "ext4, cold"),
+                     ("warm", "tmpfs, warm"))]
 counted = [(t, calls(n)) for n, t in rows if calls(n) is not None]
 if not counted:
     sys.exit(0)
@@ -490,12 +518,15 @@ for t, n in counted:
     enter = n.get("io_uring_enter", 0)
     rd = n.get("preadv", 0) + n.get("preadv2", 0)
     print(f"| {t} | {per(enter)} | {per(rd)} | {per(n['total'])} |")
-u = calls("uring.warm")
-if u is not None:
-    e = u.get("io_uring_enter", 0) * 1000 / nranges
-    print()
-    print(f"goal, uring warm: <= 1 io_uring_enter per 1 000 ranges: "
-          f"{e:.1f}, {met[e <= 1]}")
+for name, title in (("uring.loop-warm", "ext4, warm"),
+                    ("uring.warm", "tmpfs, warm")):
+    u = calls(name)
+    if u is not None:
+        e = u.get("io_uring_enter", 0) * 1000 / nranges
+        print()
+        print(f"goal, {title}: <= 1 io_uring_enter per 1 000 ranges: "
+              f"{e:.1f}, {met[e <= 1]}")
+        break
 # --engine=uring falls back to preadv without a word but in --debug: then
 # its figures are preadv's.
 for path in sorted(glob.glob(os.path.join(d, "debug.uring.*"))):
