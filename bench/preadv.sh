@@ -506,8 +506,9 @@ print()
 print("system calls (strace -c -f, one run each); per 1 000 ranges in "
       "parentheses")
 print()
-print("| engine, file | io_uring_enter | preadv, preadv2 | all calls |")
-print("|---|--:|--:|--:|")
+print("| engine, file | io_uring_enter | io_uring_setup, _register "
+      "| preadv, preadv2 | all calls |")
+print("|---|--:|--:|--:|--:|")
 
 
 def per(n):
@@ -517,7 +518,9 @@ def per(n):
 for t, n in counted:
     enter = n.get("io_uring_enter", 0)
     rd = n.get("preadv", 0) + n.get("preadv2", 0)
-    print(f"| {t} | {per(enter)} | {per(rd)} | {per(n['total'])} |")
+    ring = n.get("io_uring_setup", 0) + n.get("io_uring_register", 0)
+    print(f"| {t} | {per(enter)} | {per(ring)} | {per(rd)} "
+          f"| {per(n['total'])} |")
 for name, title in (("uring.loop-warm", "ext4, warm"),
                     ("uring.warm", "tmpfs, warm")):
     u = calls(name)
