@@ -7,8 +7,8 @@
    overlapping and adjacent ranges merge into spans, each read once into
    memory; spans whose gaps are small (--gap) are read together, by one
    preadv whose iovecs point the spans at their buffers and the gaps at a
-   scratch buffer.  Ranges too long to hold in memory are streamed on
-   their own, in chunks.  */
+   scratch buffer (lib/span-read.h does the reading).  Ranges too long to
+   hold in memory are streamed on their own, in chunks.  */
 
 #include <config.h>
 
@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -29,6 +28,7 @@
 #include "linux-consts.h"
 #include "progname.h"
 #include "ranges.h"
+#include "span-read.h"
 #include "sys.h"
 #include "xalloc.h"
 
@@ -39,6 +39,8 @@ static char *gap_arg;
 static int nowait;
 static int hipri;
 static int stats;
+static char *engine_arg;
+static int debug;
 
 static struct poptOption tool_options[] = {
   { "format", 'f', POPT_ARG_STRING, &format_arg, 0,
@@ -57,6 +59,12 @@ static struct poptOption tool_options[] = {
     "ask for high-priority, polled reads (RWF_HIPRI)", NULL },
   { "stats", '\0', POPT_ARG_NONE, &stats, 0,
     "print the number of calls and bytes read to standard error", NULL },
+  { "engine", '\0', POPT_ARG_STRING, &engine_arg, 0,
+    "read by auto (the default: io_uring where the ranges need many "
+    "preadv calls), preadv or uring (io_uring; preadv where the kernel "
+    "refuses it)", "ENGINE" },
+  { "debug", '\0', POPT_ARG_NONE, &debug, 0,
+    "say on standard error which engine read, and why", NULL },
   POPT_TABLEEND
 };
 
@@ -81,53 +89,29 @@ enum
   STREAM_MIN = 8 * 1024 * 1024,
   BATCH_BYTES = 64 * 1024 * 1024,
   CHUNK_BYTES = 1024 * 1024,
-  SCRATCH_MAX = 1024 * 1024,
-  DEFAULT_GAP = 4 * 1024,
-  SEEK_BUF = 64 * 1024
+  DEFAULT_GAP = 4 * 1024
 };
 
 /* One RANGE operand.  */
 struct range
 {
+  /* Its OFFSET, LEN the bytes to read: WANT within the size; DATA its
+     bytes once its batch is read.  First, for the sort.  */
+  struct span_range at;
   const char *arg;              /* as given */
   size_t index;                 /* among the ranges, from 0 */
-  uint64_t offset;
   uint64_t want;                /* bytes asked for; to EOF: up to the size */
-  uint64_t len;                 /* bytes to read: WANT within the size */
   bool to_eof;
   bool unbounded;               /* to EOF, the size unknown */
-  unsigned char *data;          /* its bytes, once its batch is read */
 };
 
-/* A run of the file read into one buffer: ranges merged.  */
-struct span
-{
-  uint64_t start, end;
-  unsigned char *buf;
-};
-
-/* The file.  */
+/* The file, and its reader: where it ends (EOF) is the reader's.  */
 static const char *file;
 static int fd;
 static bool size_known;
-/* Where the file ends: its size, or what reads found; UINT64_MAX while
-   unknown.  */
-static uint64_t eof = UINT64_MAX;
-/* The end of the bytes reads returned so far: the file ends no sooner.  */
-static uint64_t data_end;
-static int read_flags;
+static struct span_reader rd;
 
-/* Reading.  */
-static struct iovec iov[IOV_MAX];
-static unsigned char *scratch;
-static size_t scratch_size;
-static uint64_t max_gap = DEFAULT_GAP;
-/* Bytes --nowait found out of the page cache, not read: no buffer.  */
-static struct span *holes;
-static idx_t nholes, holes_alloc;
-
-/* Said at the end: --stats, and the ranges cut short by the end.  */
-static uint64_t n_calls, n_iovecs, n_read, n_gap;
+/* Said at the end: the ranges cut short by the end.  */
 static size_t n_short;
 
 /* Output: bytes a line.  */
@@ -138,199 +122,6 @@ static const char *
 file_name (void)
 {
   return strcmp (file, "-") == 0 ? "standard input" : quote_file (file);
-}
-
-/* --------------------------------------------------------------- reading */
-
-/* One positioned call reading the CNT buffers at V from POS, counted.  */
-static ssize_t
-read_at (const struct iovec *v, int cnt, uint64_t pos)
-{
-  ssize_t ret = (read_flags
-                 ? sys_preadv2 (fd, v, cnt, pos, read_flags)
-                 : sys_preadv (fd, v, cnt, pos));
-  n_calls++;
-  n_iovecs += cnt;
-  if (ret > 0)
-    {
-      n_read += ret;
-      if (pos + ret > data_end)
-        data_end = pos + ret;
-    }
-  return ret;
-}
-
-static _Noreturn void
-read_error (ssize_t ret)
-{
-  if (read_flags && (ret == -EOPNOTSUPP || ret == -ENOSYS))
-    error (EXIT_FAILURE, -ret, "cannot read %s with preadv2 flags%s%s",
-           file_name (), nowait ? " RWF_NOWAIT" : "",
-           hipri ? " RWF_HIPRI" : "");
-  error (EXIT_FAILURE, -ret, "error reading %s", file_name ());
-  abort ();
-}
-
-/* A read at POS found nothing: the file ends there or before, where a
-   size from fstat, if any, said otherwise (a /proc file shows 0 bytes, a
-   sysfs file 4096).  Find the real end by reading on from DATA_END, the
-   bytes read thrown away, and set EOF to it.  */
-static void
-find_end (uint64_t pos)
-{
-  static unsigned char *buf;
-  uint64_t at = data_end < pos ? data_end : pos;
-  while (at < pos)
-    {
-      if (!buf)
-        buf = xmalloc (SEEK_BUF);
-      struct iovec v = { buf, pos - at < SEEK_BUF ? pos - at : SEEK_BUF };
-      ssize_t ret = read_at (&v, 1, at);
-      if (ret > 0)
-        {
-          n_gap += ret;
-          at += ret;
-        }
-      else if (ret == 0)
-        break;
-      else if (ret == -EAGAIN && nowait)
-        {
-          /* Not in the page cache: the end cannot be known without
-             waiting; the file ends at POS for all this dump knows.  */
-          at = pos;
-          break;
-        }
-      else if (ret != -EINTR)
-        read_error (ret);
-    }
-  eof = at;
-}
-
-/* Whether the file reaches POS.  With its end unknown, the byte before
-   POS is read; if there is none, the real end is found.  */
-static bool
-reaches (uint64_t pos)
-{
-  if (pos <= data_end)
-    return true;
-  if (eof != UINT64_MAX)
-    return pos <= eof;
-  unsigned char byte;
-  struct iovec v = { &byte, 1 };
-  ssize_t ret;
-  while ((ret = read_at (&v, 1, pos - 1)) == -EINTR)
-    continue;
-  if (ret == 0)
-    find_end (pos - 1);
-  else if (ret < 0 && !(ret == -EAGAIN && nowait))
-    read_error (ret);
-  return ret != 0;
-}
-
-/* Fill IOV for reading the file from POS up to the end of the last of the
-   NS spans at SP, the first of which ends after POS; return the number
-   of iovecs, at most IOV_MAX.  Bytes between spans go to SCRATCH.  */
-static int
-build_iov (const struct span *sp, size_t ns, uint64_t pos)
-{
-  int cnt = 0;
-  for (size_t k = 0; k < ns && cnt < IOV_MAX; k++)
-    {
-      while (pos < sp[k].start && cnt < IOV_MAX)
-        {
-          uint64_t gap = sp[k].start - pos;
-          size_t piece = gap < scratch_size ? gap : scratch_size;
-          iov[cnt].iov_base = scratch;
-          iov[cnt++].iov_len = piece;
-          pos += piece;
-        }
-      if (cnt == IOV_MAX)
-        break;
-      iov[cnt].iov_base = sp[k].buf + (pos - sp[k].start);
-      iov[cnt++].iov_len = sp[k].end - pos;
-      pos = sp[k].end;
-    }
-  return cnt;
-}
-
-static int
-compare_offsets (const void *a, const void *b)
-{
-  const struct range *x = *(struct range *const *) a;
-  const struct range *y = *(struct range *const *) b;
-  return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-/* The first of the N ranges at SORTED, in order of offset, that starts
-   after POS, or UINT64_MAX.  */
-static uint64_t
-next_start (struct range *const *sorted, size_t n, uint64_t pos)
-{
-  size_t lo = 0, hi = n;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (sorted[mid]->offset <= pos)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < n ? sorted[lo]->offset : UINT64_MAX;
-}
-
-static void
-add_hole (uint64_t start, uint64_t end)
-{
-  if (nholes == holes_alloc)
-    holes = xpalloc (holes, &holes_alloc, 1, -1, sizeof *holes);
-  holes[nholes].start = start;
-  holes[nholes++].end = end;
-}
-
-/* Read the NS spans at SP, in order of offset, by as few calls as
-   possible: one, unless the kernel returns less than asked.  With
-   --nowait, bytes not in the page cache are skipped up to the next start
-   of one of the N ranges at SORTED, and recorded as a hole.  */
-static void
-read_spans (const struct span *sp, size_t ns, struct range *const *sorted,
-            size_t n)
-{
-  uint64_t pos = sp[0].start;
-  uint64_t end = sp[ns - 1].end;
-  size_t k = 0;
-  while (pos < end && pos < eof)
-    {
-      while (sp[k].end <= pos)
-        k++;
-      int cnt = build_iov (sp + k, ns - k, pos);
-      ssize_t ret = read_at (iov, cnt, pos);
-      if (ret > 0)
-        {
-          size_t left = ret;
-          for (int i = 0; i < cnt && left > 0; i++)
-            {
-              size_t got = left < iov[i].iov_len ? left : iov[i].iov_len;
-              if (iov[i].iov_base == scratch)
-                n_gap += got;
-              left -= got;
-            }
-          pos += ret;
-        }
-      else if (ret == 0)
-        find_end (pos);
-      else if (ret == -EINTR)
-        continue;
-      else if (ret == -EAGAIN && nowait)
-        {
-          uint64_t resume = next_start (sorted, n, pos);
-          if (resume > end)
-            resume = end;
-          add_hole (pos, resume);
-          pos = resume;
-        }
-      else
-        read_error (ret);
-    }
 }
 
 /* ------------------------------------------------------------- reporting */
@@ -351,12 +142,13 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
                   "byte %llu", file_name (), quote_file_n (1, r->arg),
                   (unsigned long long) miss_at);
     }
-  else if (got == 0 && (!reaches (r->offset) || (!r->to_eof && r->want > 0)))
+  else if (got == 0 && (!span_reaches (&rd, r->at.offset)
+                        || (!r->to_eof && r->want > 0)))
     {
       dump_flush ();
       cli_fail (0, "%s: range %s is past the end of the file (%llu bytes)",
                 file_name (), quote_file_n (1, r->arg),
-                (unsigned long long) eof);
+                (unsigned long long) rd.eof);
     }
   else if (got < r->want && !r->to_eof)
     n_short++;
@@ -372,22 +164,16 @@ dump_stream (struct range *r)
   size_t chunk_size = CHUNK_BYTES / (3 * cols) * (3 * cols);
   if (!chunk)
     chunk = xmalloc (chunk_size);
-  dump_begin (r->offset, r->index);
-  uint64_t pos = r->offset;
-  uint64_t left = r->unbounded ? UINT64_MAX : r->len;
+  dump_begin (r->at.offset, r->index);
+  uint64_t pos = r->at.offset;
+  uint64_t left = r->unbounded ? UINT64_MAX : r->at.len;
   uint64_t miss_at = UINT64_MAX;
-  while (left > 0 && pos < eof && pos < NC_OFFSET_MAX)
+  while (left > 0 && pos < rd.eof && pos < NC_OFFSET_MAX)
     {
       uint64_t n = left < chunk_size ? left : chunk_size;
       if (n > NC_OFFSET_MAX - pos)
         n = NC_OFFSET_MAX - pos;
-      struct span s = { pos, pos + n, chunk };
-      nholes = 0;
-      read_spans (&s, 1, NULL, 0);
-      uint64_t got_end = s.end < eof ? s.end : eof;
-      if (nholes && holes[0].start < got_end)
-        got_end = miss_at = holes[0].start;
-      uint64_t got = got_end > pos ? got_end - pos : 0;
+      uint64_t got = span_read_chunk (&rd, chunk, pos, n, &miss_at);
       if (got)
         dump_data (chunk, got);
       pos += got;
@@ -395,59 +181,8 @@ dump_stream (struct range *r)
       if (got < n)
         break;
     }
-  dump_end (r->index, pos - r->offset);
-  account (r, pos - r->offset, miss_at);
-}
-
-/* Merge the NS ranges at SORTED, in order of offset, into spans, laid
-   out one after the other in an arena kept from batch to batch, and point
-   each range at its bytes there.  Return the spans, *NSP of them.  */
-static struct span *
-make_spans (struct range *const *sorted, size_t ns, size_t *nsp)
-{
-  static unsigned char *arena;
-  static size_t arena_size;
-  struct span *sp = xnmalloc (ns ? ns : 1, sizeof *sp);
-  size_t n = 0;
-  size_t total = 0;
-  for (size_t i = 0; i < ns; i++)
-    {
-      uint64_t start = sorted[i]->offset, end = start + sorted[i]->len;
-      if (n > 0 && start <= sp[n - 1].end)
-        {
-          if (end > sp[n - 1].end)
-            {
-              total += end - sp[n - 1].end;
-              sp[n - 1].end = end;
-            }
-        }
-      else
-        {
-          sp[n].start = start;
-          sp[n++].end = end;
-          total += end - start;
-        }
-    }
-  if (total > arena_size)
-    {
-      free (arena);
-      arena = xmalloc (total);
-      arena_size = total;
-    }
-  unsigned char *p = arena;
-  for (size_t k = 0; k < n; k++)
-    {
-      sp[k].buf = p;
-      p += sp[k].end - sp[k].start;
-    }
-  for (size_t i = 0, k = 0; i < ns; i++)
-    {
-      while (sp[k].end <= sorted[i]->offset)
-        k++;
-      sorted[i]->data = sp[k].buf + (sorted[i]->offset - sp[k].start);
-    }
-  *nsp = n;
-  return sp;
+  dump_end (r->index, pos - r->at.offset);
+  account (r, pos - r->at.offset, miss_at);
 }
 
 /* Print range R of a batch that was read: its bytes up to the end of the
@@ -455,63 +190,39 @@ make_spans (struct range *const *sorted, size_t ns, size_t *nsp)
 static void
 print_read_range (const struct range *r)
 {
-  uint64_t start = r->offset;
-  uint64_t end = start + r->len;
-  uint64_t miss_at = UINT64_MAX;
-  if (end > eof)
-    end = eof > start ? eof : start;
-  /* The first hole that ends after the start.  */
-  idx_t lo = 0, hi = nholes;
-  while (lo < hi)
-    {
-      idx_t mid = lo + (hi - lo) / 2;
-      if (holes[mid].end <= start)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < nholes && holes[lo].start < end)
-    end = miss_at = holes[lo].start > start ? holes[lo].start : start;
-  dump_range (r->offset, r->index, r->data, end - start);
+  uint64_t start = r->at.offset;
+  uint64_t end = start + r->at.len;
+  if (end > rd.eof)
+    end = rd.eof > start ? rd.eof : start;
+  uint64_t miss_at = span_first_missing (&rd, start, end);
+  if (miss_at != UINT64_MAX)
+    end = miss_at;
+  dump_range (start, r->index, r->at.data, end - start);
   account (r, end - start, miss_at);
+}
+
+static int
+compare_offsets (const void *a, const void *b)
+{
+  const struct span_range *x = *(struct span_range *const *) a;
+  const struct span_range *y = *(struct span_range *const *) b;
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
 /* Read the N ranges at R, none of them streamed, then dump them.  */
 static void
 dump_batch (struct range *r, size_t n)
 {
-  struct range **sorted = xnmalloc (n, sizeof *sorted);
+  struct span_range **sorted = xnmalloc (n, sizeof *sorted);
   size_t ns = 0;
   for (size_t i = 0; i < n; i++)
-    if (r[i].len > 0)
-      sorted[ns++] = &r[i];
+    if (r[i].at.len > 0)
+      sorted[ns++] = &r[i].at;
   qsort (sorted, ns, sizeof *sorted, compare_offsets);
-  size_t nsp;
-  struct span *sp = make_spans (sorted, ns, &nsp);
-
-  /* Read: spans close enough, one call for as many as fit in IOV_MAX.  */
-  nholes = 0;
-  for (size_t a = 0, b; a < nsp; a = b)
-    {
-      size_t cnt = 1;
-      for (b = a + 1; b < nsp; b++)
-        {
-          uint64_t gap = sp[b].start - sp[b - 1].end;
-          if (gap > max_gap)
-            break;
-          uint64_t need = (gap + scratch_size - 1) / scratch_size + 1;
-          if (need > IOV_MAX - cnt)
-            break;
-          cnt += need;
-        }
-      if (sp[a].start < eof)
-        read_spans (sp + a, b - a, sorted, ns);
-    }
-
+  span_read_ranges (&rd, sorted, ns);
   /* Print, in the order given.  */
   for (size_t i = 0; i < n; i++)
     print_read_range (&r[i]);
-  free (sp);
   free (sorted);
 }
 
@@ -520,16 +231,16 @@ dump (struct range *r, size_t n)
 {
   for (size_t i = 0; i < n;)
     {
-      if (r[i].unbounded || r[i].len > STREAM_MIN)
+      if (r[i].unbounded || r[i].at.len > STREAM_MIN)
         {
           dump_stream (&r[i++]);
           continue;
         }
       size_t j = i;
       uint64_t bytes = 0;
-      while (j < n && !r[j].unbounded && r[j].len <= STREAM_MIN
-             && r[j].len <= BATCH_BYTES - bytes)
-        bytes += r[j++].len;
+      while (j < n && !r[j].unbounded && r[j].at.len <= STREAM_MIN
+             && r[j].at.len <= BATCH_BYTES - bytes)
+        bytes += r[j++].at.len;
       dump_batch (r + i, j - i);
       i = j;
     }
@@ -592,16 +303,17 @@ get_ranges (poptContext ctx, size_t *n)
     {
       struct nc_range nr;
       parse_range (args[i], &nr);
-      r[i] = (struct range) { .arg = args[i], .index = i,
-                              .offset = nr.offset, .want = nr.length,
+      r[i] = (struct range) { .at.offset = nr.offset, .arg = args[i],
+                              .index = i, .want = nr.length,
                               .to_eof = nr.to_eof };
     }
   *n = nargs;
   return r;
 }
 
-/* Open FILE, and learn its size if it tells it: SIZE_KNOWN and EOF.  */
-static void
+/* Open FILE, and learn its size if it tells it: SIZE_KNOWN, and the size
+   returned (UINT64_MAX if unknown).  */
+static uint64_t
 open_file (void)
 {
   /* Standard input is read where it is, its offset left alone.  */
@@ -619,45 +331,119 @@ open_file (void)
   /* A regular file showing 0 bytes may be a /proc file: read to see.  */
   size_known = nc_file_size (fd, &st, &size)
                && !(S_ISREG (st.st_mode) && size == 0);
-  if (size_known)
-    eof = size;
+  return size_known ? size : UINT64_MAX;
 }
 
 /* What the N ranges at R are to read, within the size if it is known.  */
 static void
 bound_ranges (struct range *r, size_t n)
 {
-  uint64_t size = eof;
+  uint64_t size = rd.eof;
   for (size_t i = 0; i < n; i++)
     {
+      uint64_t offset = r[i].at.offset;
       if (r[i].to_eof)
         {
           r[i].unbounded = !size_known;
-          r[i].want = size_known && r[i].offset < size ? size - r[i].offset : 0;
+          r[i].want = size_known && offset < size ? size - offset : 0;
         }
-      r[i].len = r[i].want;
+      r[i].at.len = r[i].want;
       if (size_known)
-        r[i].len = r[i].offset >= size ? 0
-                   : r[i].want < size - r[i].offset ? r[i].want
-                   : size - r[i].offset;
+        r[i].at.len = offset >= size ? 0
+                      : r[i].want < size - offset ? r[i].want
+                      : size - offset;
     }
 }
 
-/* The warning about ranges cut short, and --stats, for N ranges.  */
+/* " (WHY)", why the preadv engine read, into BUF of SIZE bytes: not
+   chosen, io_uring failed.  */
+static void
+preadv_why (char *buf, size_t size)
+{
+  if (rd.uring_error)
+    snprintf (buf, size, " (io_uring: %s)", strerror (-rd.uring_error));
+  else if (rd.engine == SPAN_ENGINE_URING)
+    snprintf (buf, size, " (no batch for io_uring: streamed or empty "
+              "ranges)");
+  else if (rd.engine == SPAN_ENGINE_PREADV)
+    *buf = '\0';
+  else if (hipri)
+    snprintf (buf, size, " (auto: --hipri)");
+  else if (rd.worker_only_fs && rd.stats.max_groups >= SPAN_URING_THRESHOLD)
+    snprintf (buf, size, " (auto: %s)", rd.worker_only_fs);
+  else
+    snprintf (buf, size, " (auto: %llu %s, uring from %d)",
+              (unsigned long long) rd.stats.max_groups,
+              rd.stats.max_groups == 1 ? "call" : "calls",
+              SPAN_URING_THRESHOLD);
+}
+
+/* The --debug line, for N ranges.  */
+static void
+report_engine (size_t n)
+{
+  const struct span_read_stats *st = &rd.stats;
+  const char *ranges = n == 1 ? "range" : "ranges";
+  const char *preadv = rd.rw_flags ? "preadv2" : "preadv";
+  const char *calls = st->calls == 1 ? "call" : "calls";
+  unsigned long long ncalls = st->calls;
+  if (span_used_uring (&rd))
+    {
+      char then[256] = "";
+      if (rd.uring_error)
+        snprintf (then, sizeof then, " (then preadv: io_uring: %s)",
+                  strerror (-rd.uring_error));
+      char more[64] = "";
+      if (ncalls)
+        snprintf (more, sizeof more, ", %llu %s %s", ncalls, preadv, calls);
+      error (0, 0, "engine uring%s: %zu %s, %llu %s, %llu io_uring_enter "
+             "%s%s", then, n, ranges, (unsigned long long) st->uring.sqes,
+             st->uring.sqes == 1 ? "SQE" : "SQEs",
+             (unsigned long long) st->uring.enters,
+             st->uring.enters == 1 ? "call" : "calls", more);
+    }
+  else
+    {
+      char why[256];
+      preadv_why (why, sizeof why);
+      error (0, 0, "engine preadv%s: %zu %s, %llu %s %s", why, n, ranges,
+             ncalls, preadv, calls);
+    }
+}
+
+/* The warning about ranges cut short, --stats and --debug, for N
+   ranges.  */
 static void
 report (size_t n)
 {
   if (n_short)
     error (0, 0, "warning: %s: %zu %s cut short by the end of the file "
            "(%llu bytes)", file_name (), n_short,
-           n_short == 1 ? "range" : "ranges", (unsigned long long) eof);
-  if (stats)
+           n_short == 1 ? "range" : "ranges", (unsigned long long) rd.eof);
+  const struct span_read_stats *st = &rd.stats;
+  if (stats && span_used_uring (&rd))
+    error (0, 0, "%s: %zu %s, %llu %s, %llu io_uring_enter %s, %llu %s "
+           "%s, %llu iovecs, %llu bytes read (%llu of them in gaps)",
+           file_name (), n, n == 1 ? "range" : "ranges",
+           (unsigned long long) st->uring.sqes,
+           st->uring.sqes == 1 ? "SQE" : "SQEs",
+           (unsigned long long) st->uring.enters,
+           st->uring.enters == 1 ? "call" : "calls",
+           (unsigned long long) st->calls,
+           rd.rw_flags ? "preadv2" : "preadv",
+           st->calls == 1 ? "call" : "calls",
+           (unsigned long long) st->iovecs, (unsigned long long) st->bytes,
+           (unsigned long long) st->gap_bytes);
+  else if (stats)
     error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes read "
            "(%llu of them in gaps)", file_name (), n,
-           n == 1 ? "range" : "ranges", (unsigned long long) n_calls,
-           read_flags ? "preadv2" : "preadv", n_calls == 1 ? "call" : "calls",
-           (unsigned long long) n_iovecs, (unsigned long long) n_read,
-           (unsigned long long) n_gap);
+           n == 1 ? "range" : "ranges", (unsigned long long) st->calls,
+           rd.rw_flags ? "preadv2" : "preadv",
+           st->calls == 1 ? "call" : "calls",
+           (unsigned long long) st->iovecs, (unsigned long long) st->bytes,
+           (unsigned long long) st->gap_bytes);
+  if (debug)
+    report_engine (n);
 }
 
 int
@@ -668,20 +454,27 @@ main (int argc, char **argv)
                                  "[OPTION]... FILE [RANGE]...");
   file = cli_file_operand (ctx, check_range_operand);
   start_output ();
-  if (gap_arg)
-    max_gap = cli_parse_size ("gap", gap_arg);
-  read_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
+  uint64_t max_gap = gap_arg ? cli_parse_size ("gap", gap_arg) : DEFAULT_GAP;
+  enum span_engine engine = (engine_arg
+                             ? cli_keyword ("engine", engine_arg,
+                                            span_engine_names)
+                             : SPAN_ENGINE_AUTO);
+  if (engine == SPAN_ENGINE_URING && hipri)
+    cli_usage_error ("--engine=uring cannot be used with --hipri: io_uring "
+                     "polls only on an IOPOLL ring, for O_DIRECT files");
+  int rw_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
   size_t n;
   struct range *r = get_ranges (ctx, &n);
-  open_file ();
+  uint64_t size = open_file ();
+  char *name = xstrdup (file_name ());
+  span_reader_init (&rd, fd, name, rw_flags, max_gap, engine);
+  rd.eof = size;
   bound_ranges (r, n);
-
-  scratch_size = max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)
-                 : SCRATCH_MAX;
-  scratch = xmalloc (scratch_size);
   dump (r, n);
   dump_finish ();
   report (n);
+  span_reader_free (&rd);
+  free (name);
   if (fd != STDIN_FILENO)
     sys_close (fd);
   free (r);

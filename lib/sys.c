@@ -609,3 +609,36 @@ sys_ioctl (int fd, unsigned long request, unsigned long arg)
 {
   return nc_syscall3 (NC_SYS_ioctl, fd, request, arg);
 }
+
+/* --- io_uring rings -------------------------------------------------- */
+
+/* int io_uring_setup (u32 entries, struct io_uring_params *p);  */
+int
+sys_io_uring_setup (uint32_t entries, struct io_uring_params *p)
+{
+  return nc_syscall2 (NC_SYS_io_uring_setup, entries, p);
+}
+
+/* int io_uring_enter (unsigned int fd, unsigned int to_submit,
+                       unsigned int min_complete, unsigned int flags,
+                       sigset_t *sig);
+   The kernel takes a sixth argument, the size of *SIG.  Both are passed
+   as NULL and 0: the ring's one user waits with the signal mask it has
+   (it retries -EINTR and has no signal to wait for atomically), so the
+   kernel-sized sigset and its mask swapping would be dead weight.  */
+int
+sys_io_uring_enter (unsigned int fd, unsigned int to_submit,
+                    unsigned int min_complete, unsigned int flags)
+{
+  return nc_syscall6 (NC_SYS_io_uring_enter, fd, to_submit, min_complete,
+                      flags, NULL, 0);
+}
+
+/* int io_uring_register (unsigned int fd, unsigned int opcode, void *arg,
+                          unsigned int nr_args);  */
+int
+sys_io_uring_register (unsigned int fd, unsigned int opcode, void *arg,
+                       unsigned int nr_args)
+{
+  return nc_syscall4 (NC_SYS_io_uring_register, fd, opcode, arg, nr_args);
+}

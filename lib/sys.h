@@ -152,4 +152,13 @@ int sys_fremovexattr (int fd, const char *name);
 int sys_fcntl (int fd, int cmd, long arg);
 int sys_ioctl (int fd, unsigned long request, unsigned long arg);
 
+/* io_uring rings (lib/uring.c is their one user).  sys_io_uring_enter is
+   the form without a signal mask: see sys.c.  */
+struct io_uring_params;
+int sys_io_uring_setup (uint32_t entries, struct io_uring_params *p);
+int sys_io_uring_enter (unsigned int fd, unsigned int to_submit,
+                        unsigned int min_complete, unsigned int flags);
+int sys_io_uring_register (unsigned int fd, unsigned int opcode, void *arg,
+                           unsigned int nr_args);
+
 #endif

@@ -191,6 +191,7 @@ declare -gA ARG_KIND=(
   [preadv-dump --cols]=nothing
   [preadv-dump --groupsize]=nothing
   [preadv-dump --gap]=nothing
+  [preadv-dump --engine]=words
   [ppoll-wait --timeout]=nothing
   [ppoll-wait --signal]=signal-list
   [ppoll-wait --ignore]=signal-list

@@ -1,11 +1,13 @@
-/* enosys-exec.c -- helper of tests/xcp.bats: run a command on what looks
-   like a kernel, or a file system, without some of the copy calls.
+/* enosys-exec.c -- helper of tests/xcp.bats and tests/uring-test: run a
+   command on what looks like a kernel, or a file system, without some of
+   the copy calls (or io_uring).
 
    enosys-exec CALL[:ERRNO][,CALL[:ERRNO]...] COMMAND [ARG]...
        Install a seccomp filter that makes each CALL fail with ENOSYS (or
        the ERRNO named after it), then exec COMMAND.  The filter is kept
        across the exec, by COMMAND and its children.  CALL is one of
-           copy_file_range, splice, sendfile, tee, vmsplice, fchmodat2
+           copy_file_range, splice, sendfile, tee, vmsplice, fchmodat2,
+           io_uring_setup, io_uring_enter
                the system call of that name (sendfile is sendfile64 on
                the 32-bit architectures, as the arch/ tables say);
            ficlone, ficlonerange
@@ -101,6 +103,8 @@ static const struct call calls[] = {
   { "tee", NC_SYS_tee, ANY, 0, 0 },
   { "vmsplice", NC_SYS_vmsplice, ANY, 0, 0 },
   { "fchmodat2", NC_SYS_fchmodat2, ANY, 0, 0 },
+  { "io_uring_setup", NC_SYS_io_uring_setup, ANY, 0, 0 },
+  { "io_uring_enter", NC_SYS_io_uring_enter, ANY, 0, 0 },
   { "ficlone", NC_SYS_ioctl, ARG_EQ, 1, FICLONE },
   { "ficlonerange", NC_SYS_ioctl, ARG_EQ, 1, FICLONERANGE },
   { "o_tmpfile", NC_SYS_openat, ARG_SET, 2, TMPFILE_BIT },
@@ -134,7 +138,8 @@ usage_error (const char *what, const char *arg)
     fprintf (stderr, "enosys-exec: %s\n", what);
   fputs ("usage: enosys-exec CALL[:ERRNO][,CALL[:ERRNO]...] COMMAND"
          " [ARG]...\n  CALL: copy_file_range splice sendfile tee vmsplice"
-         " ficlone ficlonerange\n        fchmodat2 o_tmpfile\n", stderr);
+         " ficlone ficlonerange\n        fchmodat2 o_tmpfile"
+         " io_uring_setup io_uring_enter\n", stderr);
   exit (125);
 }
 

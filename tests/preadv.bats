@@ -9,6 +9,21 @@ load test_helper
 
 MIB=$((1024 * 1024))
 
+# NC_ENGINE=uring (or preadv, auto) runs the whole file with that engine:
+# each preadv-dump and pwritev-patch a test runs takes --engine=$NC_ENGINE
+# first (tests/run-bats runs the file a second time with uring).  A tool
+# run by another program (strace, timeout, bash -c) is the plain one.
+preadv-dump() { command preadv-dump ${NC_ENGINE:+"--engine=$NC_ENGINE"} "$@"; }
+pwritev-patch() { command pwritev-patch ${NC_ENGINE:+"--engine=$NC_ENGINE"} "$@"; }
+
+# skip_counts_of_uring: a test of the calls of the preadv engine (--stats
+# counts) ends here when the file runs with NC_ENGINE=uring.
+skip_counts_of_uring() {
+  if [[ ${NC_ENGINE-} == uring ]]; then
+    skip "NC_ENGINE=uring: the counts are those of the preadv engine"
+  fi
+}
+
 setup() {
   nc_setup
   require_cmd python3
@@ -148,6 +163,7 @@ calls_in_stats() {
   run --separate-stderr stdout_to out preadv-dump --stats -f raw f "${OPS[@]}"
   assert_success
   assert_same expected out || fail "seed $SEED"
+  skip_counts_of_uring
   # Merged and batched: far fewer calls than ranges.
   local calls
   calls=$(calls_in_stats)
@@ -332,6 +348,7 @@ PY
 }
 
 @test "preadv-dump: --gap 0 reads each span by a call of its own" {
+  skip_counts_of_uring
   make_random f 100000
   run --separate-stderr preadv-dump --stats -f raw f 0:4 10:4 20:4 30:4
   assert_equal "$(calls_in_stats)" 1
@@ -354,11 +371,12 @@ PY
   done
   run --separate-stderr stdout_to out preadv-dump --stats -f raw f "${ops[@]}"
   assert_success
+  assert_size out 9000
+  skip_counts_of_uring
   # 3000 spans and 2999 gaps: 1024 iovecs a call at most.
   local calls
   calls=$(calls_in_stats)
   ((calls >= 6 && calls <= 8)) || fail "$calls calls: $stderr"
-  assert_size out 9000
 }
 
 # --- preadv-dump: the end of the file ---------------------------------
@@ -499,6 +517,9 @@ os.pread(fd, 1 << 20, 0)'
 }
 
 @test "preadv-dump --hipri: the same bytes" {
+  if [[ ${NC_ENGINE-} == uring ]]; then
+    skip "NC_ENGINE=uring: --engine=uring --hipri is a usage error (tested below)"
+  fi
   make_random f 100000
   preadv-dump -f raw f 10:100 5000:3 >expected
   run --separate-stderr stdout_to out preadv-dump --hipri -f raw f 10:100 5000:3
@@ -570,6 +591,245 @@ os.pread(fd, 1 << 20, 0)'
     assert_failure 1
     assert_err "preadv-dump: write error: No space left on device"
   done
+}
+
+# --- preadv-dump: the engines (preadv, io_uring) ------------------------
+
+# require_uring FILE: skip unless preadv-dump reads FILE by io_uring here:
+# not under qemu-user (its io_uring_setup is ENOSYS), not where the kernel
+# refuses it (kernel.io_uring_disabled, a seccomp filter).
+require_uring() {
+  skip_under_qemu "qemu-user has no io_uring: only the fallback would be tested"
+  local err
+  err=$(command preadv-dump --engine=uring --debug -f raw "$1" 0:1 2>&1 >/dev/null)
+  [[ $err == *"engine uring:"* ]] || skip "io_uring refused here: $err"
+}
+
+# distant_ranges COUNT SPACING [LENGTH]: COUNT ranges SPACING bytes apart
+# (farther than --gap: each read by a call of its own), into OPS.
+distant_ranges() {
+  local i
+  OPS=()
+  for ((i = 0; i < $1; i++)); do
+    OPS+=("$((i * $2 + i % 7)):${3:-4}")
+  done
+}
+
+# The engine --debug named in $stderr: uring or preadv.
+engine_in_debug() {
+  sed -n 's/^preadv-dump: engine \([a-z]*\).*/\1/p' <<<"$stderr"
+}
+
+@test "engines: --engine=uring reads by io_uring_enter, no preadv; auto too, for many calls" {
+  require_strace
+  make_random f $((8 * MIB))
+  require_uring f
+  distant_ranges 64 $((100 * 1024))
+  command preadv-dump --engine=preadv -f raw f "${OPS[@]}" >expected
+  local engine engines=(uring auto)
+  # On tmpfs auto reads by preadv (tested below).
+  [[ $(stat -f -c %T .) != tmpfs ]] || engines=(uring)
+  for engine in "${engines[@]}"; do
+    strace -f -e trace=io_uring_setup,io_uring_enter,preadv,preadv2 \
+      -o log preadv-dump --engine="$engine" -f raw f "${OPS[@]}" >out
+    assert_same expected out
+    assert_equal "$(strace_count log io_uring_setup)" 1
+    (($(strace_count log io_uring_enter) >= 1)) || fail "no io_uring_enter: $(cat log)"
+    assert_equal "$(strace_count log preadv)$(strace_count log preadv2)" 00
+  done
+}
+
+@test "engines: auto reads a few mergeable ranges by preadv, no io_uring_setup" {
+  require_strace
+  make_random f 200000
+  strace -f -e trace=io_uring_setup,io_uring_enter,preadv,preadv2 -o log \
+    preadv-dump --engine=auto -f raw f 0:4 100:4 3000:10 150000:7 >out
+  assert_size out 25
+  assert_equal "$(strace_count log preadv)" 2
+  assert_equal "$(strace_count log io_uring_setup)$(strace_count log io_uring_enter)" 00
+  # --hipri: auto keeps to preadv2, whatever the number of calls.
+  distant_ranges 40 4097 1
+  strace -f -e trace=io_uring_setup,preadv2 -o log \
+    preadv-dump --engine=auto --hipri -f raw f "${OPS[@]}" >out 2>err || true
+  assert_equal "$(strace_count log io_uring_setup)" 0
+}
+
+@test "engines: auto reads a file of tmpfs by preadv; --engine=uring by io_uring" {
+  require_root
+  mkdir mnt
+  mount -t tmpfs -o size=16m nc-test mnt || skip "cannot mount a tmpfs"
+  make_random mnt/f $((8 * MIB))
+  require_uring mnt/f
+  distant_ranges 64 $((100 * 1024))
+  command preadv-dump --engine=preadv -f raw mnt/f "${OPS[@]}" >expected
+  run --separate-stderr stdout_to out command preadv-dump --debug -f raw \
+    mnt/f "${OPS[@]}"
+  assert_success
+  assert_err "preadv-dump: engine preadv (auto: tmpfs): 64 ranges, 64 preadv calls"
+  assert_same expected out
+  run --separate-stderr stdout_to out command preadv-dump --engine=uring \
+    --debug -f raw mnt/f "${OPS[@]}"
+  assert_success
+  assert_err --regexp "^preadv-dump: engine uring: 64 ranges, [0-9]+ SQEs, [0-9]+ io_uring_enter calls?$"
+  assert_same expected out
+}
+
+@test "engines: the same bytes in every format from both engines" {
+  make_random f $((16 * MIB))
+  require_uring f
+  gen_ranges 2000 $((16 * MIB)) 64
+  local fmt
+  for fmt in xxd raw c json; do
+    command preadv-dump --engine=preadv -f "$fmt" f "${OPS[@]}" >expected
+    run --separate-stderr stdout_to out command preadv-dump --engine=uring \
+      --debug -f "$fmt" f "${OPS[@]}"
+    assert_success
+    assert_equal "$(engine_in_debug)" uring
+    assert_same expected out || fail "-f $fmt, seed $SEED"
+  done
+  xxd_expected f >expected
+  command preadv-dump --engine=uring f "${OPS[@]}" >out
+  assert_same expected out || fail "seed $SEED"
+}
+
+@test "engines: 10000 ranges, more than the ring's SQ entries" {
+  make_random f $MIB
+  require_uring f
+  distant_ranges 10000 100
+  # With --gap 0 each range is a READV of its own: 10000 SQEs through a
+  # ring of at most 1024 entries.
+  command preadv-dump --engine=preadv --gap 0 -f raw f "${OPS[@]}" >expected
+  run --separate-stderr stdout_to out preadv-dump --engine=uring --gap 0 \
+    --debug --stats -f raw f "${OPS[@]}"
+  assert_success
+  assert_same expected out
+  assert_size out 40000
+  local sqes enters
+  sqes=$(sed -nE 's/^preadv-dump: engine uring: 10000 ranges, ([0-9]+) SQEs, .*/\1/p' <<<"$stderr")
+  enters=$(sed -nE 's/^preadv-dump: engine uring: .* SQEs, ([0-9]+) io_uring_enter calls?$/\1/p' <<<"$stderr")
+  [[ -n $sqes && -n $enters ]] || fail "no engine line: $stderr"
+  ((sqes >= 10000)) || fail "$sqes SQEs for 10000 reads"
+  # Several enters, as the ring is refilled, but far fewer than reads.
+  ((enters >= 3 && enters <= 100)) || fail "$enters io_uring_enter calls"
+  assert_err --partial "'f': 10000 ranges, $sqes SQEs, $enters io_uring_enter calls, 0 preadv calls, 10000 iovecs, 40000 bytes read (0 of them in gaps)"
+}
+
+@test "engines: ranges across and past the end: the same output and messages" {
+  make_random f 100000
+  require_uring f
+  distant_ranges 30 3000 10
+  local src ops
+  # A regular file, whose size is known; /proc/version, whose end the
+  # reads find (io_uring's read of 0 bytes, then preadv's search).
+  for src in f /proc/version; do
+    [[ -r $src ]] || continue
+    if [[ $src == f ]]; then
+      ops=("${OPS[@]}" 99990:100 200000:5 100000 50:0)
+    else
+      ops=(0:10 20:30 100:1000 5000:5 7000:1 9000:0 0)
+    fi
+    run --separate-stderr stdout_to out.preadv command preadv-dump \
+      --engine=preadv -f raw "$src" "${ops[@]}"
+    local status_preadv=$status stderr_preadv=$stderr
+    run --separate-stderr stdout_to out.uring command preadv-dump \
+      --engine=uring -f raw "$src" "${ops[@]}"
+    assert_equal "$status" "$status_preadv"
+    assert_equal "$stderr" "$stderr_preadv"
+    assert_same out.preadv out.uring
+    assert_failure 1
+    assert_err --partial "range '$( [[ $src == f ]] && echo 200000:5 || echo 5000:5)' is past the end of the file"
+    assert_err --partial "cut short by the end of the file"
+  done
+}
+
+@test "engines: --nowait under io_uring: cached ranges dumped, the others reported" {
+  make_random f $((4 * MIB))
+  require_uring f
+  evict f
+  # The first MiB into the cache, and no further (no readahead).
+  python3 -c 'import os
+fd = os.open("f", os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
+os.pread(fd, 1 << 20, 0)'
+  distant_ranges 20 $((40 * 1024)) 10
+  run --separate-stderr stdout_to out preadv-dump --engine=uring --debug \
+    --nowait --gap 0 -f raw f "${OPS[@]}" $((3 * MIB)):10
+  skip_without preadv2 "$status" "$stderr"
+  [[ $status -ne 0 ]] || skip "this file system keeps the file in memory (tmpfs?)"
+  assert_failure 1
+  assert_equal "$(engine_in_debug)" uring
+  assert_err --partial "preadv-dump: 'f': range '$((3 * MIB)):10' is not in the page cache"
+  assert_equal "$(grep -c 'page cache' <<<"$stderr")" 1
+  command preadv-dump --engine=preadv -f raw f "${OPS[@]}" >expected
+  assert_same expected out
+}
+
+@test "engines: io_uring refused (ENOSYS, EPERM): preadv, the same output, said only by --debug" {
+  local enosys_exec="${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/enosys-exec}"
+  require_helper "$enosys_exec"
+  make_random f $MIB
+  "$enosys_exec" io_uring_setup "$NC_BINDIR/preadv-dump" --version >/dev/null 2>&1 \
+    || skip "seccomp filters cannot be installed here"
+  distant_ranges 100 8000
+  command preadv-dump --engine=preadv -f xxd f "${OPS[@]}" >expected
+  local engine refusal engines=(uring auto)
+  # On tmpfs auto would not try io_uring at all.
+  [[ $(stat -f -c %T .) != tmpfs ]] || engines=(uring)
+  for engine in "${engines[@]}"; do
+    for refusal in io_uring_setup:ENOSYS io_uring_setup:EPERM io_uring_enter:ENOSYS; do
+      run --separate-stderr stdout_to out "$enosys_exec" "$refusal" \
+        "$NC_BINDIR/preadv-dump" --engine="$engine" f "${OPS[@]}"
+      assert_success
+      assert_err ""
+      assert_same expected out
+      run --separate-stderr stdout_to out "$enosys_exec" "$refusal" \
+        "$NC_BINDIR/preadv-dump" --engine="$engine" --debug f "${OPS[@]}"
+      assert_success
+      assert_same expected out
+      # qemu-user answers io_uring_setup ENOSYS itself, before any
+      # filter of the host's calls.
+      if [[ $refusal == *EPERM && -z ${NC_QEMU-} ]]; then
+        assert_err "preadv-dump: engine preadv (io_uring: Operation not permitted): 100 ranges, 100 preadv calls"
+      else
+        assert_err "preadv-dump: engine preadv (io_uring: Function not implemented): 100 ranges, 100 preadv calls"
+      fi
+    done
+  done
+}
+
+@test "engines: a pipe is read by preadv, which refuses it, whatever the engine" {
+  # io_uring would read a pipe where it is, ignoring the offsets.
+  local engine
+  for engine in uring auto preadv; do
+    # shellcheck disable=SC2016 # the arguments of the child shell
+    run --separate-stderr bash -c 'printf abcdefghij | "$1" --engine="$2" -f raw - 5:1 0:1' \
+      sh "$NC_BINDIR/preadv-dump" "$engine"
+    assert_failure 1
+    assert_output ""
+    assert_err "preadv-dump: error reading standard input: Illegal seek"
+  done
+}
+
+@test "engines: --engine=uring --hipri is a usage error; an unknown engine too" {
+  make_random f 1000
+  run --separate-stderr command preadv-dump --engine=uring --hipri f 0:1
+  assert_failure 2
+  assert_output ""
+  assert_err "preadv-dump: --engine=uring cannot be used with --hipri: io_uring polls only on an IOPOLL ring, for O_DIRECT files
+Try 'preadv-dump --help' for more information."
+  run --separate-stderr command preadv-dump --engine=io_uring f 0:1
+  assert_failure 2
+  assert_output ""
+  assert_err --partial "preadv-dump: invalid argument 'io_uring' for '--engine'"
+  assert_err --partial "  - 'uring'"
+  # A keyword may be abbreviated; preadv and auto take --hipri.
+  run --separate-stderr command preadv-dump --engine=pre --debug -f raw f 0:1
+  assert_success
+  assert_err --regexp "^preadv-dump: engine preadv: 1 range, 1 preadv calls?$"
+  run --separate-stderr command preadv-dump --hipri --debug -f raw f 0:1
+  if [[ $status -eq 0 ]]; then
+    assert_err "preadv-dump: engine preadv (auto: --hipri): 1 range, 1 preadv2 call"
+  fi
 }
 
 # --- pwritev-patch ------------------------------------------------------

@@ -55,6 +55,9 @@
 #define NC_SYS_flistxattr 217
 #define NC_SYS_fsetxattr 211
 #define NC_SYS_fremovexattr 220
+#define NC_SYS_io_uring_setup 425
+#define NC_SYS_io_uring_enter 426
+#define NC_SYS_io_uring_register 427
 
 #define NC_SYS_sendfile 186
 #define NC_SYS_ftruncate 93

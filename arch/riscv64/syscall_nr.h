@@ -53,6 +53,9 @@
 #define NC_SYS_flistxattr 13
 #define NC_SYS_fsetxattr 7
 #define NC_SYS_fremovexattr 16
+#define NC_SYS_io_uring_setup 425
+#define NC_SYS_io_uring_enter 426
+#define NC_SYS_io_uring_register 427
 
 #define NC_SYS_sendfile 71
 #define NC_SYS_ftruncate 46
