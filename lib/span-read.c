@@ -555,6 +555,7 @@ read_groups_uring (struct span_reader *rd, const struct span *sp,
       /* Whatever was read, the batch is read again by preadv, into the
          same buffers.  */
       rd->uring_error = ret;
+      rd->ring_lost = rd->ring.lost;
       nc_uring_close (&rd->ring);
       rd->ring_open = false;
     }
@@ -583,7 +584,22 @@ span_read_ranges (struct span_reader *rd, struct span_range *const *sorted,
   if (ng > rd->stats.max_groups)
     rd->stats.max_groups = ng;
   rd->nholes = 0;
-  if (!use_uring (rd, ng) || !read_groups_uring (rd, sp, g, ng, sorted, n))
+  bool done = use_uring (rd, ng) && read_groups_uring (rd, sp, g, ng,
+                                                       sorted, n);
+  if (!done && rd->ring_lost)
+    {
+      /* The ring failed with reads the kernel may still complete: the
+         arena and the scratch buffer are left to them, never freed, and
+         the batch is read again into new ones.  */
+      rd->arena = NULL;
+      rd->arena_size = 0;
+      rd->scratch = xmalloc (rd->scratch_size);
+      free (g);
+      free (sp);
+      sp = make_spans (rd, sorted, n, &ns);
+      g = make_groups (rd, sp, ns, &ng);
+    }
+  if (!done)
     for (size_t i = 0; i < ng; i++)
       if (sp[g[i].a].start < rd->eof)
         read_spans (rd, sp + g[i].a, g[i].b - g[i].a, sp[g[i].a].start,

@@ -111,6 +111,7 @@ struct span_reader
   struct iovec iov[IOV_MAX];
   bool positional;              /* a regular file or a block device */
   bool ring_open;
+  bool ring_lost;               /* it failed with reads in flight */
   struct nc_uring ring;
   struct nc_uring_stats ring_stats_seen;  /* of RING, counted in STATS */
 };
