@@ -48,6 +48,24 @@ PY
   grep -E "^\| [^|]+ to a tmpfs file \| splice-file: .* \| \*\*$ratio\*\* \|" \
     out/report.md
 
+  # preadv-dump's engines against each other, on tmpfs and (unless the
+  # bench said it skipped that part) on ext4 on a loop device, warm and
+  # cold; with strace, the calls: io_uring_enter where io_uring read
+  # (its --debug line; a kernel or seccomp may refuse it).
+  local what='[1-9][0-9]* ranges of 4 bytes, engine uring against preadv'
+  grep -E "^\| $what, tmpfs \(warm\) \| dump-uring: .* \| dump-preadv: " \
+    out/report.md
+  if ! grep -q 'skipped' out/results/preadv/output.txt; then
+    grep -E "^\| $what, ext4 on a loop device, cold \| dump-uring: " \
+      out/report.md
+  fi
+  if command -v strace >/dev/null &&
+    grep -q '^--debug (uring.tmpfs): preadv-dump: engine uring:' \
+      out/results/preadv/output.txt; then
+    grep -E '^\| uring, tmpfs, warm \| [1-9][0-9]* \(' \
+      out/results/preadv/output.txt
+  fi
+
   # The plots: the ratio bars of every bench, time against size for xcp
   # and rmtree; every SVG parses, every PNG is one.
   local plot
