@@ -12,13 +12,30 @@ MIB=$((1024 * 1024))
 # NC_ENGINE=uring (or preadv, auto) runs the whole file with that engine:
 # each preadv-dump and pwritev-patch a test runs takes --engine=$NC_ENGINE
 # first, preadv being pwritev for pwritev-patch (tests/run-bats runs the
-# file a second time with uring).  A tool run by another program (strace,
-# timeout, bash -c) is the plain one.
-preadv-dump() { command preadv-dump ${NC_ENGINE:+"--engine=$NC_ENGINE"} "$@"; }
+# file a second time with uring), unless the test names an engine itself
+# (popt keeps no more than the last of a repeated option, and leaks the
+# others' strings, which a sanitizer build reports).  A tool run by
+# another program (strace, timeout, bash -c) is the plain one.
+preadv-dump() {
+  local opt
+  opt=$(engine_option preadv "$@")
+  command preadv-dump ${opt:+"$opt"} "$@"
+}
 pwritev-patch() {
-  local engine=${NC_ENGINE-}
-  [[ $engine != preadv ]] || engine=pwritev
-  command pwritev-patch ${engine:+"--engine=$engine"} "$@"
+  local opt
+  opt=$(engine_option pwritev "$@")
+  command pwritev-patch ${opt:+"$opt"} "$@"
+}
+# engine_option PREADV-NAME ARG...: --engine=$NC_ENGINE (preadv spelled
+# PREADV-NAME), or nothing when NC_ENGINE is unset or an ARG names one.
+engine_option() {
+  local engine=${NC_ENGINE-} preadv_name=$1 arg
+  shift
+  for arg; do
+    [[ $arg != --engine=* ]] || return 0
+  done
+  [[ $engine != preadv ]] || engine=$preadv_name
+  [[ -z $engine ]] || printf '%s\n' "--engine=$engine"
 }
 
 # skip_counts_of_uring: a test of the calls of the preadv engine (--stats
