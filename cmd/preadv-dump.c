@@ -312,9 +312,9 @@ get_ranges (poptContext ctx, size_t *n)
 }
 
 /* Open FILE, and learn its size if it tells it: SIZE_KNOWN, and the size
-   returned (UINT64_MAX if unknown).  */
+   returned (UINT64_MAX if unknown); *MODE gets its type and mode.  */
 static uint64_t
-open_file (void)
+open_file (mode_t *mode)
 {
   /* Standard input is read where it is, its offset left alone.  */
   fd = (strcmp (file, "-") == 0 ? STDIN_FILENO
@@ -327,6 +327,7 @@ open_file (void)
     ret = -EISDIR;
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "error reading %s", file_name ());
+  *mode = st.st_mode;
   uint64_t size;
   /* A regular file showing 0 bytes may be a /proc file: read to see.  */
   size_known = nc_file_size (fd, &st, &size)
@@ -465,9 +466,10 @@ main (int argc, char **argv)
   int rw_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
   size_t n;
   struct range *r = get_ranges (ctx, &n);
-  uint64_t size = open_file ();
+  mode_t mode;
+  uint64_t size = open_file (&mode);
   char *name = xstrdup (file_name ());
-  span_reader_init (&rd, fd, name, rw_flags, max_gap, engine);
+  span_reader_init (&rd, fd, mode, name, rw_flags, max_gap, engine);
   rd.eof = size;
   bound_ranges (r, n);
   dump (r, n);

@@ -78,8 +78,9 @@ worker_only_fs_name (int fd)
 }
 
 void
-span_reader_init (struct span_reader *rd, int fd, const char *name,
-                  int rw_flags, uint64_t max_gap, enum span_engine engine)
+span_reader_init (struct span_reader *rd, int fd, mode_t mode,
+                  const char *name, int rw_flags, uint64_t max_gap,
+                  enum span_engine engine)
 {
   memset (rd, 0, sizeof *rd);
   rd->fd = fd;
@@ -90,10 +91,8 @@ span_reader_init (struct span_reader *rd, int fd, const char *name,
   /* io_uring reads a pipe or a terminal where it is, ignoring the
      offset, where preadv fails with ESPIPE: only files that have
      offsets are read by io_uring.  */
-  struct stat st;
-  rd->positional = (sys_fstat (fd, &st) == 0
-                    && (S_ISREG (st.st_mode) || S_ISBLK (st.st_mode)));
-  if (engine == SPAN_ENGINE_AUTO && rd->positional && S_ISREG (st.st_mode))
+  rd->positional = S_ISREG (mode) || S_ISBLK (mode);
+  if (engine == SPAN_ENGINE_AUTO && S_ISREG (mode))
     rd->worker_only_fs = worker_only_fs_name (fd);
   rd->eof = UINT64_MAX;
   rd->scratch_size = (max_gap < SCRATCH_MAX ? (max_gap ? max_gap : 1)

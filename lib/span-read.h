@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 
 #include "idx.h"
@@ -116,10 +117,11 @@ struct span_reader
   struct nc_uring_stats ring_stats_seen;  /* of RING, counted in STATS */
 };
 
-/* Start reading FD, called NAME in messages (already quoted), with
-   RW_FLAGS, spans up to MAX_GAP bytes apart read together, by ENGINE.  */
-void span_reader_init (struct span_reader *rd, int fd, const char *name,
-                       int rw_flags, uint64_t max_gap,
+/* Start reading FD, whose file type is that of MODE (the caller's
+   fstat), called NAME in messages (already quoted), with RW_FLAGS, spans
+   up to MAX_GAP bytes apart read together, by ENGINE.  */
+void span_reader_init (struct span_reader *rd, int fd, mode_t mode,
+                       const char *name, int rw_flags, uint64_t max_gap,
                        enum span_engine engine);
 
 /* Free what RD holds (the ring closed; the file left open).  */
