@@ -25,6 +25,7 @@
 #include "copy-msg.h"
 #include "dirname.h"
 #include "copy.h"
+#include "copy-jobs.h"
 #include "copy-options.h"
 #include "copy-tree.h"
 #include "dest.h"
@@ -44,7 +45,7 @@
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
-       OPT_NO_TARGET_DIR };
+       OPT_NO_TARGET_DIR, OPT_JOBS };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -92,6 +93,9 @@ static struct poptOption tool_options[] = {
     OPT_PRESERVE,
     "keep these attributes: mode, ownership, timestamps, links, xattr, "
     "all (default: mode,ownership,timestamps)", "LIST" },
+  { "jobs", 'j', POPT_ARG_STRING, NULL, OPT_JOBS,
+    "copy the files of directories with N threads (default: one per "
+    "online CPU; 1: one file at a time, no thread)", "N" },
   { "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET_DIR,
     "copy every SRC into DIR", "DIR" },
   { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
@@ -194,7 +198,10 @@ static void
 count_bytes (void *arg, uint64_t n)
 {
   (void) arg;
+  /* From the workers too.  */
+  copy_msg_lock ();
   progress_count (n, false);
+  copy_msg_unlock ();
 }
 
 /* The last component of PATH, trailing slashes left out, in a new
@@ -270,18 +277,23 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
       return;
     }
   /* The descriptors left under RLIMIT_NOFILE, shared between the
-     walker's stack of source directories and ours of the copies.  */
-  size_t walk_fds, dst_fds;
-  size_t room = copy_tree_fds (&walk_fds, &dst_fds);
+     workers, the walker's stack of source directories and ours of the
+     copies.  -i asks one question at a time: no workers.  */
+  struct copy_tree_limits limits = {
+    .jobs = x->clobber == COPY_CLOBBER_ASK ? 1 : x->jobs,
+  };
+  size_t room = copy_tree_fds (&limits.jobs, &limits.walk_fds,
+                               &limits.dst_fds, &limits.dirs);
   if (x->debug)
     {
       progress_clear (&bar);
       fprintf (stderr, "%s: %s: %zu descriptors free: %zu for the source "
                "directories, %zu for the copies\n", program_name,
-               quote_msg (src), room, walk_fds, dst_fds);
+               quote_msg (src), room, limits.walk_fds, limits.dst_fds);
+      fprintf (stderr, "%s: %s: %u jobs\n", program_name, quote_msg (src),
+               limits.jobs);
     }
-  copy_tree (x, src, dirfd, &dir_st, parent_acl, name, dst, walk_fds,
-             dst_fds);
+  copy_tree (x, src, dirfd, &dir_st, parent_acl, name, dst, &limits);
 }
 
 /* Open directory DIR for copies into it.  */
@@ -464,7 +476,22 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_NO_TARGET_DIR:
       x->no_target_dir = true;
       break;
+    case OPT_JOBS:
+      x->jobs = (unsigned int) cli_parse_number ("jobs", "number of jobs",
+                                                 arg, COPY_JOBS_MAX, 0);
+      if (x->jobs == 0)
+        cli_usage_error ("invalid --jobs %s: at least 1", quote_file (arg));
+      break;
     }
+}
+
+/* -j's default: a worker per online CPU.  */
+static unsigned int
+default_jobs (void)
+{
+  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+  return cpus < 1 ? 1 : cpus > COPY_JOBS_MAX ? COPY_JOBS_MAX
+                                             : (unsigned int) cpus;
 }
 
 /* Parse the options of ARGV into X; return the operands, their number in
@@ -495,6 +522,8 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
       free (arg);
     }
   x->progress = cli_progress;
+  if (x->jobs == 0)
+    x->jobs = default_jobs ();
   if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)
     cli_usage_error ("--engine=clone and --reflink=never contradict");
   /* Shared blocks cannot be written out as zeros.  */

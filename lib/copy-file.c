@@ -41,7 +41,7 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
            const char *dst, bool *short_read)
 {
   /* What the engines declined between the last pair of file systems.  */
-  static struct copy_fs_cache fs_pair;
+  static _Thread_local struct copy_fs_cache fs_pair;
   struct copy_data_request req = {
     .range = { .in_fd = in_fd, .out_fd = out_fd },
     .in_st = st, .out_regular = out_regular, .out_dev = dst_dev,
@@ -61,9 +61,11 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
       copy_fail2 (-ret, "cannot clone %s to %s", src, dst);
       return false;
     case COPY_FAILED_ENGINE:
+      copy_msg_lock ();
       cli_fail (-ret, "cannot copy %s to %s with engine %s",
                 quote_msg (src), quote_msg2 (dst),
                 copy_engine_keyword (x->engine));
+      copy_msg_unlock ();
       return false;
     case COPY_FAILED_READ:
       copy_fail (-ret, "error reading %s", src);
@@ -75,11 +77,13 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
   *short_read = res.short_read;
   if (x->debug)
     {
+      copy_msg_lock ();
       progress_clear_shown ();
       fprintf (stderr, "%s: %s -> %s: engine %s, holes %s, %" PRIu64
                " bytes\n", program_name, quote_msg (src), quote_msg2 (dst),
                copy_engine_keyword (res.engine),
                res.holes ? "kept" : "none", res.size);
+      copy_msg_unlock ();
     }
   return true;
 }
@@ -99,7 +103,7 @@ struct one_copy
   int old_fd;           /* the file replaced, read for its ACL, or -1 */
   bool named;           /* out_fd has a temporary name (install.h) */
   mode_t made_mode;
-  char *lpath;          /* scratch for the copy's path, for hard links */
+  bool claimed;         /* the file's other names wait for this copy */
 };
 
 /* Open the source NAME of SRC_DIRFD (see copy_file) into C's in_fd and
@@ -140,33 +144,32 @@ open_source (struct one_copy *c, int src_dirfd, const char *name,
 
 /* After check_dest said CHECK: whether nothing is left to copy, the
    destination being left as it is, or made a link to the copy of
-   another name of the source.  TRACK: such names are tracked.  */
+   another name of the source.  TRACK: such names are tracked; a file
+   to copy whose other names wait for it is claimed (C's claimed).  */
 static bool
 done_by_link (struct one_copy *c, int check, bool track)
 {
   const struct copy_options *x = c->x;
   const struct dest *d = c->d;
   struct put *p = &c->p;
+  const char *first;
   int ret;
   /* A second link to a file already copied: link to the copy.  -u keeps
      an up-to-date destination's links too, as cp -u does.  */
   if (track && check == 0 && x->update && S_ISREG (p->st.st_mode))
     {
-      const char *first = copy_link_find (c->st.st_dev, c->st.st_ino);
-      if (!first)
-        copy_link_add (c->st.st_dev, c->st.st_ino,
-                  copy_tree_link_path (d->tree, d->walk, &c->lpath));
-      else if ((ret = link_over (copy_tree_link_base (d->tree), first,
-                                 p)) < 0)
+      if (copy_link_claim (c->st.st_dev, c->st.st_ino, &first) == LINK_MINE)
+        copy_link_add (c->st.st_dev, c->st.st_ino, d->link_path);
+      else if ((ret = link_over (d->link_base, first, p)) < 0)
         copy_fail (-ret, "cannot create hard link %s", d->display);
     }
   if (check <= 0)
     return true;
   if (track && p->how != PUT_INTO)
     {
-      const char *first = copy_link_find (c->st.st_dev, c->st.st_ino);
-      if (first
-          && link_over (copy_tree_link_base (d->tree), first, p) == 0)
+      if (copy_link_claim (c->st.st_dev, c->st.st_ino, &first) == LINK_MINE)
+        c->claimed = true;
+      else if (link_over (d->link_base, first, p) == 0)
         {
           copy_tell_copied (x, c->src, d->display, true);
           return true;
@@ -216,9 +219,11 @@ open_copy (struct one_copy *c)
         }
       if (c->x->debug && p->how == PUT_INPLACE)
         {
+          copy_msg_lock ();
           progress_clear_shown ();
           fprintf (stderr, "%s: %s: written in place: %s\n", program_name,
                    quote_msg (d->display), p->why);
+          copy_msg_unlock ();
         }
     }
   return true;
@@ -284,7 +289,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
-  bool track = x->preserve.links && c.st.st_nlink > 1 && d->tree;
+  bool track = x->preserve.links && c.st.st_nlink > 1 && d->link_path;
   if (done_by_link (&c, check, track) || !open_copy (&c))
     goto out;
   bool short_read;
@@ -309,8 +314,10 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
         copy_made_add (x, now.st_dev, now.st_ino);
     }
   if (track)
-    copy_link_add (c.st.st_dev, c.st.st_ino,
-                   copy_tree_link_path (d->tree, d->walk, &c.lpath));
+    {
+      copy_link_add (c.st.st_dev, c.st.st_ino, d->link_path);
+      c.claimed = false;
+    }
   copy_tell_copied (x, src, d->display, true);
 discard:
   if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
@@ -318,12 +325,14 @@ discard:
   else
     sys_close (c.out_fd);
 out:
+  /* Failed: the next name of the file copies it.  */
+  if (c.claimed)
+    copy_link_drop (c.st.st_dev, c.st.st_ino);
   if (c.old_fd >= 0)
     sys_close (c.old_fd);
   put_release (&c.p);
   if (c.in_fd >= 0)
     sys_close (c.in_fd);
-  free (c.lpath);
 }
 
 /* --- operands ------------------------------------------------------ */

@@ -15,13 +15,24 @@
 #define quote_msg(name) quote_file (short_path (name))
 #define quote_msg2(name) quote_file_n (1, short_path_n (1, name))
 
+/* The workers of a parallel copy (copy-jobs.h) share the quoting
+   buffers, the progress line and the exit status: every report of the
+   copy modules, and whatever xcp draws while they run, is made under
+   this lock (nothing while no worker runs).  Not recursive.  */
+void copy_msg_lock (void);
+void copy_msg_unlock (void);
+
 /* Report a failure of errno ERR (0: none) about NAME (and B).  */
 #define copy_fail(err, format, name) \
-  cli_fail (err, format, quote_msg (name))
+  (copy_msg_lock (), cli_fail (err, format, quote_msg (name)), \
+   copy_msg_unlock ())
 #define copy_fail2(err, format, a, b) \
-  cli_fail (err, format, quote_msg (a), quote_msg2 (b))
+  (copy_msg_lock (), cli_fail (err, format, quote_msg (a), quote_msg2 (b)), \
+   copy_msg_unlock ())
 /* The same for an error ERR of the walk's kind (WALK_EMOVED as well).  */
 #define copy_fail_walk(err, format, name) \
-  cli_fail (0, format ": %s", quote_msg (name), walk_strerror (err))
+  (copy_msg_lock (), \
+   cli_fail (0, format ": %s", quote_msg (name), walk_strerror (err)), \
+   copy_msg_unlock ())
 
 #endif

@@ -51,6 +51,9 @@ struct copy_options
      that a later source of the same name does not replace it.  */
   bool record_made;
 
+  /* The workers of a tree copy (-j): 1, none.  */
+  unsigned int jobs;
+
   /* The operands.  */
   bool recursive;               /* -r: directories and what is below */
   char *target_dir;             /* -t DIR: every source into DIR */

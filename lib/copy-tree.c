@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "copy-attrs.h"
 #include "copy-file.h"
+#include "copy-jobs.h"
 #include "copy-msg.h"
 #include "dest.h"
 #include "dirname.h"
@@ -26,12 +28,15 @@
 
 /* --- hard links ---------------------------------------------------- */
 
-/* Inodes seen, each with a string: an open-addressing table.  */
+/* Inodes seen, each with a string (NULL while a thread claims it, see
+   copy_link_claim): an open-addressing table.  */
 struct ino_rec
 {
+  bool used;
   dev_t dev;
   ino_t ino;
   char *path;
+  pthread_t claimer;
 };
 
 struct ino_map
@@ -41,21 +46,32 @@ struct ino_map
 };
 
 static size_t
-ino_slot (const struct ino_map *m, dev_t dev, ino_t ino)
+ino_home (const struct ino_map *m, dev_t dev, ino_t ino)
 {
   uint64_t h = ((uint64_t) ino * 0x9e3779b97f4a7c15u) ^ (uint64_t) dev;
-  size_t mask = m->cap - 1, i = (h ^ (h >> 29)) & mask;
-  while (m->v[i].path && !(m->v[i].dev == dev && m->v[i].ino == ino))
+  return (h ^ (h >> 29)) & (m->cap - 1);
+}
+
+static size_t
+ino_slot (const struct ino_map *m, dev_t dev, ino_t ino)
+{
+  size_t mask = m->cap - 1, i = ino_home (m, dev, ino);
+  while (m->v[i].used && !(m->v[i].dev == dev && m->v[i].ino == ino))
     i = (i + 1) & mask;
   return i;
 }
 
-static const char *
-ino_find (const struct ino_map *m, dev_t dev, ino_t ino)
+static struct ino_rec *
+ino_rec (const struct ino_map *m, dev_t dev, ino_t ino)
 {
-  return m->cap ? m->v[ino_slot (m, dev, ino)].path : NULL;
+  if (!m->cap)
+    return NULL;
+  struct ino_rec *r = &m->v[ino_slot (m, dev, ino)];
+  return r->used ? r : NULL;
 }
 
+/* Record DEV/INO with a copy of PATH (NULL: claimed by this thread),
+   unless it is recorded.  */
 static void
 ino_add (struct ino_map *m, dev_t dev, ino_t ino, const char *path)
 {
@@ -66,50 +82,124 @@ ino_add (struct ino_map *m, dev_t dev, ino_t ino, const char *path)
       m->cap = m->cap ? 2 * m->cap : 256;
       m->v = xcalloc (m->cap, sizeof *m->v);
       for (size_t i = 0; i < old_cap; i++)
-        if (old[i].path)
+        if (old[i].used)
           m->v[ino_slot (m, old[i].dev, old[i].ino)] = old[i];
       free (old);
     }
   size_t i = ino_slot (m, dev, ino);
-  if (!m->v[i].path)
+  if (!m->v[i].used)
     {
-      m->v[i] = (struct ino_rec) { dev, ino, xstrdup (path) };
+      m->v[i] = (struct ino_rec) { .used = true, .dev = dev, .ino = ino,
+                                   .path = path ? xstrdup (path) : NULL,
+                                   .claimer = pthread_self () };
       m->used++;
     }
 }
 
-/* Files with more than one link copied so far, with the copy's path
-   relative to the destination's parent directory.  */
-static struct ino_map links;
-
-const char *
-copy_link_find (dev_t dev, ino_t ino)
+/* Remove R (no path) from M: the records after it in its run move back
+   where a lookup finds them.  */
+static void
+ino_del (struct ino_map *m, struct ino_rec *r)
 {
-  return ino_find (&links, dev, ino);
+  size_t mask = m->cap - 1, hole = (size_t) (r - m->v);
+  m->v[hole].used = false;
+  m->used--;
+  for (size_t i = (hole + 1) & mask; m->v[i].used; i = (i + 1) & mask)
+    {
+      size_t home = ino_home (m, m->v[i].dev, m->v[i].ino);
+      /* Movable if its home is not in (hole, i], cyclically.  */
+      bool stays = hole <= i ? hole < home && home <= i
+                             : hole < home || home <= i;
+      if (!stays)
+        {
+          m->v[hole] = m->v[i];
+          m->v[i].used = false;
+          hole = i;
+        }
+    }
+}
+
+/* Files with more than one link copied so far, with the copy's path
+   relative to the destination's parent directory; a file being copied
+   by a thread (xcp -j) has its record with no path yet, and the thread's
+   id: its other names wait for the copy (links_done).  */
+static struct ino_map links;
+static pthread_mutex_t links_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t links_done = PTHREAD_COND_INITIALIZER;
+
+int
+copy_link_claim (dev_t dev, ino_t ino, const char **first)
+{
+  pthread_mutex_lock (&links_mutex);
+  struct ino_rec *r;
+  while ((r = ino_rec (&links, dev, ino)) && !r->path
+         && !pthread_equal (r->claimer, pthread_self ()))
+    pthread_cond_wait (&links_done, &links_mutex);
+  int ret = LINK_FOUND;
+  if (r && r->path)
+    *first = r->path;
+  else
+    {
+      ino_add (&links, dev, ino, NULL);
+      ret = LINK_MINE;
+    }
+  pthread_mutex_unlock (&links_mutex);
+  return ret;
 }
 
 void
 copy_link_add (dev_t dev, ino_t ino, const char *path)
 {
-  ino_add (&links, dev, ino, path);
+  pthread_mutex_lock (&links_mutex);
+  struct ino_rec *r = ino_rec (&links, dev, ino);
+  if (!r)
+    ino_add (&links, dev, ino, path);
+  else if (!r->path && pthread_equal (r->claimer, pthread_self ()))
+    {
+      r->path = xstrdup (path);
+      pthread_cond_broadcast (&links_done);
+    }
+  pthread_mutex_unlock (&links_mutex);
+}
+
+void
+copy_link_drop (dev_t dev, ino_t ino)
+{
+  pthread_mutex_lock (&links_mutex);
+  struct ino_rec *r = ino_rec (&links, dev, ino);
+  if (r && !r->path && pthread_equal (r->claimer, pthread_self ()))
+    {
+      ino_del (&links, r);
+      pthread_cond_broadcast (&links_done);
+    }
+  pthread_mutex_unlock (&links_mutex);
 }
 
 /* With more than one operand, what this run made (not directories, which
    several operands may fill): a second operand of the same name must not
    replace, or write through, the copy of the first, as cp refuses.  */
 static struct ino_map made;
+static pthread_mutex_t made_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 void
 copy_made_add (const struct copy_options *x, dev_t dev, ino_t ino)
 {
-  if (x->record_made)
-    ino_add (&made, dev, ino, "");
+  if (!x->record_made)
+    return;
+  pthread_mutex_lock (&made_mutex);
+  ino_add (&made, dev, ino, "");
+  pthread_mutex_unlock (&made_mutex);
 }
 
 bool
 copy_made_here (const struct copy_options *x, const struct stat *st)
 {
-  return x->record_made && ino_find (&made, st->st_dev, st->st_ino);
+  if (!x->record_made)
+    return false;
+  pthread_mutex_lock (&made_mutex);
+  bool found = ino_rec (&made, st->st_dev, st->st_ino) != NULL;
+  pthread_mutex_unlock (&made_mutex);
+  return found;
 }
 
 /* --- trees --------------------------------------------------------- */
@@ -124,6 +214,9 @@ struct dlevel
   mode_t made_mode;     /* the mode it was made with */
   bool fresh;           /* made by this run: empty to begin with */
   bool default_acl;     /* files made in it inherit an ACL */
+  /* With workers: the directories its files are copied with, or NULL
+     (none queued yet, or let go of to bound the descriptors).  */
+  struct copy_dirs *files;
 };
 
 /* What a walk needs open besides the two stacks of directories, at most:
@@ -147,6 +240,15 @@ struct copy_tree
   size_t nalloc;
   char *path;           /* scratch for dst_path */
   size_t path_alloc;
+  char *lpath;          /* scratch for link_path */
+  size_t lpath_alloc;
+  /* Workers (copy-jobs.h), started at the first file below the top:
+     JOBS asked, POOL once started, then X is its copy_pool_options.  */
+  unsigned int jobs;
+  struct copy_pool *pool;
+  /* The levels' copy_dirs: at most MAX_DIRS held (two descriptors each),
+     none below level DIRS_LOW.  */
+  size_t max_dirs, live_dirs, dirs_low;
 };
 
 /* The destination path of the entry being visited: the top copy's
@@ -170,21 +272,34 @@ dst_path (struct copy_tree *t, struct walk *w)
 }
 
 /* The copy's path relative to dst_parent, for hard links.  */
-const char *
-copy_tree_link_path (struct copy_tree *t, struct walk *w, char **buf)
+static const char *
+link_path (struct copy_tree *t, struct walk *w)
 {
   const char *s = walk_path (w) + t->src_display_len;
-  free (*buf);
-  size_t n = strlen (t->dst_name) + strlen (s) + 2;
-  *buf = xmalloc (n);
-  snprintf (*buf, n, "%s%s%s", t->dst_name, *s && *s != '/' ? "/" : "", s);
-  return *buf;
+  size_t need = strlen (t->dst_name) + strlen (s) + 2;
+  if (t->lpath_alloc < need)
+    {
+      free (t->lpath);
+      t->lpath_alloc = 2 * need;
+      t->lpath = xmalloc (t->lpath_alloc);
+    }
+  snprintf (t->lpath, need, "%s%s%s", t->dst_name,
+            *s && *s != '/' ? "/" : "", s);
+  return t->lpath;
 }
 
-int
-copy_tree_link_base (const struct copy_tree *t)
+/* Let go of the copy_dirs of level D, once its files are done (their
+   copies are complete: the directory's attributes may come).  */
+static void
+files_done (struct copy_tree *t, size_t d)
 {
-  return t->dst_parent;
+  struct dlevel *l = &t->lv[d];
+  if (!l->files)
+    return;
+  copy_dirs_wait (t->pool, l->files);
+  copy_dirs_put (t->pool, l->files);
+  l->files = NULL;
+  t->live_dirs--;
 }
 
 /* Forget the levels from D down that the walker left without a
@@ -199,7 +314,10 @@ drop_levels (struct copy_tree *t, size_t d)
   if (d > 0)
     walk_stack_fd (&t->dirs, d - 1);
   while (t->dirs.n > d)
-    walk_stack_pop (&t->dirs);
+    {
+      files_done (t, t->dirs.n - 1);
+      walk_stack_pop (&t->dirs);
+    }
 }
 
 /* The directory the copy of an entry at depth D goes in, and its
@@ -303,6 +421,7 @@ leave_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   size_t d = e->depth;
   struct dlevel *l = &t->lv[d];
   drop_levels (t, d + 1);
+  files_done (t, d);
   dev_t dev;
   int parent = parent_of (t, d, &dev);
   const char *name = d ? e->name : t->dst_name;
@@ -445,6 +564,8 @@ make_special (const struct copy_options *x, int parent, const char *name,
         break;
       make = install_tmp_name (parent);
     }
+  if (exists && ret == 0)
+    install_tmp_made ();
   if (ret < 0)
     {
       if (exists)
@@ -482,7 +603,7 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   const char *dst = dst_path (t, w);
   struct stat st;
   char *target = NULL;
-  char *lpath = NULL;
+  bool claimed = false;
   int ret;
   if (parent < 0)
     {
@@ -519,10 +640,12 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 
   if (x->preserve.links && st.st_nlink > 1)
     {
-      const char *first = copy_link_find (st.st_dev, st.st_ino);
+      const char *first;
       struct put p = { .how = exists ? PUT_REPLACE : PUT_NEW,
                        .dirfd = parent, .name = name, .st = dst_st };
-      if (first && link_over (t->dst_parent, first, &p) == 0)
+      if (copy_link_claim (st.st_dev, st.st_ino, &first) == LINK_MINE)
+        claimed = true;
+      else if (link_over (t->dst_parent, first, &p) == 0)
         {
           copy_tell_copied (x, srcdup, dst, false);
           goto out;
@@ -536,12 +659,91 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
       && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
     copy_made_add (x, made_st.st_dev, made_st.st_ino);
   if (x->preserve.links && st.st_nlink > 1)
-    copy_link_add (st.st_dev, st.st_ino, copy_tree_link_path (t, w, &lpath));
+    {
+      copy_link_add (st.st_dev, st.st_ino, link_path (t, w));
+      claimed = false;
+    }
   copy_tell_copied (x, srcdup, dst, true);
 out:
+  if (claimed)
+    copy_link_drop (st.st_dev, st.st_ino);
   free (target);
   free (srcdup);
-  free (lpath);
+}
+
+/* The copy_dirs for the files of level D (parent PARENT on DEV), made if
+   need be; NULL if none can be (the walk copies them itself).  */
+static struct copy_dirs *
+files_dirs (struct copy_tree *t, const struct walk_entry *e, size_t d,
+            int parent, dev_t dev)
+{
+  struct dlevel *l = &t->lv[d];
+  if (l->files)
+    return l->files;
+  /* Beyond the bound, the shallowest level's are let go of first: its
+     files were queued first, and are done first.  */
+  while (t->live_dirs >= t->max_dirs && t->dirs_low < d)
+    files_done (t, t->dirs_low++);
+  if (t->live_dirs >= t->max_dirs)
+    return NULL;
+  l->files = copy_dirs_new (t->pool, e->dirfd, parent, dev);
+  if (l->files)
+    {
+      t->live_dirs++;
+      if (t->dirs_low > d)
+        t->dirs_low = d;
+    }
+  return l->files;
+}
+
+/* Whether the files below the top go to workers: they are started at
+   the first (a tree of directories only needs none).  */
+static bool
+use_workers (struct copy_tree *t)
+{
+  if (t->jobs > 1 && !t->pool)
+    {
+      t->pool = copy_pool_start (t->x, t->jobs, t->dst_parent);
+      if (t->pool)
+        t->x = copy_pool_options (t->pool);
+      else
+        t->jobs = 1;
+    }
+  return t->pool != NULL;
+}
+
+/* Copy the regular file E: queued for a worker below the top, where
+   there are workers; else here.  */
+static void
+copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+{
+  size_t d = e->depth;
+  dev_t dev;
+  int parent = parent_of (t, d, &dev);
+  char *src = xstrdup (walk_path (w));
+  const char *lpath = t->x->preserve.links ? link_path (t, w) : NULL;
+  struct dest dd = {
+    .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
+    .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
+    .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
+    .made_here = copy_made_here, .link_base = t->dst_parent,
+    .link_path = lpath,
+  };
+  struct copy_dirs *dirs;
+  if (parent < 0)
+    copy_fail_walk (-parent, "cannot create %s", dd.display);
+  else if (d > 0 && use_workers (t)
+           && (dirs = files_dirs (t, e, d - 1, parent, dev)))
+    {
+      struct copy_job_file f = {
+        .name = e->name, .src = src, .dst = dd.display, .link_path = lpath,
+        .ino = e->ino, .fresh = dd.fresh, .inherits_acl = dd.inherits_acl,
+      };
+      copy_pool_file (t->pool, dirs, &f);
+    }
+  else
+    copy_file (t->x, e->dirfd, e->name, src, e->ino, true, &dd);
+  free (src);
 }
 
 static int
@@ -555,24 +757,8 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
     case WALK_DIR_POST:
       return leave_dir (t, w, e);
     case WALK_REG:
-      {
-        size_t d = e->depth;
-        dev_t dev;
-        int parent = parent_of (t, d, &dev);
-        char *src = xstrdup (walk_path (w));
-        struct dest dd = {
-          .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
-          .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
-          .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
-          .made_here = copy_made_here, .tree = t, .walk = w,
-        };
-        if (parent < 0)
-          copy_fail_walk (-parent, "cannot create %s", dd.display);
-        else
-          copy_file (t->x, e->dirfd, e->name, src, e->ino, true, &dd);
-        free (src);
-        return WALK_CONTINUE;
-      }
+      copy_regular (t, w, e);
+      return WALK_CONTINUE;
     case WALK_ERR:
       if (!e->is_dir)
         copy_fail_walk (e->err, "cannot stat %s", walk_path (w));
@@ -590,10 +776,31 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
 /* --- the entry ---------------------------------------------------- */
 
 size_t
-copy_tree_fds (size_t *walk_fds, size_t *dst_fds)
+copy_tree_fds (unsigned int *jobs, size_t *walk_fds, size_t *dst_fds,
+               size_t *dirs)
 {
-  size_t room = fd_room (WALK_MAX_FDS + COPY_TREE_MAX_FDS + FILE_FDS);
-  size_t spare = room > FILE_FDS ? room - FILE_FDS : 0;
+  size_t workers = *jobs > 1 ? *jobs : 0;
+  size_t room = fd_room (WALK_MAX_FDS + COPY_TREE_MAX_FDS + FILE_FDS
+                         + workers * FILE_FDS + 2 * COPY_TREE_MAX_DIRS);
+  /* Each worker holds what one file's copy needs; the queued files' two
+     directories, two of them at least; and each stack two.  Fewer
+     workers where that is more than there is, none below two.  */
+  while (workers >= 2 && room < FILE_FDS + workers * FILE_FDS + 2 * 2 + 4)
+    workers--;
+  if (workers < 2)
+    workers = 0;
+  *jobs = workers ? (unsigned int) workers : 1;
+  size_t spare = room > FILE_FDS * (workers + 1)
+                 ? room - FILE_FDS * (workers + 1) : 0;
+  *dirs = 0;
+  if (workers)
+    {
+      /* A quarter of the rest for the queued files' directories.  */
+      *dirs = spare / 8 < 2 ? 2 : spare / 8;
+      if (*dirs > COPY_TREE_MAX_DIRS)
+        *dirs = COPY_TREE_MAX_DIRS;
+      spare = spare > 2 * *dirs ? spare - 2 * *dirs : 0;
+    }
   *walk_fds = spare / 2 < 2 ? 2 : spare / 2;
   if (*walk_fds > WALK_MAX_FDS)
     *walk_fds = WALK_MAX_FDS;
@@ -606,17 +813,26 @@ copy_tree_fds (size_t *walk_fds, size_t *dst_fds)
 void
 copy_tree (const struct copy_options *x, const char *src, int dirfd,
            const struct stat *dir_st, bool parent_acl, const char *name,
-           const char *dst, size_t walk_fds, size_t dst_fds)
+           const char *dst, const struct copy_tree_limits *limits)
 {
   struct copy_tree t = {
     .x = x,
     .src_display = src, .src_display_len = strlen (src),
     .dst_parent = dirfd, .dst_parent_dev = dir_st->st_dev, .dst_name = name,
     .dst_display = dst, .dst_parent_acl = parent_acl,
+    .jobs = limits->jobs, .max_dirs = limits->dirs,
   };
-  walk_stack_init (&t.dirs, dst_fds);
-  walk_at_fds (AT_FDCWD, src, 0, walk_fds, src, visit, &t);
+  walk_stack_init (&t.dirs, limits->dst_fds);
+  walk_at_fds (AT_FDCWD, src, 0, limits->walk_fds, src, visit, &t);
+  while (t.dirs.n > 0)
+    {
+      files_done (&t, t.dirs.n - 1);
+      walk_stack_pop (&t.dirs);
+    }
+  if (t.pool)
+    copy_pool_end (t.pool);
   walk_stack_free (&t.dirs);
   free (t.lv);
   free (t.path);
+  free (t.lpath);
 }

@@ -14,7 +14,7 @@
 
    Hard links: with --preserve=links, a file with more than one link is
    copied once, and its other names in the tree become links to the copy
-   (copy_link_find, copy_link_add: a map from the source's device and
+   (copy_link_claim, copy_link_add: a map from the source's device and
    inode to the copy's path relative to the directory of the top copy).
    With several sources into one directory (copy_options.record_made),
    what the run made is remembered (copy_made_add) so that a later source
@@ -43,34 +43,54 @@ enum { COPY_TREE_MAX_FDS = 16 };
 /* The destination side of one walk.  */
 struct copy_tree;
 
+/* The most copy_dirs (copy-jobs.h) of queued files held at once, two
+   descriptors each: fewer under a low RLIMIT_NOFILE.  */
+enum { COPY_TREE_MAX_DIRS = 16 };
+
+/* What a walk may hold: at most WALK_FDS source directories and DST_FDS
+   copies open; JOBS workers (1: none, the walk copies every file), with
+   at most DIRS copy_dirs.  */
+struct copy_tree_limits
+{
+  unsigned int jobs;
+  size_t walk_fds;
+  size_t dst_fds;
+  size_t dirs;
+};
+
 /* Share the descriptors left under RLIMIT_NOFILE (less what each file
    copied needs: the source, the copy, the file it replaces, a directory
    a symbolic link at the destination leads to, splice's pipe) between
-   the walker's stack of source directories (*WALK_FDS) and ours of the
-   copies (*DST_FDS); each works with two.  Return the descriptors
-   free.  */
-size_t copy_tree_fds (size_t *walk_fds, size_t *dst_fds);
+   *JOBS workers (as many as there is room for; 1 if fewer than two),
+   the copy_dirs of their files (*DIRS), the walker's stack of source
+   directories (*WALK_FDS) and ours of the copies (*DST_FDS); each stack
+   works with two.  Return the descriptors free.  */
+size_t copy_tree_fds (unsigned int *jobs, size_t *walk_fds, size_t *dst_fds,
+                      size_t *dirs);
 
 /* Copy SRC (a directory and everything below it, or anything else as
    what it is) to NAME in DIRFD, whose stat is DIR_ST and which has a
-   default ACL if PARENT_ACL; DST in messages.  Hold at most WALK_FDS
-   source directories and DST_FDS copies open.  */
+   default ACL if PARENT_ACL; DST in messages; within LIMITS.  */
 void copy_tree (const struct copy_options *o, const char *src, int dirfd,
                 const struct stat *dir_st, bool parent_acl,
-                const char *name, const char *dst, size_t walk_fds,
-                size_t dst_fds);
+                const char *name, const char *dst,
+                const struct copy_tree_limits *limits);
 
-/* The copy of the entry W is visiting: its path relative to
-   copy_tree_link_base (T), in *BUF (freed first, then allocated), for
-   copy_link_add.  */
-const char *copy_tree_link_path (struct copy_tree *t, struct walk *w,
-                                 char **buf);
-int copy_tree_link_base (const struct copy_tree *t);
+/* What copy_link_claim finds.  */
+enum { LINK_FOUND, LINK_MINE };
 
-/* The path recorded for the file DEV/INO copied so far, or NULL.  */
-const char *copy_link_find (dev_t dev, ino_t ino);
-/* Record PATH (copied) for DEV/INO, unless one is already.  */
+/* The file DEV/INO, one of several names: LINK_FOUND with *FIRST the
+   path of its copy (relative to the top copy's directory) if it was
+   copied; else LINK_MINE: the caller copies it, and ends the claim with
+   copy_link_add (the copy is in place) or copy_link_drop (it failed).
+   While another thread's claim lasts, the call waits for its end.  */
+int copy_link_claim (dev_t dev, ino_t ino, const char **first);
+/* Record PATH (copied) for DEV/INO, unless one is already; a claim of
+   the calling thread ends.  */
 void copy_link_add (dev_t dev, ino_t ino, const char *path);
+/* The calling thread's claim of DEV/INO ends with no copy: the next
+   name to ask copies it.  */
+void copy_link_drop (dev_t dev, ino_t ino);
 
 /* With O->record_made: remember DEV/INO as made by this run; tell
    whether ST was.  Without: nothing, and false.  */

@@ -5,6 +5,7 @@
 #include "dest.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,22 +72,28 @@ put_release (struct put *p)
   free (p->own_name);
 }
 
+static bool have_proc;
+static dev_t proc_dev;
+
+static void
+find_proc (void)
+{
+  struct stat proc;
+  have_proc = sys_fstatat (AT_FDCWD, "/proc/self", &proc,
+                           AT_SYMLINK_NOFOLLOW) == 0;
+  proc_dev = proc.st_dev;
+}
+
 /* Whether the symbolic link ST is one of /proc's (/proc/self/fd/1, which
    /dev/stdout names): such a link leads to an open file, not to the
    path its text shows.  */
 static bool
 proc_link (const struct stat *st)
 {
-  static int have = -1;
-  static dev_t proc_dev;
-  if (have < 0)
-    {
-      struct stat proc;
-      have = sys_fstatat (AT_FDCWD, "/proc/self", &proc,
-                          AT_SYMLINK_NOFOLLOW) == 0;
-      proc_dev = proc.st_dev;
-    }
-  return have && st->st_dev == proc_dev;
+  /* Asked once, by whichever thread comes first (xcp -j).  */
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once (&once, find_proc);
+  return have_proc && st->st_dev == proc_dev;
 }
 
 /* Follow the symbolic link NAME of DIRFD, and the links it leads to, to

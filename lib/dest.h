@@ -43,9 +43,11 @@ struct dest
   /* Whether this run made ST (another operand copied to the same name):
      such an entry is never overwritten.  NULL: none is.  */
   bool (*made_here) (const struct copy_options *o, const struct stat *st);
-  /* In a tree: for hard links, where the copy's path comes from.  */
-  struct copy_tree *tree;
-  struct walk *walk;
+  /* In a tree with --preserve=links: the copy's path relative to the
+     directory LINK_BASE, recorded for the file's other names (see
+     copy_link_claim); NULL elsewhere.  */
+  int link_base;
+  const char *link_path;
 };
 
 /* How a copy takes the place of what is at its destination.  */

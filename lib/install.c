@@ -6,7 +6,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -17,11 +20,33 @@
 
 /* A named temporary file exists in two cases: where the file system has
    no O_TMPFILE, and between the linkat and the renameat that replace an
-   existing file.  A signal that ends the process then removes it
-   first.  */
-static char tmp_name[64];
-static int tmp_dirfd = -1;
-static volatile sig_atomic_t tmp_set;
+   existing file.  A signal that ends the process then removes it first.
+
+   Each thread that makes such names (xcp's walk, and its workers) has a
+   slot of its own, which the handler reads from whichever thread the
+   signal lands on.  A slot goes FREE -> CREATING (the name written, the
+   file being made) -> MADE (it exists) -> FREE.  The handler first sets
+   DYING, so that no thread starts a new name; then it waits for the
+   other threads' slots to leave CREATING (a name whose creation is under
+   way would otherwise be made after it looked), and removes every MADE
+   name, and the name of its own thread's slot in CREATING (interrupted
+   in the middle of the creating call: the name is ours either way, made
+   with O_EXCL or its kin).  */
+enum { SLOT_FREE, SLOT_CREATING, SLOT_MADE };
+
+struct tmp_slot
+{
+  atomic_int state;
+  int dirfd;
+  char name[64];
+};
+
+/* The most threads with a slot: xcp's 256 workers and its walk.  */
+enum { MAX_SLOTS = 257 };
+static struct tmp_slot slots[MAX_SLOTS];
+static atomic_uint slots_used;
+static _Thread_local struct tmp_slot *my_slot;
+static atomic_int dying;
 
 /* The fatal signals, read before any arrives (computing the set in the
    handler would not be async-signal-safe).  */
@@ -37,8 +62,19 @@ on_fatal_signal (int sig)
      the process when the handler returns, by the first signal.  */
   if (fatal_set)
     sys_rt_sigprocmask (SIG_BLOCK, fatal_set, NULL);
-  if (tmp_set)
-    sys_unlinkat (tmp_dirfd, tmp_name, 0);
+  atomic_store (&dying, 1);
+  unsigned int n = atomic_load (&slots_used);
+  for (unsigned int i = 0; i < n && i < MAX_SLOTS; i++)
+    {
+      struct tmp_slot *s = &slots[i];
+      int state;
+      /* One system call away from MADE or FREE.  */
+      while ((state = atomic_load (&s->state)) == SLOT_CREATING
+             && s != my_slot)
+        sched_yield ();
+      if (state != SLOT_FREE)
+        sys_unlinkat (s->dirfd, s->name, 0);
+    }
 }
 
 void
@@ -53,26 +89,50 @@ install_catch_signals (void)
 const char *
 install_tmp_name (int dirfd)
 {
-  static unsigned long counter;
-  tmp_set = 0;
-  snprintf (tmp_name, sizeof tmp_name, ".xcp-%ld-%lu.tmp", (long) getpid (),
-            counter++);
-  tmp_dirfd = dirfd;
-  tmp_set = 1;
-  return tmp_name;
+  static atomic_ulong counter;
+  if (!my_slot)
+    {
+      unsigned int i = atomic_fetch_add (&slots_used, 1);
+      if (i >= MAX_SLOTS)
+        abort ();               /* more threads than xcp ever starts */
+      my_slot = &slots[i];
+    }
+  struct tmp_slot *s = my_slot;
+  atomic_store (&s->state, SLOT_FREE);
+  /* Made after the handler looked, the name would stay: wait for the
+     end, which the handler's return brings.  */
+  if (atomic_load (&dying))
+    for (;;)
+      pause ();
+  snprintf (s->name, sizeof s->name, ".xcp-%ld-%lu.tmp", (long) getpid (),
+            atomic_fetch_add (&counter, 1));
+  s->dirfd = dirfd;
+  atomic_store (&s->state, SLOT_CREATING);
+  if (atomic_load (&dying))
+    for (;;)
+      pause ();
+  return s->name;
+}
+
+void
+install_tmp_made (void)
+{
+  atomic_store (&my_slot->state, SLOT_MADE);
 }
 
 void
 install_tmp_forget (void)
 {
-  tmp_set = 0;
+  if (my_slot)
+    atomic_store (&my_slot->state, SLOT_FREE);
 }
 
 /* --- links --------------------------------------------------------- */
 
 /* Whether linkat takes AT_EMPTY_PATH from us (CAP_DAC_READ_SEARCH), which
-   spares the /proc lookup: -1 not known yet.  */
-static int empty_path_link = -1;
+   spares the /proc lookup: -1 not known yet.  Workers of one tree may
+   race to set it: they set it alike.  */
+static atomic_int empty_path_link = -1;
 
 /* Give the unnamed file FD the name NAME in DIRFD; -EEXIST if taken.  */
 static int
@@ -126,6 +186,7 @@ link_renamed_over (const struct link_source *s, int dirfd, const char *name)
         continue;
       if (ret < 0)
         break;
+      install_tmp_made ();
       ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp, dirfd, name, 0));
       if (ret < 0)
         sys_unlinkat (dirfd, tmp, 0);
@@ -140,15 +201,16 @@ link_renamed_over (const struct link_source *s, int dirfd, const char *name)
 int
 install_create_tmp (int dirfd, mode_t mode, bool *named)
 {
-  static bool no_tmpfile;
+  /* Workers of one tree may race to set it: they set it alike.  */
+  static atomic_bool no_tmpfile;
   *named = false;
-  if (!no_tmpfile)
+  if (!atomic_load_explicit (&no_tmpfile, memory_order_relaxed))
     {
       int fd = sys_openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
                            mode);
       if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
         return fd;
-      no_tmpfile = true;
+      atomic_store_explicit (&no_tmpfile, true, memory_order_relaxed);
     }
   for (int tries = 0; tries < 100; tries++)
     {
@@ -160,7 +222,10 @@ install_create_tmp (int dirfd, mode_t mode, bool *named)
           if (fd < 0)
             install_tmp_forget ();
           else
-            *named = true;
+            {
+              install_tmp_made ();
+              *named = true;
+            }
           return fd;
         }
     }
@@ -174,7 +239,7 @@ install_discard_tmp (int fd, int dirfd, bool named)
   sys_close (fd);
   if (named)
     {
-      sys_unlinkat (dirfd, tmp_name, 0);
+      sys_unlinkat (dirfd, my_slot->name, 0);
       install_tmp_forget ();
     }
 }
@@ -185,9 +250,9 @@ install_tmp (int fd, bool named, int dirfd, const char *name, bool exists)
   int ret;
   if (named)
     {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp_name, dirfd, name, 0));
+      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, my_slot->name, dirfd, name, 0));
       if (ret < 0)
-        sys_unlinkat (dirfd, tmp_name, 0);
+        sys_unlinkat (dirfd, my_slot->name, 0);
       install_tmp_forget ();
       return ret;
     }

@@ -8,8 +8,12 @@
    the old file or the new one, never a half-written file, and a failure
    or a signal leaves no temporary name behind.
 
-   One temporary name exists at a time (the module keeps it, for the
-   signal handler): the functions below are not for concurrent use.  */
+   Each thread has one temporary name at a time (the module keeps it, for
+   the signal handler): threads may copy concurrently, each into its own
+   files (xcp -j).  The handler may run on any thread while the others
+   go on; threads that make temporary names should leave the fatal
+   signals to one thread (blocked in the others), which then never waits
+   for itself.  */
 
 #ifndef NC_INSTALL_H
 #define NC_INSTALL_H
@@ -28,8 +32,13 @@ void install_catch_signals (void);
    a fatal signal until install_tmp_forget.  It is only a name until the
    caller creates it with a call that fails with EEXIST if it is taken
    (O_EXCL, linkat, mknodat, symlinkat): then the caller asks for the next
-   one.  The string is the module's, overwritten by the next call.  */
+   one; once made, the caller says so (install_tmp_made) at once: a fatal
+   signal on another thread waits until it has.  The string is the
+   calling thread's, overwritten by its next call.  */
 const char *install_tmp_name (int dirfd);
+
+/* The temporary name now exists (created by the calling thread).  */
+void install_tmp_made (void);
 
 /* The temporary name is gone (renamed or removed): unregister it.  */
 void install_tmp_forget (void);
