@@ -92,6 +92,11 @@ struct copy_pool
   size_t head, next, tail;
   size_t filled;
   atomic_uint idle;                   /* workers waiting for work */
+  /* The walk waits (on changed) for WAITED's files to be done, or, if
+     NULL, for room in the ring: a worker wakes it when it may go on,
+     not at every file.  Under the mutex.  */
+  bool walk_waits;
+  struct copy_dirs *waited;
   bool ending;
   unsigned int workers;
   pthread_t *threads;
@@ -124,7 +129,6 @@ dirs_unref (struct copy_dirs *d)
 static void
 flush (struct copy_pool *p)
 {
-  bool freed = false;
   while (p->head < p->tail && at (p, p->head)->done)
     {
       struct entry *e = at (p, p->head);
@@ -141,13 +145,40 @@ flush (struct copy_pool *p)
       free (e->told_src);
       free (e->told_dst);
       p->head++;
-      freed = true;
     }
   /* The walk's reports before the first job not taken are passed.  */
   if (p->next < p->head)
     p->next = p->head;
-  if (freed)
-    pthread_cond_broadcast (&p->changed);
+}
+
+/* Room enough in the ring for the walk to go on filling it: a quarter,
+   so that it does not wake for every entry freed.  */
+static bool
+ring_has_room (const struct copy_pool *p)
+{
+  return p->filled - p->head <= COPY_JOBS_RING - COPY_JOBS_RING / 4;
+}
+
+/* Wake the walk if what it waits for came.  P's mutex held.  */
+static void
+wake_walk (struct copy_pool *p)
+{
+  if (p->walk_waits
+      && (p->waited ? p->waited->pending == 0 : ring_has_room (p)))
+    pthread_cond_signal (&p->changed);
+}
+
+/* Wait, as the walk, for D's files (D NULL: for room in the ring).  P's
+   mutex held.  */
+static void
+walk_wait (struct copy_pool *p, struct copy_dirs *d)
+{
+  p->walk_waits = true;
+  p->waited = d;
+  while (d ? d->pending > 0 : !ring_has_room (p))
+    pthread_cond_wait (&p->changed, &p->mutex);
+  p->walk_waits = false;
+  p->waited = NULL;
 }
 
 /* Make the walk's filled entries the workers'.  P's mutex held.  */
@@ -191,8 +222,7 @@ new_entry (struct copy_pool *p)
     {
       pthread_mutex_lock (&p->mutex);
       publish_locked (p);
-      while (p->filled - p->head >= COPY_JOBS_RING)
-        pthread_cond_wait (&p->changed, &p->mutex);
+      walk_wait (p, NULL);
       pthread_mutex_unlock (&p->mutex);
     }
   struct entry *e = at (p, p->filled);
@@ -297,7 +327,7 @@ worker (void *arg)
           dirs_unref (taken[i]->dirs);
         }
       flush (p);
-      pthread_cond_broadcast (&p->changed);
+      wake_walk (p);
     }
   pthread_mutex_unlock (&p->mutex);
   return NULL;
@@ -398,9 +428,18 @@ copy_dirs_wait (struct copy_pool *p, struct copy_dirs *d)
 {
   pthread_mutex_lock (&p->mutex);
   publish_locked (p);
-  while (d->pending)
-    pthread_cond_wait (&p->changed, &p->mutex);
+  walk_wait (p, d);
   pthread_mutex_unlock (&p->mutex);
+}
+
+bool
+copy_dirs_idle (struct copy_pool *p, struct copy_dirs *d)
+{
+  pthread_mutex_lock (&p->mutex);
+  publish_locked (p);
+  bool idle = d->pending == 0;
+  pthread_mutex_unlock (&p->mutex);
+  return idle;
 }
 
 void

@@ -79,6 +79,9 @@ struct copy_dirs *copy_dirs_new (struct copy_pool *p, int src_dirfd,
 /* Wait until every file queued with D is done.  */
 void copy_dirs_wait (struct copy_pool *p, struct copy_dirs *d);
 
+/* Whether every file queued with D is done.  */
+bool copy_dirs_idle (struct copy_pool *p, struct copy_dirs *d);
+
 /* The walk lets go of D: its descriptors are closed once its last file
    is done.  */
 void copy_dirs_put (struct copy_pool *p, struct copy_dirs *d);

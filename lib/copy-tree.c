@@ -219,6 +219,21 @@ struct dlevel
   struct copy_dirs *files;
 };
 
+/* A directory's last step, its attributes, deferred until its files are
+   copied (with workers): its parent (a descriptor of our own, or
+   dst_parent) and name, for set_entry_attrs.  */
+struct leave
+{
+  int parent;
+  char *name;
+  char *dst;
+  struct stat src_st;
+  mode_t made_mode;
+  bool fresh;
+  mode_t inherited;             /* the mode bits it got from its parent */
+  struct copy_dirs *files;      /* its files, or NULL */
+};
+
 /* What a walk needs open besides the two stacks of directories, at most:
    the source file, the copy, the file it replaces (read for its ACL), a
    directory a symbolic link at the destination leads to, and splice's
@@ -249,6 +264,10 @@ struct copy_tree
   /* The levels' copy_dirs: at most MAX_DIRS held (two descriptors each),
      none below level DIRS_LOW.  */
   size_t max_dirs, live_dirs, dirs_low;
+  /* The deferred leaves, oldest first: at most MAX_DIRS, a descriptor
+     each, in a ring.  */
+  struct leave *leaves;
+  size_t leaves_head, nleaves;
 };
 
 /* The destination path of the entry being visited: the top copy's
@@ -414,23 +433,99 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   return WALK_CONTINUE;
 }
 
+/* Give the directory of L its attributes: the last step of its copy.  */
+static void
+set_dir_attrs (struct copy_tree *t, const struct leave *l)
+{
+  set_entry_attrs (t->x, l->parent, l->name, &l->src_st, l->dst,
+                   l->fresh ? l->made_mode : (mode_t) -1, l->inherited);
+}
+
+/* Apply the oldest deferred leave; with WAIT, once its files are done,
+   else only if they are.  Return whether it was applied.  */
+static bool
+leave_oldest (struct copy_tree *t, bool wait)
+{
+  if (t->nleaves == 0)
+    return false;
+  struct leave *l = &t->leaves[t->leaves_head];
+  if (l->files)
+    {
+      if (wait)
+        copy_dirs_wait (t->pool, l->files);
+      else if (!copy_dirs_idle (t->pool, l->files))
+        return false;
+      copy_dirs_put (t->pool, l->files);
+      t->live_dirs--;
+    }
+  set_dir_attrs (t, l);
+  if (l->parent != t->dst_parent)
+    sys_close (l->parent);
+  free (l->name);
+  free (l->dst);
+  t->leaves_head = (t->leaves_head + 1) % t->max_dirs;
+  t->nleaves--;
+  return true;
+}
+
+/* Defer the leave of level D (its files still being copied, or leaves
+   before it deferred): its attributes come once its files are done, in
+   the order of the walk (a child's before its parent's, which may take
+   away the search permission).  Return false if it cannot be (no room
+   for the parent's descriptor): the caller waits and does it itself.  */
+static bool
+defer_leave (struct copy_tree *t, const struct leave *now, size_t d)
+{
+  struct dlevel *lv = &t->lv[d];
+  if (!lv->files && t->nleaves == 0)
+    return false;
+  if (t->nleaves == t->max_dirs)
+    leave_oldest (t, true);
+  struct leave l = *now;
+  if (l.parent != t->dst_parent
+      && (l.parent = sys_fcntl (now->parent, F_DUPFD_CLOEXEC, 0)) < 0)
+    {
+      /* Those before it first, then this one, waited for.  */
+      while (leave_oldest (t, true))
+        ;
+      return false;
+    }
+  l.name = xstrdup (now->name);
+  l.dst = xstrdup (now->dst);
+  l.files = lv->files;
+  lv->files = NULL;
+  t->leaves[(t->leaves_head + t->nleaves) % t->max_dirs] = l;
+  t->nleaves++;
+  /* And those whose files are done meanwhile.  */
+  while (leave_oldest (t, false))
+    ;
+  return true;
+}
+
 static int
 leave_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 {
-  const struct copy_options *x = t->x;
   size_t d = e->depth;
   struct dlevel *l = &t->lv[d];
   drop_levels (t, d + 1);
-  files_done (t, d);
   dev_t dev;
   int parent = parent_of (t, d, &dev);
-  const char *name = d ? e->name : t->dst_name;
+  struct leave now = {
+    .parent = parent, .name = (char *) (d ? e->name : t->dst_name),
+    .dst = (char *) dst_path (t, w), .src_st = l->src_st,
+    .made_mode = l->made_mode, .fresh = l->fresh,
+    .inherited = t->dirs.dir[d].st.st_mode & S_ISGID,
+  };
   if (parent < 0)
-    copy_fail_walk (-parent, "cannot set the attributes of %s", dst_path (t, w));
-  else
-    set_entry_attrs (x, parent, name, &l->src_st, dst_path (t, w),
-                     l->fresh ? l->made_mode : (mode_t) -1,
-                     t->dirs.dir[d].st.st_mode & S_ISGID);
+    {
+      files_done (t, d);
+      copy_fail_walk (-parent, "cannot set the attributes of %s", now.dst);
+    }
+  else if (!t->pool || !defer_leave (t, &now, d))
+    {
+      files_done (t, d);
+      set_dir_attrs (t, &now);
+    }
   /* The level above is read next; the walker holds it open, and so do
      we: parent_of opened it again if it was closed.  */
   walk_stack_pop (&t->dirs);
@@ -680,8 +775,11 @@ files_dirs (struct copy_tree *t, const struct walk_entry *e, size_t d,
   struct dlevel *l = &t->lv[d];
   if (l->files)
     return l->files;
-  /* Beyond the bound, the shallowest level's are let go of first: its
-     files were queued first, and are done first.  */
+  /* Beyond the bound, the deferred leaves go first, then the shallowest
+     level's copy_dirs: their files were queued first, and are done
+     first.  */
+  while (t->live_dirs >= t->max_dirs && leave_oldest (t, true))
+    ;
   while (t->live_dirs >= t->max_dirs && t->dirs_low < d)
     files_done (t, t->dirs_low++);
   if (t->live_dirs >= t->max_dirs)
@@ -781,11 +879,12 @@ copy_tree_fds (unsigned int *jobs, size_t *walk_fds, size_t *dst_fds,
 {
   size_t workers = *jobs > 1 ? *jobs : 0;
   size_t room = fd_room (WALK_MAX_FDS + COPY_TREE_MAX_FDS + FILE_FDS
-                         + workers * FILE_FDS + 2 * COPY_TREE_MAX_DIRS);
-  /* Each worker holds what one file's copy needs; the queued files' two
-     directories, two of them at least; and each stack two.  Fewer
-     workers where that is more than there is, none below two.  */
-  while (workers >= 2 && room < FILE_FDS + workers * FILE_FDS + 2 * 2 + 4)
+                         + workers * FILE_FDS + 3 * COPY_TREE_MAX_DIRS);
+  /* Each worker holds what one file's copy needs; the queued files'
+     directories two each and a deferred leave one (see struct leave),
+     for two of each at least; and each stack two.  Fewer workers where
+     that is more than there is, none below two.  */
+  while (workers >= 2 && room < FILE_FDS + workers * FILE_FDS + 3 * 2 + 4)
     workers--;
   if (workers < 2)
     workers = 0;
@@ -795,11 +894,12 @@ copy_tree_fds (unsigned int *jobs, size_t *walk_fds, size_t *dst_fds,
   *dirs = 0;
   if (workers)
     {
-      /* A quarter of the rest for the queued files' directories.  */
-      *dirs = spare / 8 < 2 ? 2 : spare / 8;
+      /* A quarter of the rest for the queued files' directories and
+         the deferred leaves.  */
+      *dirs = spare / 12 < 2 ? 2 : spare / 12;
       if (*dirs > COPY_TREE_MAX_DIRS)
         *dirs = COPY_TREE_MAX_DIRS;
-      spare = spare > 2 * *dirs ? spare - 2 * *dirs : 0;
+      spare = spare > 3 * *dirs ? spare - 3 * *dirs : 0;
     }
   *walk_fds = spare / 2 < 2 ? 2 : spare / 2;
   if (*walk_fds > WALK_MAX_FDS)
@@ -823,16 +923,21 @@ copy_tree (const struct copy_options *x, const char *src, int dirfd,
     .jobs = limits->jobs, .max_dirs = limits->dirs,
   };
   walk_stack_init (&t.dirs, limits->dst_fds);
+  if (t.max_dirs)
+    t.leaves = xnmalloc (t.max_dirs, sizeof *t.leaves);
   walk_at_fds (AT_FDCWD, src, 0, limits->walk_fds, src, visit, &t);
   while (t.dirs.n > 0)
     {
       files_done (&t, t.dirs.n - 1);
       walk_stack_pop (&t.dirs);
     }
+  while (leave_oldest (&t, true))
+    ;
   if (t.pool)
     copy_pool_end (t.pool);
   walk_stack_free (&t.dirs);
   free (t.lv);
   free (t.path);
   free (t.lpath);
+  free (t.leaves);
 }

@@ -44,7 +44,8 @@ enum { COPY_TREE_MAX_FDS = 16 };
 struct copy_tree;
 
 /* The most copy_dirs (copy-jobs.h) of queued files held at once, two
-   descriptors each: fewer under a low RLIMIT_NOFILE.  */
+   descriptors each, and as many directories whose attributes wait for
+   their files, one each: fewer under a low RLIMIT_NOFILE.  */
 enum { COPY_TREE_MAX_DIRS = 16 };
 
 /* What a walk may hold: at most WALK_FDS source directories and DST_FDS
