@@ -25,6 +25,14 @@
 #                     scenario is the point X (a number of files, bytes)
 #                     of the series SERIES, which the report plots as time
 #                     against X.  Names and titles must not hold a tab.
+#   bench_cores       print the machine's cores: "N cores (MODEL)", N from
+#                     nproc, MODEL /proc/cpuinfo's first model name (a
+#                     parallel tool's figures mean little without them);
+#   bench_make_tree DIR FILES [PER-DIR]
+#                     a tree of FILES files of 1 to 8 KiB (the same
+#                     pseudo-random sizes every time), PER-DIR (default
+#                     50) to a directory, the directories side by side
+#                     in DIR (DIR/dN/fM.txt: 20 000 files make 400).
 
 bindir=$(cd "${NC_BINDIR:-$(dirname "$0")/../cmd}" && pwd)
 # shellcheck disable=SC2034 # used by the scripts that source this
@@ -94,4 +102,27 @@ bench_pair() {
   mkdir -p "$BENCH_RESULTS"
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5-}" "${6-}" \
     >>"$BENCH_RESULTS/pairs.tsv"
+}
+
+bench_cores() {
+  local model
+  model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo |
+    head -n 1)
+  echo "$(nproc) cores (${model:-$(uname -m)})"
+}
+
+bench_make_tree() {
+  python3 - "$1" "$2" "${3:-50}" <<'PY'
+import os, random, sys
+top, files, per_dir = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rand = random.Random(3)
+block = os.urandom(8192)
+os.makedirs(top)
+for d in range((files + per_dir - 1) // per_dir):
+    sub = os.path.join(top, f"d{d}")
+    os.mkdir(sub)
+    for f in range(min(per_dir, files - d * per_dir)):
+        with open(os.path.join(sub, f"f{f}.txt"), "wb") as out:
+            out.write(block[:rand.randint(1024, 8192)])
+PY
 }

@@ -1,14 +1,23 @@
 #!/bin/bash
-# bench/xcp.sh: xcp against cp (and rsync -a, if installed) on four
-# copies, with the goals of issue 3 printed beside the ratios:
+# bench/xcp.sh: xcp against cp (and rsync -a, if installed), with the goals
+# of issues 3 and 17 printed beside the ratios:
 #   1 GiB file on tmpfs, against cp            goal <= 0.8x cp
 #   1 GiB file on ext4 (loop image, as root)   goal <= 1.0x cp
-#   50 000 small files (1-8 KiB) on tmpfs,
-#     xcp -a against cp -a and rsync -a         goal <= 0.8x cp -a
+#   trees of TREE_FILES small files (1-8 KiB, 50 to a directory: 20 000
+#     files make 400 directories), xcp -a against cp -a and rsync -a:
+#     on tmpfs                                 goal <= 0.6x cp -a,
+#                                                   <= 0.5x rsync -a
+#     on ext4 (the loop image, as root)        goal <= 0.7x cp -a
+#     and xcp -a -j 1, the serial copy, in the same rounds (the figure of
+#     before the workers; only if this xcp has -j);
 #   sparse 4 GiB file, 4 MiB of data, tmpfs    goal <= 1.0x cp
 # and, for how the cost grows, xcp against cp on tmpfs: one file of each
 # size of FILE_SIZES, and xcp -a against cp -a: a tree of each number of
-# files of TREE_SIZES (1-8 KiB files, 500 to a directory).
+# files of TREE_SIZES (the same trees; a size also in TREE_FILES is that
+# scenario's runs, not timed twice).  Then, with strace, the system calls
+# per file of each tool on a tree of CALLS_FILES files (bench/xcp-calls.sh).
+# The machine's cores come first in the output: the tree copies of xcp
+# run one worker per core by default.
 # Every copy is checked (cmp, or diff -r and the file count) before it is
 # timed; a wrong copy is reported and not timed.  hyperfine runs the
 # commands, without a shell, in alternating rounds (the machine's load
@@ -19,17 +28,21 @@
 #   usage: bench/xcp.sh
 #   env:   ROUNDS (default 3), RUNS per command per round (default 2),
 #          EXT4=0 to skip ext4, NC_BINDIR, BIG_MIB the big file's size
-#          (default 1024, a multiple of 16), TREE_FILES (default 50000),
-#          FILE_SIZES in MiB (default "1 4 16 64 256"), TREE_SIZES
-#          (default "500 2000 8000 32000"); empty: no such series
+#          (default 1024, a multiple of 16), TREE_FILES (default
+#          "20000 50000"), TREE_PER_DIR (default 50), FILE_SIZES in MiB
+#          (default "1 4 16 64 256"), TREE_SIZES (default
+#          "5000 20000 80000"); empty: no such series; CALLS_FILES
+#          (default 2000; 0: no count of system calls)
 set -euo pipefail
 # shellcheck source=bench/common.sh
 . "$(dirname "$0")/common.sh"
 bench_rounds 3 2
 big_mib=${BIG_MIB:-1024}
-tree_files=${TREE_FILES:-50000}
+per_dir=${TREE_PER_DIR:-50}
+calls_files=${CALLS_FILES:-2000}
+read -ra tree_files <<<"${TREE_FILES-20000 50000}"
 read -ra file_sizes <<<"${FILE_SIZES-1 4 16 64 256}"
-read -ra tree_sizes <<<"${TREE_SIZES-500 2000 8000 32000}"
+read -ra tree_sizes <<<"${TREE_SIZES-5000 20000 80000}"
 xcp=$bindir/xcp
 [[ -x $xcp ]] || {
   echo "bench: no $xcp; build first or set NC_BINDIR" >&2
@@ -39,6 +52,14 @@ bench_need hyperfine python3 cp cmp diff
 bench_scratch
 mkdir "$dir/tmpfs" "$dir/json"
 MIB=$((1024 * 1024))
+
+# An xcp from before issue 17 has no -j: its tree copies are serial, and
+# there is no serial figure of its own to add.
+has_jobs=0 jobs="no -j: serial tree copies"
+if "$xcp" --help 2>&1 | grep -q -- '--jobs'; then
+  has_jobs=1 jobs="-j by default: one worker per core"
+fi
+echo "xcp.sh: $(bench_cores); $("$xcp" --version | head -n 1), $jobs"
 
 # big FILE MIB: MIB mebibytes of random data (a random 16 MiB block
 # repeated, each copy starting with its own number: /dev/urandom is slow
@@ -53,9 +74,18 @@ big() {
   rm -f "$dir/block"
 }
 
-# The file systems of the 1 GiB copy.
+# The file systems of the 1 GiB copy and of the trees.  The image holds
+# the big file and its copy, and every tree with its copy (at most 12 KiB
+# a file in 4 KiB blocks, with the directories); sparse, in /dev/shm: only
+# what is written takes memory.  No lazy initialization: ext4lazyinit
+# would write during the runs.
+ext4_mib=$((2 * big_mib + 512))
+for n in "${tree_files[@]}"; do
+  ext4_mib=$((ext4_mib + n * 24 / 1024))
+done
 filesystems=(tmpfs)
-if bench_ext4 "$dir/ext4" 3G; then
+if bench_ext4 "$dir/ext4" "${ext4_mib}M" \
+  -E lazy_itable_init=0,lazy_journal_init=0; then
   filesystems+=(ext4)
 fi
 for fs in "${filesystems[@]}"; do
@@ -71,27 +101,16 @@ for seek in 0 1024 2048 4095; do
     dd of="$sparse" bs=1M seek="$seek" conv=notrunc iflag=fullblock status=none
 done
 
-# make_tree DIR FILES: FILES files of 1 to 8 KiB, 500 to a directory, the
-# directories 10 to a parent (a source tree, a maildir).
-make_tree() {
-  python3 - "$1" "$2" <<'PY'
-import os, random, sys
-top, files = sys.argv[1], int(sys.argv[2])
-rand = random.Random(3)
-block = os.urandom(8192)
-for d in range((files + 499) // 500):
-    sub = os.path.join(top, f"d{d // 10}", f"s{d}")
-    os.makedirs(sub)
-    for f in range(min(500, files - d * 500)):
-        n = rand.randint(1024, 8192)
-        with open(os.path.join(sub, f"f{f}.txt"), "wb") as out:
-            out.write(block[:n])
-PY
-}
-tree=$dir/tmpfs/tree
-make_tree "$tree" "$tree_files"
+# The trees: DIR/FS/treeN, on every file system for TREE_FILES, on tmpfs
+# for TREE_SIZES (made once where the two lists share a size).
+for fs in "${filesystems[@]}"; do
+  for n in "${tree_files[@]}"; do
+    [[ -d $dir/$fs/tree$n ]] || bench_make_tree "$dir/$fs/tree$n" "$n" "$per_dir"
+  done
+  sync -f "$dir/$fs"
+done
 for n in "${tree_sizes[@]}"; do
-  make_tree "$dir/tmpfs/tree$n" "$n"
+  [[ -d $dir/tmpfs/tree$n ]] || bench_make_tree "$dir/tmpfs/tree$n" "$n" "$per_dir"
 done
 for mib in "${file_sizes[@]}"; do
   head -c "$((mib * MIB))" /dev/urandom >"$dir/tmpfs/file$mib"
@@ -120,6 +139,13 @@ check() {
   rm -rf "$dst"
 }
 
+have_rsync=0
+if command -v rsync >/dev/null; then
+  have_rsync=1
+else
+  echo "xcp.sh: rsync not found: no comparison with rsync -a" >&2
+fi
+
 # The scenarios: name, source, destination, and the commands.
 scenarios=()
 for fs in "${filesystems[@]}"; do
@@ -133,15 +159,38 @@ if check sparse "$sparse" "$dir/tmpfs/dst" "$xcp" "$sparse" "$dir/tmpfs/dst" \
   && check sparse "$sparse" "$dir/tmpfs/dst" cp "$sparse" "$dir/tmpfs/dst"; then
   scenarios+=(sparse)
 fi
-have_rsync=0
-command -v rsync >/dev/null && have_rsync=1
-if check tree "$tree" "$dir/tmpfs/dst" "$xcp" -a "$tree" "$dir/tmpfs/dst" \
-  && check tree "$tree" "$dir/tmpfs/dst" cp -a "$tree" "$dir/tmpfs/dst"; then
-  scenarios+=(tree)
-  if ((have_rsync)) && ! check tree "$tree" "$dir/tmpfs/dst" \
-    rsync -a "$tree/" "$dir/tmpfs/dst/"; then
-    have_rsync=0
+# tree-FS-N: xcp -a, cp -a, and where they copy it right, rsync -a and
+# xcp -a -j 1 (a scenario keeps the commands that passed the check:
+# tree_cmds[SCENARIO], the names of hyperfine's -n, tab-separated).
+declare -A tree_cmds
+for fs in "${filesystems[@]}"; do
+  for n in "${tree_files[@]}"; do
+    name=tree-$fs-$n src=$dir/$fs/tree$n dst=$dir/$fs/dst
+    if ! check "$name" "$src" "$dst" "$xcp" -a "$src" "$dst" \
+      || ! check "$name" "$src" "$dst" cp -a "$src" "$dst"; then
+      continue
+    fi
+    scenarios+=("$name")
+    tree_cmds[$name]="xcp -a	cp -a"
+    if ((has_jobs)) && check "$name" "$src" "$dst" "$xcp" -a -j 1 "$src" "$dst"
+    then
+      tree_cmds[$name]+="	xcp -a -j 1"
+    fi
+    if ((have_rsync)) && check "$name" "$src" "$dst" rsync -a "$src/" "$dst/"
+    then
+      tree_cmds[$name]+="	rsync -a"
+    fi
+  done
+done
+# The number of workers xcp -a uses on these trees (its --debug line).
+if ((has_jobs)); then
+  src=$dir/tmpfs/tree${tree_files[0]:-${tree_sizes[0]:-}}
+  if [[ -d $src ]] && "$xcp" -a --debug "$src" "$dir/tmpfs/dst" \
+    2>"$dir/debug" >/dev/null; then
+    echo "xcp.sh: xcp -a on a tree: $(grep -E -m 1 ': [0-9]+ jobs?$' \
+      "$dir/debug" | sed 's/.*: //')"
   fi
+  rm -rf "$dir/tmpfs/dst"
 fi
 for mib in "${file_sizes[@]}"; do
   src=$dir/tmpfs/file$mib
@@ -151,6 +200,8 @@ for mib in "${file_sizes[@]}"; do
   fi
 done
 for n in "${tree_sizes[@]}"; do
+  # Timed already as tree-tmpfs-N (or found wrong there).
+  [[ " ${tree_files[*]} " != *" $n "* ]] || continue
   src=$dir/tmpfs/tree$n
   if check "files$n" "$src" "$dir/tmpfs/dst" "$xcp" -a "$src" "$dir/tmpfs/dst" \
     && check "files$n" "$src" "$dir/tmpfs/dst" cp -a "$src" "$dir/tmpfs/dst"; then
@@ -158,6 +209,10 @@ for n in "${tree_sizes[@]}"; do
   fi
 done
 
+[[ ${#scenarios[@]} -gt 0 ]] || {
+  echo "bench: nothing to time" >&2
+  exit 1
+}
 for round in $(seq "$rounds"); do
   for scenario in "${scenarios[@]}"; do
     case $scenario in
@@ -170,12 +225,19 @@ for round in $(seq "$rounds"); do
       fs=tmpfs src=$sparse dst=$dir/tmpfs/dst
       cmds=(-n xcp "'$xcp' '$src' '$dst'" -n cp "cp '$src' '$dst'")
       ;;
-    tree)
-      fs=tmpfs src=$tree dst=$dir/tmpfs/dst
-      cmds=(-n xcp "'$xcp' -a '$src' '$dst'" -n "cp -a" "cp -a '$src' '$dst'")
-      if ((have_rsync)); then
-        cmds+=(-n "rsync -a" "rsync -a '$src/' '$dst/'")
-      fi
+    tree-*)
+      fs=${scenario#tree-} fs=${fs%-*}
+      src=$dir/$fs/tree${scenario##*-} dst=$dir/$fs/dst
+      cmds=()
+      IFS=$'\t' read -ra names <<<"${tree_cmds[$scenario]}"
+      for name in "${names[@]}"; do
+        case $name in
+        "xcp -a") cmds+=(-n "$name" "'$xcp' -a '$src' '$dst'") ;;
+        "xcp -a -j 1") cmds+=(-n "$name" "'$xcp' -a -j 1 '$src' '$dst'") ;;
+        "cp -a") cmds+=(-n "$name" "cp -a '$src' '$dst'") ;;
+        "rsync -a") cmds+=(-n "$name" "rsync -a '$src/' '$dst/'") ;;
+        esac
+      done
       ;;
     fsize*)
       fs=tmpfs src=$dir/tmpfs/file${scenario#fsize} dst=$dir/tmpfs/dst
@@ -192,11 +254,8 @@ for round in $(seq "$rounds"); do
       --export-json "$dir/json/$scenario.$round.json" "${cmds[@]}" >/dev/null
   done
 done
+rm -rf "$dir/tmpfs/dst" "$dir/ext4/dst"
 
-[[ ${#scenarios[@]} -gt 0 ]] || {
-  echo "bench: nothing to time" >&2
-  exit 1
-}
 bench_export "$dir"/json/*.json
 for scenario in "${scenarios[@]}"; do
   case $scenario in
@@ -206,10 +265,23 @@ for scenario in "${scenarios[@]}"; do
   sparse)
     bench_pair sparse "sparse 4 GiB file, 4 MiB of data, on tmpfs" xcp cp
     ;;
-  tree)
-    bench_pair tree "$tree_files small files on tmpfs" xcp "cp -a"
-    if ((have_rsync)); then
-      bench_pair tree "$tree_files small files on tmpfs" xcp "rsync -a"
+  tree-*)
+    fs=${scenario#tree-} fs=${fs%-*} n=${scenario##*-}
+    title="$n small files, $per_dir to a directory, on $fs"
+    for peer in "cp -a" "rsync -a"; do
+      if [[ $'\t'${tree_cmds[$scenario]}$'\t' == *$'\t'$peer$'\t'* ]]; then
+        bench_pair "$scenario" "$title" "xcp -a" "$peer"
+      fi
+    done
+    # The serial copy: against cp -a (before the workers), and what the
+    # workers gain.
+    if [[ ${tree_cmds[$scenario]} == *"xcp -a -j 1"* ]]; then
+      bench_pair "$scenario" "$title" "xcp -a -j 1" "cp -a"
+      bench_pair "$scenario" "$title" "xcp -a" "xcp -a -j 1"
+    fi
+    if [[ $fs == tmpfs && " ${tree_sizes[*]} " == *" $n "* ]]; then
+      bench_pair "$scenario" "$n small files on tmpfs (series)" \
+        "xcp -a" "cp -a" files "$n"
     fi
     ;;
   fsize*)
@@ -222,36 +294,67 @@ for scenario in "${scenarios[@]}"; do
     ;;
   esac
 done
-python3 - "$big_mib" "$tree_files" "$dir"/json/*.json <<'PY'
+python3 - "$big_mib" "$per_dir" "$dir"/json/*.json <<'PY'
 import json, os, statistics, sys
 times = {}
-big_mib, tree_files = sys.argv[1], sys.argv[2]
+big_mib, per_dir = sys.argv[1], sys.argv[2]
 for path in sys.argv[3:]:
     scenario = os.path.basename(path).split(".")[0]
     for r in json.load(open(path))["results"]:
         times.setdefault(scenario, {}).setdefault(r["command"], []).extend(r["times"])
-what = {"1G-tmpfs": (f"{big_mib} MiB file on tmpfs", {"cp": 0.8}),
-        "1G-ext4": (f"{big_mib} MiB file on ext4", {"cp": 1.0}),
-        "tree": (f"{tree_files} small files on tmpfs", {"cp -a": 0.8}),
-        "sparse": ("sparse 4 GiB file, 4 MiB of data, on tmpfs", {"cp": 1.0})}
 def ms(t):
     return f"{t*1000:.0f} ms"
-for scenario in ["1G-tmpfs", "1G-ext4", "tree", "sparse"]:
-    if scenario not in times:
+def what(scenario):
+    """The title, the tool's command, the goals (peer: ratio)."""
+    if scenario.startswith("1G-"):
+        fs = scenario[3:]
+        return (f"{big_mib} MiB file on {fs}", "xcp",
+                {"cp": 0.8 if fs == "tmpfs" else 1.0})
+    if scenario == "sparse":
+        return ("sparse 4 GiB file, 4 MiB of data, on tmpfs", "xcp",
+                {"cp": 1.0})
+    if scenario.startswith("tree-"):
+        _, fs, n = scenario.split("-")
+        goals = ({"cp -a": 0.6, "rsync -a": 0.5} if fs == "tmpfs"
+                 else {"cp -a": 0.7})
+        return (f"{n} small files, {per_dir} to a directory, on {fs}", "xcp -a",
+                goals)
+    if scenario.startswith("files"):
+        return (f"{scenario[5:]} small files on tmpfs", "xcp -a", {})
+    return None
+def order(scenario):
+    kind = ["1G-", "tree-", "sparse", "fsize", "files"]
+    rank = next(i for i, k in enumerate(kind) if scenario.startswith(k))
+    num = "".join(c for c in scenario.split("-")[-1] if c.isdigit())
+    return (rank, "ext4" in scenario, int(num or 0))
+for scenario in sorted(times, key=order):
+    if what(scenario) is None or scenario.startswith("fsize"):
         continue
-    title, goals = what[scenario]
+    title, tool, goals = what(scenario)
     med = {k: statistics.median(v) for k, v in times[scenario].items()}
-    n = len(times[scenario]["xcp"])
-    x = med["xcp"]
+    n = len(times[scenario][tool])
+    x = med[tool]
     parts = []
     for k, v in med.items():
-        if k == "xcp":
+        if k == tool:
             continue
         part = f"{k} {ms(v)}, ratio {x/v:.2f}x"
         if k in goals:
             verdict = "met" if x / v <= goals[k] else "NOT met"
             part += f" (goal <= {goals[k]:.1f}x: {verdict})"
         parts.append(part)
-    print(f"xcp.sh {title}, {n} runs each: xcp {ms(x)}; " + "; ".join(parts)
-          + " (medians; ratio = xcp's time / the other's)")
+    if "xcp -a -j 1" in med and "cp -a" in med:
+        parts.append("serial: xcp -a -j 1 / cp -a "
+                     f"{med['xcp -a -j 1'] / med['cp -a']:.2f}x")
+    print(f"xcp.sh {title}, {n} runs each: {tool} {ms(x)}; " + "; ".join(parts)
+          + f" (medians; ratio = {tool}'s time / the other's)")
 PY
+
+# The system calls per file of each tool (a table of its own).
+if ((calls_files > 0)); then
+  if command -v strace >/dev/null; then
+    TREE_PER_DIR=$per_dir bash "$(dirname "$0")/xcp-calls.sh" "$calls_files"
+  else
+    echo "xcp.sh: strace not found: no count of system calls" >&2
+  fi
+fi
