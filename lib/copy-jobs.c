@@ -16,6 +16,7 @@
 #include "copy-msg.h"
 #include "copy-tree.h"
 #include "dest.h"
+#include "install.h"
 #include "sys.h"
 #include "xalloc.h"
 
@@ -330,6 +331,7 @@ worker (void *arg)
       wake_walk (p);
     }
   pthread_mutex_unlock (&p->mutex);
+  install_thread_end ();
   return NULL;
 }
 

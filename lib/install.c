@@ -36,12 +36,14 @@ enum { SLOT_FREE, SLOT_CREATING, SLOT_MADE };
 
 struct tmp_slot
 {
+  atomic_bool owned;            /* a thread's, until install_thread_end */
   atomic_int state;
   int dirfd;
   char name[64];
 };
 
-/* The most threads with a slot: xcp's 256 workers and its walk.  */
+/* The most threads with a slot at once: xcp's 256 workers and its walk.
+   SLOTS_USED is past the highest ever owned, for the handler.  */
 enum { MAX_SLOTS = 257 };
 static struct tmp_slot slots[MAX_SLOTS];
 static atomic_uint slots_used;
@@ -86,17 +88,41 @@ install_catch_signals (void)
   at_fatal_signal (on_fatal_signal);
 }
 
+/* A free slot for the calling thread.  */
+static struct tmp_slot *
+take_slot (void)
+{
+  for (unsigned int i = 0; i < MAX_SLOTS; i++)
+    {
+      bool free_slot = false;
+      if (atomic_compare_exchange_strong (&slots[i].owned, &free_slot, true))
+        {
+          unsigned int used = atomic_load (&slots_used);
+          while (used <= i
+                 && !atomic_compare_exchange_weak (&slots_used, &used, i + 1))
+            ;
+          return &slots[i];
+        }
+    }
+  abort ();                     /* more threads at once than xcp starts */
+}
+
+void
+install_thread_end (void)
+{
+  if (!my_slot)
+    return;
+  atomic_store (&my_slot->state, SLOT_FREE);
+  atomic_store (&my_slot->owned, false);
+  my_slot = NULL;
+}
+
 const char *
 install_tmp_name (int dirfd)
 {
   static atomic_ulong counter;
   if (!my_slot)
-    {
-      unsigned int i = atomic_fetch_add (&slots_used, 1);
-      if (i >= MAX_SLOTS)
-        abort ();               /* more threads than xcp ever starts */
-      my_slot = &slots[i];
-    }
+    my_slot = take_slot ();
   struct tmp_slot *s = my_slot;
   atomic_store (&s->state, SLOT_FREE);
   /* Made after the handler looked, the name would stay: wait for the

@@ -40,6 +40,10 @@ const char *install_tmp_name (int dirfd);
 /* The temporary name now exists (created by the calling thread).  */
 void install_tmp_made (void);
 
+/* The calling thread makes no more temporary names (it ends): its slot
+   is free for another thread's.  */
+void install_thread_end (void);
+
 /* The temporary name is gone (renamed or removed): unregister it.  */
 void install_tmp_forget (void);
 
