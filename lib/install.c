@@ -135,8 +135,13 @@ install_tmp_name (int dirfd)
   s->dirfd = dirfd;
   atomic_store (&s->state, SLOT_CREATING);
   if (atomic_load (&dying))
-    for (;;)
-      pause ();
+    {
+      /* Not made: the handler, which may be waiting for this slot, is
+         to skip it.  */
+      atomic_store (&s->state, SLOT_FREE);
+      for (;;)
+        pause ();
+    }
   return s->name;
 }
 
