@@ -295,22 +295,22 @@ check_dest (const struct copy_options *o, const struct stat *st,
 int
 link_over (int base, const char *first, const struct put *p)
 {
-  int ret;
   if (p->how == PUT_NEW)
     {
-      ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, p->name, 0));
+      int ret = SYS_RETRY_EINTR (sys_linkat (base, first, p->dirfd, p->name,
+                                             0));
       if (ret != -EEXIST)
         return ret;
     }
-  else
-    {
-      /* Already a link of it: renaming one name of an inode over another
-         would do nothing and leave the temporary name.  */
-      struct stat fst;
-      if (sys_fstatat (base, first, &fst, AT_SYMLINK_NOFOLLOW) == 0
-          && SAME_INODE (fst, p->st))
-        return 0;
-    }
+  /* Already a link of it: renaming one name of an inode over another
+     would do nothing and leave the temporary name.  What is there is
+     looked at now: P's status is not filled in where check_dest said to
+     leave it (-u, up to date), nor where a name was taken meanwhile.  */
+  struct stat fst, nst;
+  if (sys_fstatat (base, first, &fst, AT_SYMLINK_NOFOLLOW) == 0
+      && sys_fstatat (p->dirfd, p->name, &nst, AT_SYMLINK_NOFOLLOW) == 0
+      && SAME_INODE (fst, nst))
+    return 0;
   return install_link (base, first, p->dirfd, p->name);
 }
 
