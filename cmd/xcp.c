@@ -278,10 +278,13 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
     }
   /* The descriptors left under RLIMIT_NOFILE, shared between the
      workers, the walker's stack of source directories and ours of the
-     copies.  -i asks one question at a time: no workers.  */
-  struct copy_tree_limits limits = {
-    .jobs = x->clobber == COPY_CLOBBER_ASK ? 1 : x->jobs,
-  };
+     copies.  -i asks one question at a time: no workers.  Nor with -u
+     and hard links: the first name of a file in the walk's order must
+     be the one whose up-to-date copy the others become links to, and
+     workers would race for it.  */
+  bool serial = x->clobber == COPY_CLOBBER_ASK
+                || (x->update && x->preserve.links);
+  struct copy_tree_limits limits = { .jobs = serial ? 1 : x->jobs };
   size_t room = copy_tree_fds (&limits.jobs, &limits.walk_fds,
                                &limits.dst_fds, &limits.dirs);
   if (x->debug)

@@ -90,7 +90,10 @@ struct copy_pool
      were taken by a worker or are the walk's reports, next..tail-1 wait
      for one.  The walk's only: filled, tail..filled-1 its entries not
      yet published.  */
-  size_t head, next, tail;
+  size_t next, tail;
+  /* Also read by the walk without the mutex, to know whether the ring
+     has room: released once the entry's strings are freed.  */
+  atomic_size_t head;
   size_t filled;
   atomic_uint idle;                   /* workers waiting for work */
   /* The walk waits (on changed) for WAITED's files to be done, or, if
@@ -145,7 +148,7 @@ flush (struct copy_pool *p)
       free (e->link_path);
       free (e->told_src);
       free (e->told_dst);
-      p->head++;
+      atomic_store_explicit (&p->head, p->head + 1, memory_order_release);
     }
   /* The walk's reports before the first job not taken are passed.  */
   if (p->next < p->head)
@@ -219,7 +222,8 @@ static struct entry *
 new_entry (struct copy_pool *p)
 {
   /* head only grows: a stale one only makes the walk look sooner.  */
-  if (p->filled - p->head >= COPY_JOBS_RING)
+  if (p->filled - atomic_load_explicit (&p->head, memory_order_acquire)
+      >= COPY_JOBS_RING)
     {
       pthread_mutex_lock (&p->mutex);
       publish_locked (p);
