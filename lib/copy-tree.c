@@ -597,6 +597,13 @@ read_link (int dirfd, const char *name, const struct stat *st,
     {
       target = xrealloc (target, size);
       ssize_t n = sys_readlinkat (dirfd, name, target, size);
+      if (n == -EINVAL)
+        {
+          /* Not a link any more: replaced since it was looked at.  */
+          copy_fail (0, "%s changed while being copied; skipped", src);
+          free (target);
+          return NULL;
+        }
       if (n < 0)
         {
           copy_fail (-n, "cannot read symbolic link %s", src);
