@@ -276,6 +276,47 @@ same_as_serial() {
     done
     rm -rf src outside
   done
+  # tmpfs to ext4 and back (another file system's times and links).
+  mount_ext4 e4 1G
+  make_tree src
+  run --separate-stderr xcp -a -j 4 src e4/tree
+  assert_success
+  assert_err ""
+  assert_same_tree src e4/tree
+  run --separate-stderr xcp -a -j 4 e4/tree back
+  assert_success
+  assert_err ""
+  assert_same_tree src back
+}
+
+@test "xcp -r -j 4: the files it cannot read, one message each, as -j 1; the rest copied" {
+  require_python3
+  require_nobody
+  mkdir -m 0777 box
+  mkdir -p box/src/sub box/src/closed/in
+  local i
+  for ((i = 0; i < 40; i++)); do
+    echo "$i" >"box/src/f$i"
+    echo "$i" >"box/src/sub/f$i"
+  done
+  echo in >box/src/closed/in/f
+  chmod 0600 box/src/f3 box/src/f17 box/src/sub/f5 box/src/sub/f39
+  chmod 0700 box/src/closed
+  cd box
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" -r -j 1 src ser
+  assert_failure 1
+  assert_output ""
+  local serial=$stderr
+  run --separate-stderr as_nobody "$NC_BINDIR/xcp" -r -j 4 src par
+  assert_failure 1
+  assert_output ""
+  # The same messages, one per failure (in the order they came).
+  assert_equal "$(LC_ALL=C sort <<<"$stderr")" "$(LC_ALL=C sort <<<"$serial")"
+  # shellcheck disable=SC2154 # set by run --separate-stderr.
+  assert_equal "${#stderr_lines[@]}" 5
+  TREE_CANON_TIMES=0 assert_same_tree ser par
+  assert_not_exist par/sub/f5
+  assert_same src/sub/f6 par/sub/f6
 }
 
 # --- a larger tree ------------------------------------------------------------
@@ -607,6 +648,9 @@ interrupt_tree() {
   wait "$BG_PID" || xcp_status=$?
   BG_PID=
   run find dst -name '.xcp-*'
+  assert_output ""
+  # Nor any other name that the source does not have.
+  run comm -13 <(cd src && find . | LC_ALL=C sort) <(cd dst && find . | LC_ALL=C sort)
   assert_output ""
   local f n=0 whole=1
   while IFS= read -r -d '' f; do
