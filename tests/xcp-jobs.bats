@@ -431,6 +431,29 @@ assert_link_groups() {
   assert_link_groups par ../groups
 }
 
+@test "xcp -j 4: a link to a file still being copied waits for it, in another directory" {
+  use_tmpfs 4g
+  # The walk lists a/ and its 64 MiB file, then b/ and c/ at once, while
+  # a worker still copies the file.
+  mkdir -p src/a src/b src/c
+  make_big src/a/big 64
+  ln src/a/big src/b/second
+  ln src/a/big src/c/third
+  echo small >src/b/small
+  local opt
+  for opt in -a "-r --preserve=links"; do
+    # shellcheck disable=SC2086 # the options, split
+    run --separate-stderr xcp $opt -j 4 src dst
+    assert_success
+    assert_err ""
+    assert_same src/a/big dst/a/big
+    assert_equal "$(stat -c '%i %h' dst/b/second)" "$(stat -c '%i %h' dst/a/big)"
+    assert_equal "$(stat -c '%i %h' dst/c/third)" "$(stat -c '%i %h' dst/a/big)"
+    assert_equal "$(stat -c %h dst/a/big)" 3
+    rm -rf dst
+  done
+}
+
 @test "xcp -v -j 4 lists what -j 1 lists, in the same order" {
   require_python3
   use_tmpfs 4g
@@ -456,6 +479,17 @@ assert_link_groups() {
       rm -rf dst
     done
   done
+  # --progress counts the files and bytes of every worker: the same
+  # totals as -j 1 (the line less its rate).
+  local -a totals=()
+  for opt in 1 4; do
+    run --separate-stderr xcp -a --progress -j "$opt" big dst
+    assert_success
+    totals+=("${stderr_lines[-1]%, *}")
+    rm -rf dst
+  done
+  [[ ${totals[0]} =~ ^xcp:\ .*,\ [0-9]+\ files$ ]] || fail "no totals: ${totals[0]}"
+  assert_equal "${totals[1]}" "${totals[0]}"
 }
 
 # A tree of read-only directories with old times, whose files take the
