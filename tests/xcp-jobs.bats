@@ -291,6 +291,36 @@ same_as_serial() {
   assert_same_tree src back
 }
 
+@test "xcp -au -j 4 onto an existing tree keeps the hard-link groups, as -j 1" {
+  require_python3
+  # xcp.bats' coreutils preserve-link case: the destination has some of
+  # the names, linked otherwise, older and newer.
+  tree_links s
+  local first j n
+  for first in f linkm; do
+    for j in 1 4; do
+      rm -rf "t$j"
+      mkdir -p "t$j/s"
+      touch "t$j/s/$first"
+      ln "t$j/s/$first" "t$j/s/linke"
+      touch -d 2001-01-01 "t$j/s/fileo"
+      touch -d 2101-01-01 "t$j/s/fileu"
+      touch -d 2002-01-01 "t$j/s/$first" "t$j/s" "t$j"
+      run --separate-stderr xcp -au -j "$j" s "t$j"
+      assert_success
+      assert_err ""
+      # No temporary name left: a rename of a name onto another link of
+      # the same file does nothing (rename(2)), leaving the first.
+      assert_equal "$(ls -A "t$j/s")" "$(ls -A s)"
+      for n in linkm linke fileo fileu; do
+        [[ $(stat -c %i "t$j/s/f") == "$(stat -c %i "t$j/s/$n")" ]] \
+          || fail "-j $j, $first made first: t$j/s/$n is not a link of t$j/s/f"
+      done
+    done
+    assert_same_tree t1 t4
+  done
+}
+
 @test "xcp -r -j 4: the files it cannot read, one message each, as -j 1; the rest copied" {
   require_python3
   require_nobody
