@@ -461,6 +461,38 @@ assert_link_groups() {
   assert_link_groups par ../groups
 }
 
+@test "xcp -an, -au, -a -j 4 over an existing copy: -j 1's results, no temporary name" {
+  require_python3
+  use_tmpfs 4g
+  make_big_tree src ../groups
+  run --separate-stderr xcp -a -j 1 src d1
+  assert_success
+  cp -a d1 d4
+  # Newer data in every 50th file and in the first names of ten groups
+  # (written in place: the groups stay).
+  local f opt n=0
+  while IFS= read -r f; do
+    n=$((n + 1))
+    ((n % 50 == 0)) || continue
+    printf 'new %s\n' "$f" >"$f"
+  done < <(find src -type f | LC_ALL=C sort)
+  while read -r f _; do
+    printf 'new %s\n' "$f" >"src/$f"
+  done < <(head -n 10 ../groups)
+  for opt in -an -au -a; do
+    run --separate-stderr xcp -T "$opt" -j 1 src d1
+    assert_success
+    run --separate-stderr xcp -T "$opt" -j 4 src d4
+    assert_success
+    assert_err ""
+    run find d1 d4 -name '.xcp-*'
+    assert_output ""
+    assert_same_tree d1 d4
+  done
+  assert_same_tree src d4
+  assert_link_groups d4 ../groups
+}
+
 @test "xcp -j 4: a link to a file still being copied waits for it, in another directory" {
   use_tmpfs 4g
   # The walk lists a/ and its 64 MiB file, then b/ and c/ at once, while
