@@ -321,6 +321,54 @@ same_as_serial() {
   done
 }
 
+@test "xcp -a -j 4 of 300 tree operands and files into a directory: -j 1's, a jobs line each" {
+  require_python3
+  use_tmpfs 4g
+  mkdir ser par
+  # 300 trees, a pool of workers each: more threads in all than a
+  # process keeps temporary names for at once.  Files between them.
+  "$PYTHON3" - <<'PY' || fail "cannot build the trees"
+import os
+for i in range(300):
+    t = "in/t%d" % i
+    os.makedirs(t + "/sub")
+    for j in range(2):
+        for d in (t, t + "/sub"):
+            with open("%s/f%d" % (d, j), "w") as f:
+                f.write("%d %d\n%s" % (i, j, " " * 4096))
+    os.link(t + "/f0", t + "/sub/link")
+    with open("in/f%d" % i, "w") as f:
+        f.write("%d\n" % i)
+PY
+  local i
+  local -a ops=()
+  for ((i = 0; i < 300; i++)); do
+    ops+=("in/t$i" "in/f$i")
+  done
+  run --separate-stderr xcp -a -j 1 "${ops[@]}" ser
+  assert_success
+  assert_err ""
+  run --separate-stderr xcp -a -j 4 --debug "${ops[@]}" par
+  assert_success
+  # A line per tree operand.  (Under -a a file operand takes the tree
+  # path too, and gets one: not asked of it here.)
+  run grep -c -x "xcp: 'in/t[0-9]*': 4 jobs" <<<"$stderr"
+  assert_output 300
+  # The targets themselves are not copies: their times are their own.
+  touch -r ser par
+  assert_same_tree ser par
+  # By temporary names, where there is no O_TMPFILE.
+  [[ -x $ENOSYS_EXEC ]] || return 0
+  "$ENOSYS_EXEC" splice "$NC_BINDIR/xcp" --version >/dev/null 2>&1 || return 0
+  mkdir named
+  run --separate-stderr "$ENOSYS_EXEC" o_tmpfile:EOPNOTSUPP "$NC_BINDIR/xcp" -a -j 4 \
+    "${ops[@]}" named
+  assert_success
+  assert_err ""
+  touch -r ser named
+  assert_same_tree ser named
+}
+
 @test "xcp -r -j 4: the files it cannot read, one message each, as -j 1; the rest copied" {
   require_python3
   require_nobody
@@ -771,7 +819,7 @@ make_signal_tree() {
   for ((i = 0; i < 4; i++)); do
     make_big "src/big$i" 32
   done
-  for ((i = 0; i < 100; i++)); do
+  for ((i = 0; i < 300; i++)); do
     mkdir -p "src/d$((i % 10))"
     head -c $((i * 1000)) /dev/urandom >"src/d$((i % 10))/f$i"
   done
