@@ -1,0 +1,134 @@
+# shellcheck shell=bash
+# xcp_helper.bash -- what xcp.bats and xcp-jobs.bats share: xcp run as the
+# tests run it, the trees they copy and how they look at them, and the
+# processes of a copy running in the background.  Loaded after
+# test_helper.
+
+MIB=$((1024 * 1024))
+
+# xcp as the tests run it: through XCP_WRAP, a command prefix (env -i for
+# /proc/self/environ, enosys-exec for the fallbacks), empty by default.
+XCP_WRAP=()
+xcp() {
+  "${XCP_WRAP[@]}" "$NC_BINDIR/xcp" "$@"
+}
+
+# make_big FILE MIB: MIB mebibytes of random data, fast (a random 16 MiB
+# block repeated, each copy starting with its own number so that no two
+# blocks are equal).
+make_big() {
+  local i
+  head -c $((16 * MIB)) /dev/urandom >"$1.block"
+  for ((i = 0; i < $2 / 16; i++)); do
+    printf '%016d' "$i"
+    tail -c +17 "$1.block"
+  done >"$1"
+  head -c $(($2 % 16 * MIB)) "$1.block" >>"$1"
+  rm -f "$1.block"
+  assert_size "$1" $(($2 * MIB))
+}
+
+# make_tree DIR: files, an executable, directories, a hard link, symbolic
+# links (to a file, dangling, upward), a FIFO and (as root) a device
+# node and an owner other than root; modes of every sort; times set to
+# fixed instants with nanoseconds, the directories' last.
+TREE_PATHS=(. file exec sub sub/hard sub/deeper sub/deeper/f2 link dangling
+  sub/up fifo)
+make_tree() {
+  mkdir -p "$1/sub/deeper"
+  (
+    cd "$1" || exit 1
+    head -c 70000 /dev/urandom >file
+    printf '#!/bin/sh\n' >./exec
+    echo two >sub/deeper/f2
+    ln file sub/hard
+    ln -s file link
+    ln -s nowhere/at/all dangling
+    ln -s ../file sub/up
+    mkfifo fifo
+    chmod 0640 file
+    chmod 0711 exec
+    chmod 0662 fifo
+    chmod 0705 sub
+    chmod 0750 sub/deeper
+    chmod 0751 .
+    if [[ $(id -u) -eq 0 ]]; then
+      mknod null c 1 3
+      chmod 0604 null
+      chown 1234:5678 file sub/deeper
+      chown -h 4321:8765 link
+      chown 2222:3333 fifo null
+    fi
+    local p n=1
+    for p in file exec sub/deeper/f2 link dangling sub/up fifo null; do
+      [[ -e $p || -L $p ]] || continue
+      touch -h -d "2001-02-03 04:05:0$n.12345678$n" "$p"
+      touch -h -a -d "2002-03-04 05:06:0$n.98765432$n" "$p"
+      n=$((n + 1))
+    done
+    touch -d "2003-01-01 00:00:00.000000001" sub/deeper
+    touch -d "2004-01-01 00:00:00.999999999" sub
+    touch -d "2005-06-07 08:09:10.555555555" .
+  ) || fail "cannot build the tree"
+  if [[ $(id -u) -eq 0 ]]; then
+    TREE_PATHS+=(null)
+  fi
+}
+
+# tree_stat DIR: type, mode, owner, device number, times (ns) of every
+# path of TREE_PATHS, one a line; stat of a name reads no directory, so
+# the atimes are not changed by looking.
+tree_stat() {
+  (cd "$1" && stat -c '%n %F %a %u:%g %t:%T mtime %y atime %x' -- "${TREE_PATHS[@]}")
+}
+
+# tree_listing DIR: depth, type, mode, size, mtime and name of everything
+# in DIR, sorted: for trees too deep for diff -r, where whole paths would
+# make tens of megabytes to sort.
+tree_listing() {
+  (cd "$1" && find . -printf '%d %y %m %s %T@ %f\n' | LC_ALL=C sort)
+}
+
+# descendants PID: the pids of PID's children, grandchildren...
+descendants() {
+  local child
+  # shellcheck disable=SC2013 # the file is a list of words
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
+# xcp_below PID: the pid of the xcp running below PID, if any yet.
+xcp_below() {
+  local p
+  for p in $(descendants "$1"); do
+    if [[ $(readlink "/proc/$p/exe" 2>/dev/null) == "$NC_BINDIR/xcp" ]]; then
+      echo "$p"
+      return
+    fi
+  done
+}
+
+# writing_to PID DIR: PID has a file of DIR open that has data in it (the
+# unnamed temporary file, or a named one).
+writing_to() {
+  local fd target
+  for fd in /proc/"$1"/fd/*; do
+    target=$(readlink "$fd" 2>/dev/null) || continue
+    [[ $target == "$2"/* ]] || continue
+    [[ $(stat -L -c %s "$fd" 2>/dev/null || echo 0) -gt 0 ]] && return 0
+  done
+  return 1
+}
+
+# mount_ext4 DIR SIZE: an ext4 image on a loop device, mounted on DIR
+# (created), as root; skip where that cannot be had.
+mount_ext4() {
+  require_root
+  require_cmd mkfs.ext4 losetup
+  truncate -s "$2" "$1.img"
+  mkfs.ext4 -q -F "$1.img" || skip "mkfs.ext4 failed"
+  mkdir "$1"
+  mount -o loop "$1.img" "$1" || skip "cannot mount a loop device"
+}
