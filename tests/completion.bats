@@ -215,6 +215,7 @@ declare -gA ARG_KIND=(
   [xcp --sparse]=words
   [xcp --preserve]=list
   [xcp --target-directory]=dirs
+  [xcp --jobs]=nothing
 )
 for opt in --offset --length --pipe-size; do
   ARG_KIND[splice-in $opt]=nothing ARG_KIND[splice-out $opt]=nothing
