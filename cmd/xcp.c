@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -95,7 +96,7 @@ static struct poptOption tool_options[] = {
     "all (default: mode,ownership,timestamps)", "LIST" },
   { "jobs", 'j', POPT_ARG_STRING, NULL, OPT_JOBS,
     "copy the files of directories with N threads (default: one per "
-    "online CPU; 1: one file at a time, no thread)", "N" },
+    "CPU it may run on; 1: one file at a time, no thread)", "N" },
   { "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET_DIR,
     "copy every SRC into DIR", "DIR" },
   { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
@@ -488,11 +489,14 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     }
 }
 
-/* -j's default: a worker per online CPU.  */
+/* -j's default: a worker per CPU this process may run on (taskset,
+   cgroup cpusets), else per online CPU.  */
 static unsigned int
 default_jobs (void)
 {
-  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+  cpu_set_t set;
+  long cpus = sched_getaffinity (0, sizeof set, &set) == 0
+              ? CPU_COUNT (&set) : sysconf (_SC_NPROCESSORS_ONLN);
   return cpus < 1 ? 1 : cpus > COPY_JOBS_MAX ? COPY_JOBS_MAX
                                              : (unsigned int) cpus;
 }

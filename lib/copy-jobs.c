@@ -358,9 +358,13 @@ copy_pool_start (const struct copy_options *x, unsigned int workers,
   threads_on = true;
 
   /* The workers block every signal: a fatal one is the walk's thread's
-     to handle (install.h), and they inherit the mask they start with.  */
+     to handle (install.h), and they inherit the mask they start with.
+     But SIGPIPE and SIGXFSZ, which a worker's own write raises, as
+     they would the serial copy's.  */
   sigset_t all, old;
   sigfillset (&all);
+  sigdelset (&all, SIGPIPE);
+  sigdelset (&all, SIGXFSZ);
   pthread_sigmask (SIG_SETMASK, &all, &old);
   /* The workers read the count: it is set first, and lowered under the
      mutex if fewer start.  */
@@ -436,6 +440,14 @@ copy_dirs_wait (struct copy_pool *p, struct copy_dirs *d)
   publish_locked (p);
   walk_wait (p, d);
   pthread_mutex_unlock (&p->mutex);
+}
+
+void
+copy_pool_handoff (struct copy_pool *p)
+{
+  if (p->filled > p->tail
+      && atomic_load_explicit (&p->idle, memory_order_relaxed) > 0)
+    publish (p);
 }
 
 bool

@@ -3,9 +3,9 @@
    copy_tree's walk stays on the calling thread: it lists the source,
    makes the directories and the special files, and hands each regular
    file to a pool of worker threads, which copy it with copy_file as the
-   walk would have.  Threads, not processes: the hard-link map, the
-   refusal caches and the report of -v are shared without copying, and
-   a worker costs no more than its stack.
+   walk would have.  Threads, not processes: the hard-link map and the
+   report of -v are shared without copying (the engines' refusal cache
+   is each thread's), and a worker costs no more than its stack.
 
    A job carries what the walk knew of its file: its name in its source
    directory, the paths in messages, its listed inode, where its copy
@@ -24,7 +24,8 @@
    room); each worker copies one file at a time, with at most the
    descriptors a serial copy of one file needs.  Signals: the workers
    block them all, so that a fatal one is handled on the walk's thread
-   (see install.h).  */
+   (see install.h), but SIGPIPE and SIGXFSZ, raised by their own
+   writes.  */
 
 #ifndef NC_COPY_JOBS_H
 #define NC_COPY_JOBS_H
@@ -85,6 +86,11 @@ bool copy_dirs_idle (struct copy_pool *p, struct copy_dirs *d);
 /* The walk lets go of D: its descriptors are closed once its last file
    is done.  */
 void copy_dirs_put (struct copy_pool *p, struct copy_dirs *d);
+
+/* Hand the files queued so far to the workers if one waits: the walk
+   calls it where it may go on for long without queuing one (making
+   the directories of a subtree).  */
+void copy_pool_handoff (struct copy_pool *p);
 
 /* Queue the file F of D for a worker (waiting for room in the ring).  */
 void copy_pool_file (struct copy_pool *p, struct copy_dirs *d,

@@ -358,6 +358,8 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 {
   const struct copy_options *x = t->x;
   size_t d = e->depth;
+  if (t->pool)
+    copy_pool_handoff (t->pool);
   drop_levels (t, d);
   dev_t dev;
   int parent = parent_of (t, d, &dev);

@@ -850,7 +850,7 @@ make_signal_tree() {
 
 # --- descriptors --------------------------------------------------------------
 
-@test "xcp -a -j 4 under ulimit -n 16 and 24: fewer workers, the same tree" {
+@test "xcp -a -j 4 under ulimit -n 16, 24 and 40: fewer workers, the same tree" {
   require_python3
   require_helper "$TREE_HELPER"
   use_tmpfs 4g
@@ -859,13 +859,16 @@ make_signal_tree() {
   # 100 levels, two files each: the walk's descriptors too.
   "$TREE_HELPER" deep src/deep 100 2
   local n jobs
-  for n in 16 24; do
+  for n in 16 24 40; do
     run --separate-stderr bash -c "ulimit -n $n && exec \"\$0\" -a -j 4 --debug src dst" \
       "$NC_BINDIR/xcp"
     assert_success
     assert_output ""
     jobs=$(jobs_line "$stderr" src)
     [[ $jobs -ge 1 && $jobs -le 4 ]] || fail "ulimit -n $n: $jobs jobs"
+    # Under 40, room for two workers at least: the parallel path is the
+    # one bounded there.
+    [[ $n -lt 40 || $jobs -ge 2 ]] || fail "ulimit -n $n: $jobs jobs, no worker"
     run grep -v -e "^xcp: 'src': [0-9]* jobs\$" -e "^xcp: 'src': .* descriptors free" \
       -e "^xcp: '.*' -> '.*': engine " <<<"$stderr"
     assert_output ""
