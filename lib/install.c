@@ -36,7 +36,10 @@ enum { SLOT_FREE, SLOT_CREATING, SLOT_MADE };
 
 struct tmp_slot
 {
-  atomic_bool owned;            /* a thread's, until install_thread_end */
+  /* A thread's, until install_thread_end: an int, whose compare and
+     exchange every architecture does inline (riscv64 has none for a
+     byte without libatomic).  */
+  atomic_int owned;
   atomic_int state;
   int dirfd;
   char name[64];
@@ -94,8 +97,8 @@ take_slot (void)
 {
   for (unsigned int i = 0; i < MAX_SLOTS; i++)
     {
-      bool free_slot = false;
-      if (atomic_compare_exchange_strong (&slots[i].owned, &free_slot, true))
+      int free_slot = 0;
+      if (atomic_compare_exchange_strong (&slots[i].owned, &free_slot, 1))
         {
           unsigned int used = atomic_load (&slots_used);
           while (used <= i
@@ -113,7 +116,7 @@ install_thread_end (void)
   if (!my_slot)
     return;
   atomic_store (&my_slot->state, SLOT_FREE);
-  atomic_store (&my_slot->owned, false);
+  atomic_store (&my_slot->owned, 0);
   my_slot = NULL;
 }
 
