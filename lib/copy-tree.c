@@ -935,11 +935,7 @@ copy_tree (const struct copy_options *x, const char *src, int dirfd,
   if (t.max_dirs)
     t.leaves = xnmalloc (t.max_dirs, sizeof *t.leaves);
   walk_at_fds (AT_FDCWD, src, 0, limits->walk_fds, src, visit, &t);
-  while (t.dirs.n > 0)
-    {
-      files_done (&t, t.dirs.n - 1);
-      walk_stack_pop (&t.dirs);
-    }
+  drop_levels (&t, 0);
   while (leave_oldest (&t, true))
     ;
   if (t.pool)
