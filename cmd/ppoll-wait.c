@@ -305,6 +305,20 @@ open_process (const char *name)
   return fd;
 }
 
+/* Exit on the failure ERR (-errno) of WATCH.  */
+static _Noreturn void
+watch_failed (const struct pathwatch *watch, int err)
+{
+  const char *why = "";
+  if (err == -EACCES)
+    why = " (a watch needs read permission on each directory on the way)";
+  else if (err == -ENOSPC)
+    why = " (the inotify watch limit: fs.inotify.max_user_watches)";
+  error (EXIT_FAILURE, -err, "cannot watch %s%s",
+         quote_file (pathwatch_failed (watch)), why);
+  abort ();
+}
+
 /* Start watching the path of ARG, a target of T.  */
 static void
 watch_path (struct target *t, const struct path_arg *arg)
@@ -313,8 +327,7 @@ watch_path (struct target *t, const struct path_arg *arg)
                          .opened = true, .path_event = arg->event };
   int ret = pathwatch_start (arg->path, arg->event, follow, &t->watch);
   if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot watch %s",
-           quote_file (pathwatch_failed (t->watch)));
+    watch_failed (t->watch, ret);
   t->fd = pathwatch_fd (t->watch);
 }
 
@@ -381,8 +394,7 @@ mark_ready (struct target *t, size_t n, struct pollfd *pfd)
           {
             int ret = pathwatch_update (t[i].watch);
             if (ret < 0)
-              error (EXIT_FAILURE, -ret, "cannot watch %s",
-                     quote_file (pathwatch_failed (t[i].watch)));
+              watch_failed (t[i].watch, ret);
             if (ret == 0)
               continue;
           }
