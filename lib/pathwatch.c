@@ -265,6 +265,7 @@ resolve (struct pathwatch *pw)
          path still leads: walk again, from the start.  */
       if (wd == -ENOTDIR && ++restarts <= MAX_LINKS)
         {
+        restart:
           for (size_t i = 0; i < pw->n_steps; i++)
             free (pw->steps[i].name);
           pw->n_steps = 0;
@@ -325,8 +326,12 @@ resolve (struct pathwatch *pw)
           char target[PATH_MAX];
           ssize_t n = sys_readlinkat (AT_FDCWD, child.s, target,
                                       sizeof target);
+          /* Replaced since its statx, perhaps by a directory through
+             which the path leads: walk again.  */
+          if ((n == -ENOENT || n == -EINVAL) && ++restarts <= MAX_LINKS)
+            goto restart;
           if (n == -ENOENT || n == -EINVAL)
-            break;       /* replaced meanwhile: an event will come */
+            break;
           if (n < 0 || (size_t) n >= sizeof target)
             {
               set_failed (pw, child.s);
