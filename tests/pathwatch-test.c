@@ -48,6 +48,13 @@ make_file (const char *name, const char *data)
   close (fd);
 }
 
+static int
+compare_ino (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
 /* The inode numbers of the directories and files WATCH watches, sorted,
    into INOS; return how many.  */
 static size_t
@@ -67,13 +74,7 @@ watched (const struct pathwatch *watch, uint64_t *inos, size_t max)
         inos[n++] = ino;
     }
   fclose (f);
-  for (size_t i = 1; i < n; i++)
-    for (size_t j = i; j > 0 && inos[j - 1] > inos[j]; j--)
-      {
-        uint64_t t = inos[j];
-        inos[j] = inos[j - 1];
-        inos[j - 1] = t;
-      }
+  qsort (inos, n, sizeof *inos, compare_ino);
   return n;
 }
 
@@ -94,13 +95,7 @@ check_watched (const struct pathwatch *watch, const char *what, ...)
       want[n_want++] = st.st_ino;
     }
   va_end (ap);
-  for (size_t i = 1; i < n_want; i++)
-    for (size_t j = i; j > 0 && want[j - 1] > want[j]; j--)
-      {
-        uint64_t t = want[j];
-        want[j] = want[j - 1];
-        want[j - 1] = t;
-      }
+  qsort (want, n_want, sizeof *want, compare_ino);
   size_t n_got = watched (watch, got, 16);
   char detail[128];
   snprintf (detail, sizeof detail, "%zu watches, %zu wanted", n_got, n_want);
