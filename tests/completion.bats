@@ -436,6 +436,8 @@ bash_signal_names() {
   expect 'ppoll-wait --gone=f' file1
   expect 'ppoll-wait -t 5s --closed d' dir1
   expect 'ppoll-wait --closed file1 --exists ' dir1 file1
+  # --follow takes no argument: an operand follows.
+  expect 'ppoll-wait --exists file1 --follow ' dir1 file1
   # A name with ':' is completed whole: bash replaces what follows the ':'.
   : >pid:7
   expect 'ppoll-wait --exists pid:' 7
