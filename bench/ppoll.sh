@@ -271,7 +271,7 @@ measure("exists",
             "ppoll-wait --exists": (
                 lambda _: [tool, "-q", "-t", "10s", "--exists", path],
                 polls("ppoll-wait")),
-            "inotifywait": (
+            "inotifywait DIR": (
                 lambda _: ["inotifywait", "-qq", "-e", "create,moved_to",
                            watched],
                 polls("inotifywait")),
@@ -283,7 +283,7 @@ measure("exists",
         }, no_target, appear)
 
 ends = {
-    "ppoll-wait pid:": (
+    "ppoll-wait pid:N": (
         lambda t: [tool, "-q", "-t", "10s", f"pid:{t.pid}"],
         polls("ppoll-wait")),
     "kill -0 loop": (
@@ -315,13 +315,16 @@ bench_export "$dir"/latency.1.json "$dir"/exists.1.json "$dir"/pid.1.json \
 bench_pair latency "wake-up latency" ppoll-wait "bash read -t"
 bench_pair latency "wake-up latency, --select" "ppoll-wait --select" \
   "bash read -t"
-bench_pair exists "path appears (inotifywait: on its directory)" \
-  "ppoll-wait --exists" inotifywait
-bench_pair exists "path appears" "ppoll-wait --exists" "sleep 0.01 loop"
-bench_pair pid "process ends" "ppoll-wait pid:" "kill -0 loop"
+bench_pair exists \
+  "path appears, create to exit (inotifywait: on its directory, the nearest it can do)" \
+  "ppoll-wait --exists" "inotifywait DIR"
+bench_pair exists "path appears, create to exit" "ppoll-wait --exists" \
+  "sleep 0.01 loop"
+bench_pair pid "process ends, SIGTERM to exit" "ppoll-wait pid:N" "kill -0 loop"
 if [[ $tail_pid -eq 1 ]]; then
-  bench_pair pid "process ends (tail: -s 0.01, 1 s by default)" \
-    "ppoll-wait pid:" "tail --pid"
+  bench_pair pid \
+    "process ends, SIGTERM to exit (tail: -s 0.01; it polls every 1 s by default)" \
+    "ppoll-wait pid:N" "tail --pid"
 fi
 bench_pair startup-caller "start-up, locale ${LC_ALL:-${LANG:-C}}" \
   ppoll-wait "timeout 0 true"
