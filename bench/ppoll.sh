@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/ppoll.sh: two figures of ppoll-wait.
+# bench/ppoll.sh: three figures of ppoll-wait.
 #  - wake-up latency: a waiter sleeps on an empty FIFO; a writer opens it
 #    and writes a line; the time from just before the writer's open until
 #    the waiter has exited and been reaped.  ppoll-wait (ppoll, and
@@ -208,23 +208,24 @@ def round_trip(name, argv, asleep, start_target, event, delay):
     the waiter has exited and been reaped."""
     target = start_target()
     p = subprocess.Popen(argv(target))
+    # Not p.wait(timeout=): it polls, by sleeps of 0.5 ms and more.
+    watchdog = threading.Timer(10, p.kill)
+    watchdog.daemon = True
     try:
         deadline = time.monotonic() + 10
         while not asleep(p.pid):
             if time.monotonic() > deadline or p.poll() is not None:
                 sys.exit(f"bench: {name} does not wait")
-        # Not p.wait(timeout=): it polls, by sleeps of 0.5 ms and more.
-        watchdog = threading.Timer(10, p.kill)
         watchdog.start()
         time.sleep(delay)
         start = time.perf_counter()
         event(target)
         p.wait()
         elapsed = time.perf_counter() - start
-        watchdog.cancel()
         if p.returncode == -signal.SIGKILL:
             sys.exit(f"bench: {name} missed the event")
     finally:
+        watchdog.cancel()
         stop(p, target)
     if p.returncode != 0:
         sys.exit(f"bench: {name} exited with {p.returncode}")
@@ -242,7 +243,8 @@ def p99(t):
 
 
 def measure(scenario, title, waiters, start_target, event):
-    """WAITERS: name -> (argv of the target, asleep); ppoll-wait first."""
+    """WAITERS: name -> (its argv, a function of the target; its asleep),
+    ppoll-wait first: the ratios are to its median."""
     times = {name: [] for name in waiters}
     for _ in range(runs):
         # A loop's latency depends on where in its 10 ms sleep the event
@@ -267,7 +269,8 @@ def measure(scenario, title, waiters, start_target, event):
 
 
 measure("exists",
-        "path appears: create of DIR/f to exit (inotifywait: on DIR)", {
+        "path appears, create of DIR/f to exit"
+        " (inotifywait watches DIR: it cannot wait for DIR/f)", {
             "ppoll-wait --exists": (
                 lambda _: [tool, "-q", "-t", "10s", "--exists", path],
                 polls("ppoll-wait")),
@@ -296,7 +299,8 @@ if tail_pid:
     ends["tail --pid"] = (
         lambda t: ["tail", f"--pid={t.pid}", "-s", "0.01", "-f", "/dev/null"],
         polls("tail"))
-measure("pid", "process ends: SIGTERM to exit (tail: -s 0.01, 1 s by default)",
+measure("pid", "process ends, SIGTERM to exit"
+        " (tail with -s 0.01: by default it polls every 1 s)",
         ends, new_target, end)
 PY
 
