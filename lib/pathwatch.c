@@ -20,7 +20,13 @@
    brought by a directory moved in) may have been written and closed
    before its watch was in place: it counts at once unless someone still
    has it open for writing, which a read lease tells (F_SETLEASE refuses a
-   read lease with EAGAIN while the file is open for writing).  */
+   read lease with EAGAIN while the file is open for writing).  A file
+   created by open(O_CREAT) is in its directory a moment before its opener
+   counts as a writer; a lease taken in that moment, which the events of
+   the creation must first wake the waiter for, would let the file count
+   early.  A file linked into place (O_TMPFILE and linkat, as xcp makes
+   it) has no close to wait for under its name: the lease is what tells
+   when it is complete.  */
 
 #include <config.h>
 
