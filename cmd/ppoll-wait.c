@@ -1,7 +1,8 @@
-/* ppoll-wait -- wait until descriptors are ready or a signal arrives, the
-   signal mask applied by the kernel for the wait alone (ppoll, pselect6,
-   rt_sigsuspend); then, given a COMMAND, become it with the targets
-   open on descriptors 3, 4...
+/* ppoll-wait -- wait until descriptors are ready, a process has ended
+   (pidfd_open), a path exists, is gone or is closed after writing
+   (inotify), or a signal arrives, the signal mask applied by the kernel
+   for the wait alone (ppoll, pselect6, rt_sigsuspend); then, given a
+   COMMAND, become it with the operands open on descriptors 3, 4...
 
    SYNOPSIS: ppoll-wait [OPTION]... TARGET... [-- COMMAND [ARG]...]  */
 
@@ -24,6 +25,7 @@
 #include "inherit.h"
 #include "intprops.h"
 #include "json.h"
+#include "pathwatch.h"
 #include "progname.h"
 #include "selectpoll.h"
 #include "siglist.h"
@@ -36,7 +38,7 @@
 #define EXIT_TIMEDOUT 124
 #define EXIT_SIGNAL_BASE 128
 
-enum { OPT_SIGNAL = 1, OPT_IGNORE };
+enum { OPT_SIGNAL = 1, OPT_IGNORE, OPT_EXISTS, OPT_GONE, OPT_CLOSED };
 
 static int want_read;
 static int want_write;
@@ -49,6 +51,7 @@ static int remaining;
 static int use_select;
 static int quiet;
 static int json;
+static int follow;
 
 static struct poptOption tool_options[] = {
   { "read", 'r', POPT_ARG_NONE, &want_read, 0,
@@ -71,6 +74,14 @@ static struct poptOption tool_options[] = {
     "SIG[,SIG]..." },
   { "ignore", '\0', POPT_ARG_STRING, NULL, OPT_IGNORE,
     "keep these signals blocked during the wait too", "SIG[,SIG]..." },
+  { "exists", '\0', POPT_ARG_STRING, NULL, OPT_EXISTS,
+    "wait until PATH exists, its directories too", "PATH" },
+  { "gone", '\0', POPT_ARG_STRING, NULL, OPT_GONE,
+    "wait until PATH does not exist", "PATH" },
+  { "closed", '\0', POPT_ARG_STRING, NULL, OPT_CLOSED,
+    "wait until the file at PATH is closed after writing", "PATH" },
+  { "follow", '\0', POPT_ARG_NONE, &follow, 0,
+    "follow a symbolic link at the end of those PATHs", NULL },
   { "select", '\0', POPT_ARG_NONE, &use_select, 0,
     "wait with pselect6 instead of ppoll", NULL },
   { "quiet", 'q', POPT_ARG_NONE, &quiet, 0,
@@ -85,8 +96,11 @@ static struct poptOption options[] = {
     "Wait until a TARGET is ready or one of the --signal signals arrives; "
     "the signals are unblocked only inside the wait, by the kernel, so none "
     "is lost.  A TARGET is a descriptor number (3) or a file, opened "
-    "non-blocking: a FIFO, a device, a regular file, a Unix socket.  Print "
-    "a line per ready target: its name and events (3 in).  With -- "
+    "non-blocking: a FIFO, a device, a regular file, a Unix socket; or "
+    "pid:N, any process, ready once it has ended.  --exists, --gone and "
+    "--closed add PATHs as targets, which need not exist yet.  Print "
+    "a line per ready target: its name and events (3 in, pid:42 exit, "
+    "PATH exists).  With -- "
     "COMMAND, print nothing but run COMMAND once ready, the targets open "
     "on descriptors 3, 4... (blocking), the ready ones listed in "
     "$PPOLL_WAIT_READY: no data is lost.\n\n"
@@ -96,13 +110,31 @@ static struct poptOption options[] = {
   CLI_COMMON_OPTIONS
 };
 
+/* What a target is.  */
+enum target_kind
+{
+  TARGET_DESCRIPTOR,   /* a descriptor or a file: ready by its poll events */
+  TARGET_PROCESS,      /* pid:N, a pidfd: readable once the process ended */
+  TARGET_PATH,         /* --exists, --gone, --closed: an inotify watch */
+};
+
 /* A target: what to wait for, and what the kernel said about it.  */
 struct target
 {
   const char *name;    /* as given on the command line */
+  enum target_kind kind;
   int fd;
   bool opened;         /* by ppoll-wait, non-blocking; else inherited */
   short revents;       /* the events that made it ready; 0 while not */
+  enum pathwatch_event path_event;     /* TARGET_PATH */
+  struct pathwatch *watch;             /* TARGET_PATH */
+};
+
+/* A path option, in command-line order.  */
+struct path_arg
+{
+  char *path;
+  enum pathwatch_event event;
 };
 
 /* How the wait ended.  */
@@ -255,12 +287,45 @@ open_target (const char *name, short events)
   return fd;
 }
 
-/* The targets of OPERANDS.  The descriptors are checked first, before
-   opening any file could hand out their numbers.  */
-static struct target *
-get_targets (const char **operands, size_t n, short events)
+/* Take the process that the operand NAME, pid:N, names: a pidfd, taken
+   once, here, so that a pid reused after the process has ended is never
+   mistaken for it.  */
+static int
+open_process (const char *name)
 {
-  struct target *t = xnmalloc (n, sizeof *t);
+  int fd = sys_pidfd_open (target_pid_number (name), 0);
+  if (fd == -ENOSYS)
+    error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
+           "kernel (Linux 5.3 or later)", name);
+  if (fd == -EINVAL)
+    error (EXIT_FAILURE, 0, "cannot wait for %s: not a process (a thread "
+           "of one?)", name);
+  if (fd < 0)
+    error (EXIT_FAILURE, -fd, "cannot wait for %s", name);
+  return fd;
+}
+
+/* Start watching the path of ARG, a target of T.  */
+static void
+watch_path (struct target *t, const struct path_arg *arg)
+{
+  *t = (struct target) { .name = arg->path, .kind = TARGET_PATH,
+                         .opened = true, .path_event = arg->event };
+  int ret = pathwatch_start (arg->path, arg->event, follow, &t->watch);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot watch %s",
+           quote_file (pathwatch_failed (t->watch)));
+  t->fd = pathwatch_fd (t->watch);
+}
+
+/* The targets of the N OPERANDS, then of the N_PATHS PATHS.  The
+   descriptors are checked first, before opening any file could hand out
+   their numbers.  */
+static struct target *
+get_targets (const char **operands, size_t n, const struct path_arg *paths,
+             size_t n_paths, short events)
+{
+  struct target *t = xnmalloc (n + n_paths, sizeof *t);
   for (size_t i = 0; i < n; i++)
     {
       t[i] = (struct target) { .name = operands[i], .fd = -1 };
@@ -276,9 +341,18 @@ get_targets (const char **operands, size_t n, short events)
   for (size_t i = 0; i < n; i++)
     if (t[i].fd < 0)
       {
-        t[i].fd = open_target (t[i].name, events);
+        if (target_pid_number (t[i].name) > 0)
+          {
+            t[i].kind = TARGET_PROCESS;
+            t[i].fd = open_process (t[i].name);
+          }
+        else
+          t[i].fd = open_target (t[i].name, events);
         t[i].opened = true;
       }
+  for (size_t i = 0; i < n_paths; i++)
+    watch_path (&t[n + i], &paths[i]);
+  n += n_paths;
   if (use_select)
     for (size_t i = 0; i < n; i++)
       if (t[i].fd >= FD_SETSIZE)
@@ -293,7 +367,9 @@ get_targets (const char **operands, size_t n, short events)
   return t;
 }
 
-/* Record the targets found ready by the last wait; return how many.  */
+/* Record the targets found ready by the last wait; return how many.  A
+   path target's descriptor says only that something changed on its way:
+   it is ready once its watch says the event happened.  */
 static size_t
 mark_ready (struct target *t, size_t n, struct pollfd *pfd)
 {
@@ -301,6 +377,15 @@ mark_ready (struct target *t, size_t n, struct pollfd *pfd)
   for (size_t i = 0; i < n; i++)
     if (pfd[i].fd >= 0 && pfd[i].revents)
       {
+        if (t[i].kind == TARGET_PATH)
+          {
+            int ret = pathwatch_update (t[i].watch);
+            if (ret < 0)
+              error (EXIT_FAILURE, -ret, "cannot watch %s",
+                     quote_file (pathwatch_failed (t[i].watch)));
+            if (ret == 0)
+              continue;
+          }
         t[i].revents = pfd[i].revents;
         /* A negative descriptor is skipped by the next ppoll.  */
         pfd[i].fd = -1;
@@ -309,28 +394,62 @@ mark_ready (struct target *t, size_t n, struct pollfd *pfd)
   return ready;
 }
 
+/* Record the path targets ready from the start, as ready; return how
+   many.  */
+static size_t
+mark_ready_paths (struct target *t, size_t n, struct pollfd *pfd)
+{
+  size_t ready = 0;
+  for (size_t i = 0; i < n; i++)
+    if (t[i].kind == TARGET_PATH && pathwatch_ready (t[i].watch))
+      {
+        t[i].revents = POLLIN;
+        pfd[i].fd = -1;
+        ready++;
+      }
+  return ready;
+}
+
 /* Wait with ppoll, or pselect6 for --select, until one target is ready,
    or all of them with --all.  A ready target is not watched again: under
-   --all each counts once it has been seen ready.  */
+   --all each counts once it has been seen ready.  A path target ready
+   from the start ends the wait as well; one wait that does not sleep
+   then finds the other targets ready with it.  */
 static enum outcome
 wait_targets (struct target *t, size_t n, short events,
               struct timespec *timeout, const sigset_t *mask)
 {
   struct pollfd *pfd = xnmalloc (n, sizeof *pfd);
   for (size_t i = 0; i < n; i++)
-    pfd[i] = (struct pollfd) { .fd = t[i].fd, .events = events };
-  size_t waiting = n;
+    pfd[i] = (struct pollfd) { .fd = t[i].fd,
+                               .events = (t[i].kind == TARGET_DESCRIPTOR
+                                          ? events : POLLIN) };
+  size_t found = mark_ready_paths (t, n, pfd);
+  size_t waiting = n - found;
+  bool looked = false;
   enum outcome outcome;
   for (bool again = false;; again = true)
     {
+      struct timespec no_time = { 0, 0 };
+      struct timespec *wait_time = timeout;
+      if (found > 0 && (!all || waiting == 0))
+        {
+          if (waiting == 0 || looked)
+            {
+              outcome = OUTCOME_READY;
+              break;
+            }
+          wait_time = &no_time;
+          looked = true;
+        }
       /* Every wait but the first: the time left now.  */
-      if (timeout && again)
+      else if (timeout && again)
         time_left (timeout);
       int ret;
       if (use_select)
-        ret = select_poll (pfd, n, timeout, mask);
+        ret = select_poll (pfd, n, wait_time, mask);
       else
-        ret = sys_ppoll (pfd, n, timeout, mask);
+        ret = sys_ppoll (pfd, n, wait_time, mask);
 
       if (ret == -EINTR && !caught_signal)
         continue;
@@ -339,12 +458,18 @@ wait_targets (struct target *t, size_t n, short events,
                use_select ? "pselect6" : "ppoll");
       if (ret > 0)
         {
-          waiting -= mark_ready (t, n, pfd);
-          if (all && waiting > 0)
-            continue;
+          size_t now = mark_ready (t, n, pfd);
+          found += now;
+          waiting -= now;
+          /* This wait saw every target ready at its end.  */
+          looked = true;
+          continue;
         }
-      outcome = (ret > 0 ? OUTCOME_READY
-                 : ret == 0 ? OUTCOME_TIMEOUT : OUTCOME_SIGNAL);
+      /* Targets found ready before a signal or the end of the time
+         still end the wait as ready.  */
+      if (found > 0 && (!all || waiting == 0))
+        continue;
+      outcome = ret == 0 ? OUTCOME_TIMEOUT : OUTCOME_SIGNAL;
       break;
     }
   free (pfd);
@@ -391,6 +516,34 @@ static const struct
 };
 #define N_EVENT_NAMES (sizeof event_names / sizeof event_names[0])
 
+/* The words for what made the ready target T ready, into WORDS; return
+   how many: a process's end, a path's event, or a descriptor's poll
+   events.  */
+static size_t
+ready_words (const struct target *t, const char *words[N_EVENT_NAMES])
+{
+  static const char *const path_words[] = {
+    [PATHWATCH_EXISTS] = "exists",
+    [PATHWATCH_GONE] = "gone",
+    [PATHWATCH_CLOSED] = "closed",
+  };
+  if (t->kind == TARGET_PROCESS)
+    {
+      words[0] = "exit";
+      return 1;
+    }
+  if (t->kind == TARGET_PATH)
+    {
+      words[0] = path_words[t->path_event];
+      return 1;
+    }
+  size_t n = 0;
+  for (size_t e = 0; e < N_EVENT_NAMES; e++)
+    if (t->revents & event_names[e].bit)
+      words[n++] = event_names[e].name;
+  return n;
+}
+
 static void
 print_json (const struct target *t, size_t n, enum outcome outcome,
             int status, const struct timespec *timeout)
@@ -413,13 +566,10 @@ print_json (const struct target *t, size_t n, enum outcome outcome,
       fputs (name, stdout);
       free (name);
       fputs (",\"events\":[", stdout);
-      bool first_event = true;
-      for (size_t e = 0; e < N_EVENT_NAMES; e++)
-        if (t[i].revents & event_names[e].bit)
-          {
-            printf ("%s\"%s\"", first_event ? "" : ",", event_names[e].name);
-            first_event = false;
-          }
+      const char *words[N_EVENT_NAMES];
+      size_t n_words = ready_words (&t[i], words);
+      for (size_t w = 0; w < n_words; w++)
+        printf ("%s\"%s\"", w ? "," : "", words[w]);
       fputs ("]}", stdout);
     }
   fputs ("],\"signal\":", stdout);
@@ -454,9 +604,10 @@ print_lines (const struct target *t, size_t n, enum outcome outcome,
         continue;
       /* Quoted only when the shell would need it: 'a b'.  */
       fputs (quotearg_style (shell_escape_quoting_style, t[i].name), stdout);
-      for (size_t e = 0; e < N_EVENT_NAMES; e++)
-        if (t[i].revents & event_names[e].bit)
-          printf (" %s", event_names[e].name);
+      const char *words[N_EVENT_NAMES];
+      size_t n_words = ready_words (&t[i], words);
+      for (size_t w = 0; w < n_words; w++)
+        printf (" %s", words[w]);
       putchar ('\n');
     }
   if (outcome == OUTCOME_SIGNAL)
@@ -518,8 +669,9 @@ restore_inherited (const sigset_t *ignore, const sigset_t *inherited_mask)
     error (EXIT_FAILURE, -ret, "cannot restore the signal mask");
 }
 
-/* Become COMMAND, the N targets open on descriptors 3 to 2 + N, in the
-   order of the command line, and the ready ones listed in
+/* Become COMMAND, the N operands' targets open on descriptors 3 to 2 + N,
+   in the order of the command line (a path target is not a descriptor to
+   pass on), and the ready ones listed in
    $PPOLL_WAIT_READY ("3 5").  A target that ppoll-wait opened, and
    that nothing else shares, is made blocking: the reader that COMMAND is
    expects a read to wait for data, not to fail with EAGAIN.  An
@@ -575,15 +727,22 @@ run_command (char **command, const struct target *t, size_t n,
 /* The options that do not go together, no target without a signal to
    wait for, or before a COMMAND, and no "--" without a COMMAND.  */
 static void
-check_usage (size_t n, const sigset_t *wake, const sigset_t *ignore,
-             char **command)
+check_usage (const char **operands, size_t n, size_t n_paths,
+             const sigset_t *wake, const sigset_t *ignore, char **command)
 {
   if (command && !command[0])
     cli_usage_error ("missing command after '--'");
-  if (command && n == 0)
+  if (command && n + n_paths == 0)
     cli_usage_error ("missing target operand before '--'");
-  if (n == 0 && siglist_empty (wake))
+  if (n + n_paths == 0 && siglist_empty (wake))
     cli_usage_error ("missing target operand");
+  for (size_t i = 0; i < n; i++)
+    if (target_pid_number (operands[i]) < 0)
+      cli_usage_error ("invalid process %s: pid:N wants N from 1 to %d "
+                       "(./%s names a file)", quote_file (operands[i]),
+                       INT_MAX, operands[i]);
+  if (follow && n_paths == 0)
+    cli_usage_error ("--follow needs --exists, --gone or --closed");
   for (int sig = 1; sig < NSIG; sig++)
     if (sigismember (wake, sig) == 1 && sigismember (ignore, sig) == 1)
       {
@@ -638,6 +797,8 @@ main (int argc, char **argv)
   sigset_t wake, ignore;
   sigemptyset (&wake);
   sigemptyset (&ignore);
+  struct path_arg *paths = NULL;
+  size_t n_paths = 0, paths_alloc = 0;
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
@@ -646,13 +807,22 @@ main (int argc, char **argv)
         parse_signals ("signal", arg, &wake);
       else if (opt == OPT_IGNORE)
         parse_signals ("ignore", arg, &ignore);
+      else if (opt == OPT_EXISTS || opt == OPT_GONE || opt == OPT_CLOSED)
+        {
+          if (n_paths == paths_alloc)
+            paths = x2nrealloc (paths, &paths_alloc, sizeof *paths);
+          paths[n_paths++] = (struct path_arg) {
+            arg, (opt == OPT_EXISTS ? PATHWATCH_EXISTS
+                  : opt == OPT_GONE ? PATHWATCH_GONE : PATHWATCH_CLOSED) };
+          continue;     /* the target's name: freed at the end */
+        }
       free (arg);
     }
   const char **operands = poptGetArgs (ctx);
   size_t n = 0;
   while (operands && operands[n])
     n++;
-  check_usage (n, &wake, &ignore, command);
+  check_usage (operands, n, n_paths, &wake, &ignore, command);
   struct timespec timeout_buf;
   struct timespec *timeout = parse_timeout (&timeout_buf);
   short events = ((want_read ? POLLIN : 0) | (want_write ? POLLOUT : 0)
@@ -667,14 +837,17 @@ main (int argc, char **argv)
   sigset_t mask = block_signals (&wake, &ignore, &inherited_mask);
   catch_signals (&wake);
 
-  struct target *targets = get_targets (operands, n, events);
+  struct target *targets = get_targets (operands, n, paths, n_paths,
+                                        events);
   if (timeout)
     {
       count_stops (&wake, &ignore, &mask);
       start_deadline (timeout);
     }
-  enum outcome outcome = (n > 0
-                          ? wait_targets (targets, n, events, timeout, &mask)
+  size_t n_targets = n + n_paths;
+  enum outcome outcome = (n_targets > 0
+                          ? wait_targets (targets, n_targets, events, timeout,
+                                          &mask)
                           : wait_signals (timeout, &mask));
 
   /* The time left, from the deadline: the kernel does not write it back
@@ -689,9 +862,15 @@ main (int argc, char **argv)
                 : outcome == OUTCOME_TIMEOUT ? EXIT_TIMEDOUT
                 : EXIT_SIGNAL_BASE + caught_signal);
   if (json)
-    print_json (targets, n, outcome, status, timeout);
+    print_json (targets, n_targets, outcome, status, timeout);
   else if (!quiet && !command)
-    print_lines (targets, n, outcome, timeout);
+    print_lines (targets, n_targets, outcome, timeout);
+  for (size_t i = 0; i < n_paths; i++)
+    {
+      pathwatch_free (targets[n + i].watch);
+      free (paths[i].path);
+    }
+  free (paths);
   free (targets);
   poptFreeContext (ctx);
   return status;

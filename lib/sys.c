@@ -270,6 +270,34 @@ sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset)
   return ret;
 }
 
+/* int pidfd_open (pid_t pid, unsigned int flags);  */
+int
+sys_pidfd_open (pid_t pid, unsigned int flags)
+{
+  return nc_syscall2 (NC_SYS_pidfd_open, pid, flags);
+}
+
+/* int inotify_init1 (int flags);  */
+int
+sys_inotify_init1 (int flags)
+{
+  return nc_syscall1 (NC_SYS_inotify_init1, flags);
+}
+
+/* int inotify_add_watch (int fd, const char *pathname, uint32_t mask);  */
+int
+sys_inotify_add_watch (int fd, const char *path, uint32_t mask)
+{
+  return nc_syscall3 (NC_SYS_inotify_add_watch, fd, path, mask);
+}
+
+/* int inotify_rm_watch (int fd, int wd);  */
+int
+sys_inotify_rm_watch (int fd, int wd)
+{
+  return nc_syscall2 (NC_SYS_inotify_rm_watch, fd, wd);
+}
+
 /* --- Namespaces and what a process in new ones sets up --------------- */
 
 /* int unshare (int flags);  */

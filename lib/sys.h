@@ -94,6 +94,14 @@ int sys_pselect6 (int nfds, fd_set *rfds, fd_set *wfds, fd_set *efds,
 int sys_rt_sigsuspend (const sigset_t *mask);
 int sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset);
 
+/* What a wait can watch besides files: a process (a pidfd, readable once
+   the process has ended) and directories (an inotify descriptor, readable
+   once an event is queued).  */
+int sys_pidfd_open (pid_t pid, unsigned int flags);
+int sys_inotify_init1 (int flags);
+int sys_inotify_add_watch (int fd, const char *path, uint32_t mask);
+int sys_inotify_rm_watch (int fd, int wd);
+
 /* Namespaces and what a process in new ones sets up.  */
 int sys_unshare (int flags);
 int sys_setns (int fd, int nstype);

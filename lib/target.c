@@ -34,6 +34,27 @@ target_descriptor_number (const char *name)
 }
 
 int
+target_pid_number (const char *name)
+{
+  static const char prefix[] = "pid:";
+  if (strncmp (name, prefix, sizeof prefix - 1) != 0)
+    return 0;
+  const char *digits = name + sizeof prefix - 1;
+  if (!*digits)
+    return -1;
+  long n = 0;
+  for (const char *p = digits; *p; p++)
+    {
+      if (!c_isdigit (*p))
+        return -1;
+      n = n * 10 + (*p - '0');
+      if (n > INT_MAX)
+        return -1;
+    }
+  return n > 0 ? (int) n : -1;
+}
+
+int
 target_connect_unix (const char *path)
 {
   struct sockaddr_un addr = { .sun_family = AF_UNIX };

@@ -10,6 +10,11 @@
    is not a descriptor number (the empty string is not).  */
 int target_descriptor_number (const char *name);
 
+/* The process that NAME names as "pid:N": N, decimal digits only, from 1
+   to INT_MAX.  Return N, 0 if NAME does not start with "pid:", or -1 if
+   what follows is not such a number.  */
+int target_pid_number (const char *name);
+
 /* Connect a socket, non-blocking and close-on-exec, to the Unix socket
    PATH, whichever of the three types (stream, seqpacket, datagram) it is.
    Return the descriptor, or -errno: -ENAMETOOLONG for a PATH longer than

@@ -56,6 +56,10 @@
 #define NC_SYS_io_uring_setup 425
 #define NC_SYS_io_uring_enter 426
 #define NC_SYS_io_uring_register 427
+#define NC_SYS_inotify_init1 332
+#define NC_SYS_inotify_add_watch 292
+#define NC_SYS_inotify_rm_watch 293
+#define NC_SYS_pidfd_open 434
 
 #define NC_SYS_sendfile 239 /* sendfile64 */
 #define NC_SYS_ftruncate 194 /* ftruncate64 */

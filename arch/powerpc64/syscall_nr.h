@@ -58,6 +58,10 @@
 #define NC_SYS_io_uring_setup 425
 #define NC_SYS_io_uring_enter 426
 #define NC_SYS_io_uring_register 427
+#define NC_SYS_inotify_init1 318
+#define NC_SYS_inotify_add_watch 276
+#define NC_SYS_inotify_rm_watch 277
+#define NC_SYS_pidfd_open 434
 
 #define NC_SYS_sendfile 186
 #define NC_SYS_ftruncate 93

@@ -56,6 +56,10 @@
 #define NC_SYS_io_uring_setup 425
 #define NC_SYS_io_uring_enter 426
 #define NC_SYS_io_uring_register 427
+#define NC_SYS_inotify_init1 26
+#define NC_SYS_inotify_add_watch 27
+#define NC_SYS_inotify_rm_watch 28
+#define NC_SYS_pidfd_open 434
 
 #define NC_SYS_sendfile 71
 #define NC_SYS_ftruncate 46

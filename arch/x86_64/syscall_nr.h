@@ -56,6 +56,10 @@
 #define NC_SYS_io_uring_setup 425
 #define NC_SYS_io_uring_enter 426
 #define NC_SYS_io_uring_register 427
+#define NC_SYS_inotify_init1 294
+#define NC_SYS_inotify_add_watch 254
+#define NC_SYS_inotify_rm_watch 255
+#define NC_SYS_pidfd_open 434
 
 #define NC_SYS_sendfile 40
 #define NC_SYS_ftruncate 77

@@ -1,0 +1,474 @@
+/* pathwatch.c -- wait for a path to exist, to be gone, or for its file to
+   be closed after writing; see pathwatch.h.
+
+   Each resolution walks the path from its first directory ("/" or "."):
+   the directory is watched first, then the next component is looked up in
+   it with a statx that does not follow a link.  A directory is entered by
+   extending the directory's path; a symbolic link on the way (or at the
+   end, to follow it) has its target spliced in front of what remains of
+   the path.  The resolution stops at the first missing component or at
+   the end.  After it, the watches of directories no longer on the way are
+   removed.  Every event that concerns the way (a directory's own removal
+   or move, or an entry of the name looked up in it) starts a new
+   resolution; the kernel gives the same watch descriptor to the same
+   directory, so a watch that stays on the way is kept as it is.
+
+   For PATHWATCH_CLOSED, the file at the end is watched too, for
+   IN_CLOSE_WRITE: a close of any descriptor open for writing on it,
+   whichever name opened it.  A file that was not there at the start but
+   is found by a resolution (created, renamed or linked into place, or
+   brought by a directory moved in) may have been written and closed
+   before its watch was in place: it counts at once unless someone still
+   has it open for writing, which a read lease tells (F_SETLEASE refuses a
+   read lease with EAGAIN while the file is open for writing).  */
+
+#include <config.h>
+
+#include "pathwatch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "sys.h"
+#include "xalloc.h"
+
+/* What a directory on the way is watched for: its own end, and a change
+   of its entries.  IN_DONT_FOLLOW and IN_ONLYDIR: the resolution made
+   the path lead to a directory without a link; if it no longer does, the
+   watch fails rather than land elsewhere.  */
+#define DIR_EVENTS (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO \
+                    | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR \
+                    | IN_DONT_FOLLOW)
+
+/* What the file of a PATHWATCH_CLOSED is watched for.  */
+#define FILE_EVENTS (IN_CLOSE_WRITE | IN_DONT_FOLLOW)
+
+/* The most symbolic links a resolution follows, as the kernel's
+   (MAXSYMLINKS): beyond, the path is taken to lead nowhere (ELOOP).  */
+#define MAX_LINKS 40
+
+/* A directory on the way, and the name looked up in it.  */
+struct step
+{
+  int wd;
+  char *name;
+};
+
+struct pathwatch
+{
+  int fd;
+  enum pathwatch_event event;
+  bool follow;
+  char *path;            /* as given */
+  struct step *steps;    /* the last resolution's way */
+  size_t n_steps;
+  size_t steps_alloc;
+  bool exists;           /* the last resolution reached the end */
+  bool resolved_once;
+  /* PATHWATCH_CLOSED: the file found at the end, and its watch.  */
+  int file_wd;
+  bool file_known;
+  dev_t file_dev;
+  ino_t file_ino;
+  bool ready;
+  char *failed;          /* the path of the last failure */
+};
+
+/* A growable string.  */
+struct str
+{
+  char *s;
+  size_t len;
+  size_t alloc;
+};
+
+static void
+str_set (struct str *b, const char *s, size_t len)
+{
+  if (len + 1 > b->alloc)
+    {
+      b->alloc = len + 1 > 2 * b->alloc ? len + 1 : 2 * b->alloc;
+      b->s = xrealloc (b->s, b->alloc);
+    }
+  memcpy (b->s, s, len);
+  b->s[len] = '\0';
+  b->len = len;
+}
+
+static void
+str_append (struct str *b, const char *s, size_t len)
+{
+  if (b->len + len + 1 > b->alloc)
+    {
+      size_t want = b->len + len + 1;
+      b->alloc = want > 2 * b->alloc ? want : 2 * b->alloc;
+      b->s = xrealloc (b->s, b->alloc);
+    }
+  memcpy (b->s + b->len, s, len);
+  b->len += len;
+  b->s[b->len] = '\0';
+}
+
+/* DIR/NAME into *B: the path of an entry of DIR.  */
+static void
+str_child (struct str *b, const char *dir, const char *name)
+{
+  size_t dlen = strlen (dir);
+  str_set (b, dir, dlen);
+  if (dlen == 0 || dir[dlen - 1] != '/')
+    str_append (b, "/", 1);
+  str_append (b, name, strlen (name));
+}
+
+static void
+set_failed (struct pathwatch *pw, const char *path)
+{
+  free (pw->failed);
+  pw->failed = xstrdup (path);
+}
+
+static void
+add_step (struct pathwatch *pw, int wd, const char *name, size_t len)
+{
+  if (pw->n_steps == pw->steps_alloc)
+    pw->steps = x2nrealloc (pw->steps, &pw->steps_alloc, sizeof *pw->steps);
+  pw->steps[pw->n_steps++] = (struct step) { wd, ximemdup0 (name, len) };
+}
+
+static bool
+uses_wd (const struct step *steps, size_t n, int wd)
+{
+  for (size_t i = 0; i < n; i++)
+    if (steps[i].wd == wd)
+      return true;
+  return false;
+}
+
+/* Remove the watches of OLD that the new way does not use.  A watch the
+   kernel already dropped (its directory removed) answers EINVAL.  */
+static void
+drop_old_watches (struct pathwatch *pw, struct step *old, size_t n_old)
+{
+  for (size_t i = 0; i < n_old; i++)
+    {
+      if (!uses_wd (pw->steps, pw->n_steps, old[i].wd)
+          && !uses_wd (old, i, old[i].wd) && old[i].wd != pw->file_wd)
+        sys_inotify_rm_watch (pw->fd, old[i].wd);
+      free (old[i].name);
+    }
+  free (old);
+}
+
+/* Whether someone has the regular file PATH open for writing: 1 yes, 0
+   no, -errno where a read lease cannot tell (refused, or the file could
+   not be opened).  The lease is given back at once.  */
+static int
+open_for_writing (const char *path)
+{
+  int fd = sys_openat (AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW
+                       | O_NOCTTY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return fd;
+  int ret = sys_fcntl (fd, F_SETLEASE, F_RDLCK);
+  if (ret == 0)
+    sys_fcntl (fd, F_SETLEASE, F_UNLCK);
+  sys_close (fd);
+  return ret == 0 ? 0 : ret == -EAGAIN ? 1 : ret;
+}
+
+/* The file of a PATHWATCH_CLOSED found at FINAL by a resolution, of
+   status STX: watch it for closes; if it is not the file the last
+   resolution found (nor the one there at the start, which waits for its
+   next close), see whether it is already complete.  */
+static int
+check_final_file (struct pathwatch *pw, const char *final,
+                  const struct statx *stx)
+{
+  dev_t dev = makedev (stx->stx_dev_major, stx->stx_dev_minor);
+  bool same = (pw->file_known && pw->file_dev == dev
+               && pw->file_ino == stx->stx_ino);
+  if (!S_ISREG (stx->stx_mode))
+    {
+      /* Nothing to watch for a close; a new one counts at once.  */
+      if (pw->resolved_once && !same)
+        pw->ready = true;
+    }
+  else
+    {
+      int wd = sys_inotify_add_watch (pw->fd, final, FILE_EVENTS);
+      if (wd == -ENOENT || wd == -ENOTDIR || wd == -ELOOP)
+        return 0;     /* gone again: its directory's watch says so */
+      if (wd < 0)
+        {
+          set_failed (pw, final);
+          return wd;
+        }
+      if (pw->file_wd >= 0 && pw->file_wd != wd
+          && !uses_wd (pw->steps, pw->n_steps, pw->file_wd))
+        sys_inotify_rm_watch (pw->fd, pw->file_wd);
+      pw->file_wd = wd;
+      /* Where a lease cannot tell, the new file counts at once; where
+         it is gone again, its directory's watch says so.  */
+      int writing = pw->resolved_once && !same ? open_for_writing (final) : 1;
+      if (writing == 0 || (writing < 0 && writing != -ENOENT
+                           && writing != -ENOTDIR && writing != -ELOOP))
+        pw->ready = true;
+    }
+  pw->file_known = true;
+  pw->file_dev = dev;
+  pw->file_ino = stx->stx_ino;
+  return 0;
+}
+
+/* Walk the path again, as the file comment says.  Return 0 or -errno.  */
+static int
+resolve (struct pathwatch *pw)
+{
+  struct step *old = pw->steps;
+  size_t n_old = pw->n_steps;
+  pw->steps = NULL;
+  pw->n_steps = pw->steps_alloc = 0;
+  pw->exists = false;
+
+  struct str dir = { 0 }, child = { 0 }, rest = { 0 }, link = { 0 };
+  str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
+  str_set (&rest, pw->path, strlen (pw->path));
+  const char *p = rest.s;
+  int links = 0;
+  int ret = 0;
+  bool found_file = false;
+  struct statx stx;
+  for (;;)
+    {
+      int wd = sys_inotify_add_watch (pw->fd, dir.s, DIR_EVENTS);
+      if (wd == -ENOENT || wd == -ENOTDIR)
+        break;    /* changed since it was looked up: an event will come */
+      if (wd < 0)
+        {
+          set_failed (pw, dir.s);
+          ret = wd;
+          break;
+        }
+      /* The next component, "." ones skipped.  */
+      const char *name;
+      size_t len;
+      do
+        {
+          while (*p == '/')
+            p++;
+          name = p;
+          while (*p && *p != '/')
+            p++;
+          len = p - name;
+        }
+      while (len == 1 && name[0] == '.');
+      while (*p == '/')
+        p++;
+      bool last = !*p;
+      if (len == 0)
+        {
+          /* The path ends at a directory ("/", ".", "a/"): it exists.  */
+          pw->exists = true;
+          break;
+        }
+      add_step (pw, wd, name, len);
+      str_child (&child, dir.s, pw->steps[pw->n_steps - 1].name);
+      ret = sys_statx (AT_FDCWD, child.s, AT_SYMLINK_NOFOLLOW,
+                       STATX_TYPE | STATX_INO, &stx);
+      if (ret == -ENOENT || ret == -ENOTDIR)
+        {
+          ret = 0;
+          break;
+        }
+      if (ret < 0)
+        {
+          set_failed (pw, child.s);
+          break;
+        }
+      if (S_ISLNK (stx.stx_mode) && (!last || pw->follow))
+        {
+          if (++links > MAX_LINKS)
+            break;
+          char target[PATH_MAX];
+          ssize_t n = sys_readlinkat (AT_FDCWD, child.s, target,
+                                      sizeof target);
+          if (n == -ENOENT || n == -EINVAL)
+            break;       /* replaced meanwhile: an event will come */
+          if (n < 0 || (size_t) n >= sizeof target)
+            {
+              set_failed (pw, child.s);
+              ret = n < 0 ? (int) n : -ENAMETOOLONG;
+              break;
+            }
+          /* The link's target, then what remains after the link.  */
+          str_set (&link, target, n);
+          str_append (&link, "/", 1);
+          str_append (&link, p, strlen (p));
+          str_set (&rest, link.s, link.len);
+          p = rest.s;
+          if (target[0] == '/')
+            str_set (&dir, "/", 1);
+          continue;
+        }
+      if (last)
+        {
+          pw->exists = true;
+          found_file = true;
+          break;
+        }
+      if (!S_ISDIR (stx.stx_mode))
+        break;            /* ENOTDIR: the path leads nowhere */
+      str_set (&dir, child.s, child.len);
+    }
+  drop_old_watches (pw, old, n_old);
+  if (ret == 0 && pw->event == PATHWATCH_CLOSED && found_file)
+    ret = check_final_file (pw, child.s, &stx);
+  else if (pw->event == PATHWATCH_CLOSED && !found_file)
+    {
+      /* A file moved away must not count by a close elsewhere.  */
+      if (pw->file_wd >= 0 && !uses_wd (pw->steps, pw->n_steps, pw->file_wd))
+        sys_inotify_rm_watch (pw->fd, pw->file_wd);
+      pw->file_wd = -1;
+      pw->file_known = false;
+    }
+  pw->resolved_once = true;
+  if (pw->event == PATHWATCH_EXISTS && pw->exists)
+    pw->ready = true;
+  if (pw->event == PATHWATCH_GONE && !pw->exists && ret == 0)
+    pw->ready = true;
+  free (dir.s);
+  free (child.s);
+  free (rest.s);
+  free (link.s);
+  return ret;
+}
+
+int
+pathwatch_start (const char *path, enum pathwatch_event event, bool follow,
+                 struct pathwatch **pwp)
+{
+  struct pathwatch *pw = xzalloc (sizeof *pw);
+  *pwp = pw;
+  pw->event = event;
+  pw->follow = follow;
+  pw->path = xstrdup (path);
+  pw->file_wd = -1;
+  pw->fd = sys_inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
+  if (pw->fd < 0)
+    {
+      set_failed (pw, path);
+      return pw->fd;
+    }
+  if (!*path)
+    {
+      set_failed (pw, path);
+      return -ENOENT;
+    }
+  return resolve (pw);
+}
+
+int
+pathwatch_fd (const struct pathwatch *pw)
+{
+  return pw->fd;
+}
+
+bool
+pathwatch_ready (const struct pathwatch *pw)
+{
+  return pw->ready;
+}
+
+const char *
+pathwatch_failed (const struct pathwatch *pw)
+{
+  return pw->failed ? pw->failed : pw->path;
+}
+
+/* Whether event E concerns the way: a directory's own change, or an entry
+   of the name looked up in it; for PATHWATCH_CLOSED, a close of its file
+   sets *CLOSED.  */
+static bool
+concerns_way (const struct pathwatch *pw, const struct inotify_event *e,
+              bool *closed)
+{
+  if (e->mask & IN_Q_OVERFLOW)
+    return true;
+  if (e->wd == pw->file_wd && (e->mask & IN_CLOSE_WRITE))
+    *closed = true;
+  for (size_t i = 0; i < pw->n_steps; i++)
+    if (pw->steps[i].wd == e->wd
+        && (!e->len || strcmp (e->name, pw->steps[i].name) == 0))
+      return true;
+  /* The file's own watch dropped: it was removed.  */
+  return e->wd == pw->file_wd && (e->mask & IN_IGNORED);
+}
+
+int
+pathwatch_update (struct pathwatch *pw)
+{
+  if (pw->ready)
+    return 1;
+  union
+  {
+    struct inotify_event e;
+    char bytes[4096];
+  } buf;
+  bool again = false, closed = false, overflow = false;
+  for (;;)
+    {
+      ssize_t n = sys_read (pw->fd, buf.bytes, sizeof buf.bytes);
+      if (n == -EINTR)
+        continue;
+      if (n == -EAGAIN)
+        break;
+      if (n < 0)
+        {
+          set_failed (pw, pw->path);
+          return n;
+        }
+      for (char *p = buf.bytes; p < buf.bytes + n;)
+        {
+          struct inotify_event *e = (struct inotify_event *) p;
+          if (e->mask & IN_Q_OVERFLOW)
+            overflow = true;
+          if (concerns_way (pw, e, &closed))
+            again = true;
+          p += sizeof *e + e->len;
+        }
+    }
+  if (closed)
+    pw->ready = true;
+  if (overflow && pw->event == PATHWATCH_CLOSED)
+    /* A close may be among the lost events: the file is taken as new.  */
+    pw->file_known = false;
+  if (!pw->ready && again)
+    {
+      int ret = resolve (pw);
+      if (ret < 0)
+        return ret;
+    }
+  return pw->ready;
+}
+
+void
+pathwatch_free (struct pathwatch *pw)
+{
+  if (!pw)
+    return;
+  if (pw->fd >= 0)
+    sys_close (pw->fd);
+  for (size_t i = 0; i < pw->n_steps; i++)
+    free (pw->steps[i].name);
+  free (pw->steps);
+  free (pw->path);
+  free (pw->failed);
+  free (pw);
+}
