@@ -75,11 +75,13 @@ static struct poptOption tool_options[] = {
   { "ignore", '\0', POPT_ARG_STRING, NULL, OPT_IGNORE,
     "keep these signals blocked during the wait too", "SIG[,SIG]..." },
   { "exists", '\0', POPT_ARG_STRING, NULL, OPT_EXISTS,
-    "wait until PATH exists, its directories too", "PATH" },
+    "wait until PATH exists, even below directories made later (a "
+    "dangling link exists without --follow)", "PATH" },
   { "gone", '\0', POPT_ARG_STRING, NULL, OPT_GONE,
     "wait until PATH does not exist", "PATH" },
   { "closed", '\0', POPT_ARG_STRING, NULL, OPT_CLOSED,
-    "wait until the file at PATH is closed after writing", "PATH" },
+    "wait until the file at PATH is closed after writing, or a complete "
+    "one is renamed into place", "PATH" },
   { "follow", '\0', POPT_ARG_NONE, &follow, 0,
     "follow a symbolic link at the end of those PATHs", NULL },
   { "select", '\0', POPT_ARG_NONE, &use_select, 0,
@@ -297,12 +299,28 @@ open_process (const char *name)
   if (fd == -ENOSYS)
     error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
            "kernel (Linux 5.3 or later)", name);
-  if (fd == -EINVAL)
+  /* A thread that does not lead its process: EINVAL, and ENOENT since
+     Linux 6.9, where pidfd_open can take a thread with PIDFD_THREAD.  */
+  if (fd == -EINVAL || fd == -ENOENT)
     error (EXIT_FAILURE, 0, "cannot wait for %s: not a process (a thread "
            "of one?)", name);
   if (fd < 0)
     error (EXIT_FAILURE, -fd, "cannot wait for %s", name);
   return fd;
+}
+
+/* Exit on the failure ERR (-errno) of WATCH.  */
+static _Noreturn void
+watch_failed (const struct pathwatch *watch, int err)
+{
+  const char *why = "";
+  if (err == -EACCES)
+    why = " (a watch needs read permission on each directory on the way)";
+  else if (err == -ENOSPC)
+    why = " (the inotify watch limit: fs.inotify.max_user_watches)";
+  error (EXIT_FAILURE, -err, "cannot watch %s%s",
+         quote_file (pathwatch_failed (watch)), why);
+  abort ();
 }
 
 /* Start watching the path of ARG, a target of T.  */
@@ -313,8 +331,7 @@ watch_path (struct target *t, const struct path_arg *arg)
                          .opened = true, .path_event = arg->event };
   int ret = pathwatch_start (arg->path, arg->event, follow, &t->watch);
   if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot watch %s",
-           quote_file (pathwatch_failed (t->watch)));
+    watch_failed (t->watch, ret);
   t->fd = pathwatch_fd (t->watch);
 }
 
@@ -381,8 +398,7 @@ mark_ready (struct target *t, size_t n, struct pollfd *pfd)
           {
             int ret = pathwatch_update (t[i].watch);
             if (ret < 0)
-              error (EXIT_FAILURE, -ret, "cannot watch %s",
-                     quote_file (pathwatch_failed (t[i].watch)));
+              watch_failed (t[i].watch, ret);
             if (ret == 0)
               continue;
           }

@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,10 @@ drop_old_watches (struct pathwatch *pw, struct step *old, size_t n_old)
 
 /* Whether someone has the regular file PATH open for writing: 1 yes, 0
    no, -errno where a read lease cannot tell (refused, or the file could
-   not be opened).  The lease is given back at once.  */
+   not be opened).  The lease is given back at once.  A writer that opens
+   the file while the lease is held breaks it, and the kernel signals the
+   holder: with SIGURG, whose default action is to ignore it, rather than
+   SIGIO's, which would end the process.  */
 static int
 open_for_writing (const char *path)
 {
@@ -176,7 +180,9 @@ open_for_writing (const char *path)
                        | O_NOCTTY | O_CLOEXEC, 0);
   if (fd < 0)
     return fd;
-  int ret = sys_fcntl (fd, F_SETLEASE, F_RDLCK);
+  int ret = sys_fcntl (fd, F_SETSIG, SIGURG);
+  if (ret == 0)
+    ret = sys_fcntl (fd, F_SETLEASE, F_RDLCK);
   if (ret == 0)
     sys_fcntl (fd, F_SETLEASE, F_UNLCK);
   sys_close (fd);
@@ -194,7 +200,9 @@ check_final_file (struct pathwatch *pw, const char *final,
   dev_t dev = makedev (stx->stx_dev_major, stx->stx_dev_minor);
   bool same = (pw->file_known && pw->file_dev == dev
                && pw->file_ino == stx->stx_ino);
-  if (!S_ISREG (stx->stx_mode))
+  if (S_ISDIR (stx->stx_mode))
+    ;     /* never written, never closed after writing */
+  else if (!S_ISREG (stx->stx_mode))
     {
       /* Nothing to watch for a close; a new one counts at once.  */
       if (pw->resolved_once && !same)
@@ -241,15 +249,34 @@ resolve (struct pathwatch *pw)
   str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
   str_set (&rest, pw->path, strlen (pw->path));
   const char *p = rest.s;
+  /* "PATH/" names a directory, through a link at its end, as for lstat.  */
+  bool want_dir = pw->path[strlen (pw->path) - 1] == '/';
   int links = 0;
+  int restarts = 0;
   int ret = 0;
   bool found_file = false;
   struct statx stx;
   for (;;)
     {
       int wd = sys_inotify_add_watch (pw->fd, dir.s, DIR_EVENTS);
+      /* ENOENT: the directory was removed since it was looked up; the
+         path did not exist at that moment.  ENOTDIR: it was replaced by
+         something else, perhaps a link to a directory through which the
+         path still leads: walk again, from the start.  */
+      if (wd == -ENOTDIR && ++restarts <= MAX_LINKS)
+        {
+        restart:
+          for (size_t i = 0; i < pw->n_steps; i++)
+            free (pw->steps[i].name);
+          pw->n_steps = 0;
+          str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
+          str_set (&rest, pw->path, strlen (pw->path));
+          p = rest.s;
+          links = 0;
+          continue;
+        }
       if (wd == -ENOENT || wd == -ENOTDIR)
-        break;    /* changed since it was looked up: an event will come */
+        break;
       if (wd < 0)
         {
           set_failed (pw, dir.s);
@@ -292,15 +319,19 @@ resolve (struct pathwatch *pw)
           set_failed (pw, child.s);
           break;
         }
-      if (S_ISLNK (stx.stx_mode) && (!last || pw->follow))
+      if (S_ISLNK (stx.stx_mode) && (!last || pw->follow || want_dir))
         {
           if (++links > MAX_LINKS)
             break;
           char target[PATH_MAX];
           ssize_t n = sys_readlinkat (AT_FDCWD, child.s, target,
                                       sizeof target);
+          /* Replaced since its statx, perhaps by a directory through
+             which the path leads: walk again.  */
+          if ((n == -ENOENT || n == -EINVAL) && ++restarts <= MAX_LINKS)
+            goto restart;
           if (n == -ENOENT || n == -EINVAL)
-            break;       /* replaced meanwhile: an event will come */
+            break;
           if (n < 0 || (size_t) n >= sizeof target)
             {
               set_failed (pw, child.s);
@@ -317,6 +348,8 @@ resolve (struct pathwatch *pw)
             str_set (&dir, "/", 1);
           continue;
         }
+      if (last && want_dir && !S_ISDIR (stx.stx_mode))
+        break;            /* ENOTDIR */
       if (last)
         {
           pw->exists = true;
@@ -393,20 +426,29 @@ pathwatch_failed (const struct pathwatch *pw)
 }
 
 /* Whether event E concerns the way: a directory's own change, or an entry
-   of the name looked up in it; for PATHWATCH_CLOSED, a close of its file
-   sets *CLOSED.  */
+   of the name looked up in it.  For PATHWATCH_CLOSED, a close of its
+   file sets *CLOSED, or *LATE_CLOSE after an event of the batch (*MOVED)
+   that may have taken the file away from the path: the queue is in order;
+   such a close counts only if the walk that follows the batch finds the
+   same file at the path.  */
 static bool
 concerns_way (const struct pathwatch *pw, const struct inotify_event *e,
-              bool *closed)
+              bool *closed, bool *late_close, bool *moved)
 {
   if (e->mask & IN_Q_OVERFLOW)
     return true;
   if (e->wd == pw->file_wd && (e->mask & IN_CLOSE_WRITE))
-    *closed = true;
+    *(*moved ? late_close : closed) = true;
+  bool way = false;
   for (size_t i = 0; i < pw->n_steps; i++)
     if (pw->steps[i].wd == e->wd
         && (!e->len || strcmp (e->name, pw->steps[i].name) == 0))
+      way = true;
+  if (way)
+    {
+      *moved = true;
       return true;
+    }
   /* The file's own watch dropped: it was removed.  */
   return e->wd == pw->file_wd && (e->mask & IN_IGNORED);
 }
@@ -421,7 +463,8 @@ pathwatch_update (struct pathwatch *pw)
     struct inotify_event e;
     char bytes[4096];
   } buf;
-  bool again = false, closed = false, overflow = false;
+  bool again = false, closed = false, late_close = false, moved = false;
+  bool overflow = false;
   for (;;)
     {
       ssize_t n = sys_read (pw->fd, buf.bytes, sizeof buf.bytes);
@@ -439,7 +482,7 @@ pathwatch_update (struct pathwatch *pw)
           struct inotify_event *e = (struct inotify_event *) p;
           if (e->mask & IN_Q_OVERFLOW)
             overflow = true;
-          if (concerns_way (pw, e, &closed))
+          if (concerns_way (pw, e, &closed, &late_close, &moved))
             again = true;
           p += sizeof *e + e->len;
         }
@@ -451,9 +494,15 @@ pathwatch_update (struct pathwatch *pw)
     pw->file_known = false;
   if (!pw->ready && again)
     {
+      bool known = pw->file_known;
+      dev_t dev = pw->file_dev;
+      ino_t ino = pw->file_ino;
       int ret = resolve (pw);
       if (ret < 0)
         return ret;
+      if (late_close && known && pw->file_known && pw->file_dev == dev
+          && pw->file_ino == ino)
+        pw->ready = true;
     }
   return pw->ready;
 }

@@ -16,30 +16,11 @@
 #include "c-ctype.h"
 #include "sys.h"
 
-int
-target_descriptor_number (const char *name)
+/* The value of DIGITS, decimal digits only and at least one, at most
+   INT_MAX; -1 for anything else.  */
+static int
+decimal (const char *digits)
 {
-  if (!*name)
-    return -1;
-  long n = 0;
-  for (const char *p = name; *p; p++)
-    {
-      if (!c_isdigit (*p))
-        return -1;
-      n = n * 10 + (*p - '0');
-      if (n > INT_MAX)
-        n = INT_MAX;
-    }
-  return (int) n;
-}
-
-int
-target_pid_number (const char *name)
-{
-  static const char prefix[] = "pid:";
-  if (strncmp (name, prefix, sizeof prefix - 1) != 0)
-    return 0;
-  const char *digits = name + sizeof prefix - 1;
   if (!*digits)
     return -1;
   long n = 0;
@@ -51,7 +32,31 @@ target_pid_number (const char *name)
       if (n > INT_MAX)
         return -1;
     }
-  return n > 0 ? (int) n : -1;
+  return (int) n;
+}
+
+int
+target_descriptor_number (const char *name)
+{
+  if (!*name)
+    return -1;
+  /* Too large to be open, but still a number: not a file name.  */
+  if (strspn (name, "0123456789") == strlen (name))
+    {
+      int n = decimal (name);
+      return n < 0 ? INT_MAX : n;
+    }
+  return -1;
+}
+
+int
+target_pid_number (const char *name)
+{
+  static const char prefix[] = "pid:";
+  if (strncmp (name, prefix, sizeof prefix - 1) != 0)
+    return 0;
+  int n = decimal (name + sizeof prefix - 1);
+  return n > 0 ? n : -1;
 }
 
 int

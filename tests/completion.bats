@@ -195,6 +195,9 @@ declare -gA ARG_KIND=(
   [ppoll-wait --timeout]=nothing
   [ppoll-wait --signal]=signal-list
   [ppoll-wait --ignore]=signal-list
+  [ppoll-wait --exists]=files
+  [ppoll-wait --gone]=files
+  [ppoll-wait --closed]=files
   [pwritev-patch --engine]=words
   [unshare-run --map-user]=users
   [unshare-run --map-group]=groups
@@ -426,6 +429,49 @@ bash_signal_names() {
   expect 'ppoll-wait ' dir1 fifo file1
   expect 'ppoll-wait -w fifo f' fifo file1
   expect 'ppoll-wait --signal=USR1 f' fifo file1
+}
+
+@test "ppoll-wait: --exists, --gone and --closed take a path" {
+  expect 'ppoll-wait --exists ' dir1 file1
+  expect 'ppoll-wait --gone=f' file1
+  expect 'ppoll-wait -t 5s --closed d' dir1
+  expect 'ppoll-wait --closed file1 --exists ' dir1 file1
+  # --follow takes no argument: an operand follows.
+  expect 'ppoll-wait --exists file1 --follow ' dir1 file1
+  # A name with ':' is completed whole: bash replaces what follows the ':'.
+  : >pid:7
+  expect 'ppoll-wait --exists pid:' 7
+  expect 'ppoll-wait ./pid:' 7
+  NC_COMP_WORDBREAKS=' ' expect 'ppoll-wait --exists pid:' pid:7
+}
+
+# pids_offered: the words offered in $offered for a 'pid:' target, each
+# checked to be a number.
+pids_offered() {
+  local word
+  while read -r word; do
+    [[ $word == +([0-9]) ]] || fail "not a pid: '$word'"
+  done <<<"$offered"
+}
+
+@test "ppoll-wait: pid:N completes the processes of /proc" {
+  # The test's own process, which lives through the completion: offered
+  # after 'pid:' and after the first digits of its number.
+  complete_line 'ppoll-wait pid:'
+  pids_offered
+  grep -qx "$$" <<<"$offered" || fail "pid:$$ (this test) not offered"
+  grep -qx 1 <<<"$offered" || fail "pid:1 not offered"
+  complete_line "ppoll-wait -t 5s pid:$$"
+  pids_offered
+  grep -qx "$$" <<<"$offered" || fail "pid:$$ not offered"
+  ! grep -v "^$$" <<<"$offered" || fail "a pid not starting with $$ offered"
+  # No process number starts with 0.
+  expect 'ppoll-wait pid:0'
+  # Where ':' does not break words, the whole word.
+  NC_COMP_WORDBREAKS=' ' complete_line 'ppoll-wait pid:1'
+  grep -qx pid:1 <<<"$offered" || fail "pid:1 not offered whole"
+  # Not after the path options: pid:7 there is a file's name.
+  expect 'ppoll-wait --gone pid:'
 }
 
 @test "ppoll-wait: COMMAND after --, then COMMAND's own line" {

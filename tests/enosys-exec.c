@@ -1,13 +1,15 @@
-/* enosys-exec.c -- helper of tests/xcp.bats and tests/uring-test: run a
-   command on what looks like a kernel, or a file system, without some of
-   the copy calls (or io_uring).
+/* enosys-exec.c -- helper of tests/xcp.bats, tests/ppoll.bats and
+   tests/uring-test: run a command on what looks like a kernel, or a file
+   system, without some of the copy calls (or io_uring, pidfd_open,
+   inotify).
 
    enosys-exec CALL[:ERRNO][,CALL[:ERRNO]...] COMMAND [ARG]...
        Install a seccomp filter that makes each CALL fail with ENOSYS (or
        the ERRNO named after it), then exec COMMAND.  The filter is kept
        across the exec, by COMMAND and its children.  CALL is one of
            copy_file_range, splice, sendfile, tee, vmsplice, fchmodat2,
-           io_uring_setup, io_uring_enter
+           io_uring_setup, io_uring_enter, pidfd_open, inotify_init1,
+           inotify_add_watch
                the system call of that name (sendfile is sendfile64 on
                the 32-bit architectures, as the arch/ tables say);
            ficlone, ficlonerange
@@ -15,7 +17,8 @@
            o_tmpfile
                openat with O_TMPFILE in its flags only (give it
                EOPNOTSUPP: a file system without O_TMPFILE).
-       ERRNO is ENOSYS, EINVAL, EXDEV, EOPNOTSUPP, EPERM, EIO or ENOSPC.
+       ERRNO is ENOSYS, EINVAL, EXDEV, EOPNOTSUPP, EPERM, EIO, ENOSPC,
+       EACCES or EMFILE.
        Any other system call is allowed.  The numbers are those of the
        arch/ table of the build and the filter checks the audit
        architecture: a COMMAND of another architecture (a 32-bit program
@@ -105,6 +108,9 @@ static const struct call calls[] = {
   { "fchmodat2", NC_SYS_fchmodat2, ANY, 0, 0 },
   { "io_uring_setup", NC_SYS_io_uring_setup, ANY, 0, 0 },
   { "io_uring_enter", NC_SYS_io_uring_enter, ANY, 0, 0 },
+  { "pidfd_open", NC_SYS_pidfd_open, ANY, 0, 0 },
+  { "inotify_init1", NC_SYS_inotify_init1, ANY, 0, 0 },
+  { "inotify_add_watch", NC_SYS_inotify_add_watch, ANY, 0, 0 },
   { "ficlone", NC_SYS_ioctl, ARG_EQ, 1, FICLONE },
   { "ficlonerange", NC_SYS_ioctl, ARG_EQ, 1, FICLONERANGE },
   { "o_tmpfile", NC_SYS_openat, ARG_SET, 2, TMPFILE_BIT },
@@ -117,7 +123,7 @@ static const struct
 } errnos[] = {
   { "ENOSYS", ENOSYS }, { "EINVAL", EINVAL }, { "EXDEV", EXDEV },
   { "EOPNOTSUPP", EOPNOTSUPP }, { "EPERM", EPERM }, { "EIO", EIO },
-  { "ENOSPC", ENOSPC },
+  { "ENOSPC", ENOSPC }, { "EACCES", EACCES }, { "EMFILE", EMFILE },
 };
 
 enum
@@ -139,7 +145,8 @@ usage_error (const char *what, const char *arg)
   fputs ("usage: enosys-exec CALL[:ERRNO][,CALL[:ERRNO]...] COMMAND"
          " [ARG]...\n  CALL: copy_file_range splice sendfile tee vmsplice"
          " ficlone ficlonerange\n        fchmodat2 o_tmpfile"
-         " io_uring_setup io_uring_enter\n", stderr);
+         " io_uring_setup io_uring_enter\n        pidfd_open inotify_init1"
+         " inotify_add_watch\n", stderr);
   exit (125);
 }
 

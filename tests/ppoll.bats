@@ -1117,5 +1117,56 @@ EOF
 -t -- /dev/null|-t: missing argument
 --json /dev/null -- true|--json cannot be used with a COMMAND
 -t 1s --remaining /dev/null -- true|--remaining cannot be used with a COMMAND
+pid:0|invalid process 'pid:0': pid:N wants N from 1 to 2147483647 (./pid:0 names a file)
+pid:|invalid process 'pid:'
+pid:12x|invalid process 'pid:12x'
+pid:-5|invalid process 'pid:-5'
+pid:2147483648|invalid process 'pid:2147483648'
+--follow /dev/null|--follow needs --exists, --gone or --closed
+EOF
+}
+
+# --- kernels without pidfd_open or inotify (tests/enosys-exec) ----------
+
+require_enosys_exec() {
+  ENOSYS_EXEC=${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/enosys-exec}
+  [[ -x $ENOSYS_EXEC ]] \
+    || fail "$ENOSYS_EXEC is not built: run 'make tests/enosys-exec'"
+  "$ENOSYS_EXEC" pidfd_open true \
+    || skip "no seccomp filter here (enosys-exec: $?)"
+}
+
+@test "pid: without pidfd_open (Linux < 5.3): an error that says so, no polling loop" {
+  require_enosys_exec
+  command -v strace >/dev/null || skip "strace is not installed"
+  sleep 30 &
+  local pid=$!
+  run --separate-stderr strace -f -o trace \
+    -e trace=pidfd_open,ppoll,pselect6,nanosleep,clock_nanosleep \
+    "$ENOSYS_EXEC" pidfd_open ppoll-wait -t 5s "pid:$pid"
+  kill "$pid"
+  assert_failure 1
+  assert_err "ppoll-wait: cannot wait for pid:$pid: pidfd_open is not in this kernel (Linux 5.3 or later)"
+  # One refused call, then the exit: no wait of any kind.
+  run grep -cE 'pidfd_open\(' trace
+  assert_output 1
+  run grep -E 'ppoll|pselect6|nanosleep' trace
+  assert_failure
+}
+
+@test "path targets: inotify refused or its limits reached: exit 1, the directory named" {
+  require_enosys_exec
+  local call want
+  while IFS='|' read -r call want; do
+    run --separate-stderr "$ENOSYS_EXEC" "$call" \
+      ppoll-wait -t 5s --exists "$PWD/no/such"
+    assert_failure 1
+    assert_output ""
+    assert_err "ppoll-wait: cannot watch $want"
+  done <<EOF
+inotify_init1|'$PWD/no/such': Function not implemented
+inotify_init1:EMFILE|'$PWD/no/such': Too many open files
+inotify_add_watch:ENOSPC|'/' (the inotify watch limit: fs.inotify.max_user_watches): No space left on device
+inotify_add_watch:EACCES|'/' (a watch needs read permission on each directory on the way): Permission denied
 EOF
 }

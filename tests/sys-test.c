@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -32,6 +33,7 @@
 #include <sys/select.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -2698,6 +2700,85 @@ test_shortpath (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* A process's end and directories' changes, as descriptors.  */
+
+static void
+test_pidfd_inotify (void)
+{
+  long long s, l;
+  int se, le;
+
+  /* A pidfd of a child: readable once it has ended, not before.  */
+  int pipefd[2];
+  if (pipe2 (pipefd, O_CLOEXEC) != 0)
+    die ("pipe2");
+  pid_t child = fork ();
+  if (child < 0)
+    die ("fork");
+  if (child == 0)
+    {
+      char c;
+      close (pipefd[1]);
+      _exit (read (pipefd[0], &c, 1) == 1 ? 0 : 1);
+    }
+  close (pipefd[0]);
+  SYS (s, se, sys_pidfd_open (child, 0));
+  LIBC (l, le, syscall (SYS_pidfd_open, child, 0));
+  cmp_fd (s, se, l, le, "sys_pidfd_open of a child");
+  if (l >= 0)
+    close (l);
+  if (s >= 0)
+    {
+      struct pollfd p = { .fd = s, .events = POLLIN };
+      check_int (poll (&p, 1, 0), 0, "pidfd: not readable while it runs");
+      xwrite (pipefd[1], "x", 1);
+      check_int (poll (&p, 1, 10000), 1, "pidfd: readable once it ended");
+      close (s);
+    }
+  close (pipefd[1]);
+  waitpid (child, NULL, 0);
+  /* The child is reaped: its pid names nothing.  */
+  CMP (sys_pidfd_open (child, 0), syscall (SYS_pidfd_open, child, 0),
+       "sys_pidfd_open of a reaped pid: ESRCH");
+  CMP (sys_pidfd_open (getpid (), 1u << 20),
+       syscall (SYS_pidfd_open, getpid (), 1u << 20),
+       "sys_pidfd_open with an unknown flag: EINVAL");
+
+  SYS (s, se, sys_inotify_init1 (IN_NONBLOCK | IN_CLOEXEC));
+  LIBC (l, le, inotify_init1 (IN_NONBLOCK | IN_CLOEXEC));
+  cmp_fd (s, se, l, le, "sys_inotify_init1");
+  check_int (s >= 0 ? fcntl (s, F_GETFD) & FD_CLOEXEC : -1, FD_CLOEXEC,
+             "sys_inotify_init1: close-on-exec");
+  int ifd = s, lfd = l;
+  long long swd, lwd;
+  SYS (swd, se, sys_inotify_add_watch (ifd, scratch, IN_CREATE));
+  LIBC (lwd, le, inotify_add_watch (lfd, scratch, IN_CREATE));
+  cmp_sys_libc (swd, se, lwd, le, "sys_inotify_add_watch of a directory");
+  CMP (sys_inotify_add_watch (ifd, "/nonexistent/x", IN_CREATE),
+       inotify_add_watch (lfd, "/nonexistent/x", IN_CREATE),
+       "sys_inotify_add_watch of a missing path: ENOENT");
+  int fd = openat (dfd, "inotify-created", O_WRONLY | O_CREAT | O_CLOEXEC,
+                   0644);
+  close (fd);
+  union
+  {
+    struct inotify_event e;
+    char bytes[4096];
+  } buf;
+  ssize_t n = sys_read (ifd, buf.bytes, sizeof buf.bytes);
+  check (n > 0 && (buf.e.mask & IN_CREATE)
+         && strcmp (buf.e.name, "inotify-created") == 0, "no IN_CREATE",
+         "sys_inotify_add_watch: the creation reported");
+  CMP (sys_inotify_rm_watch (ifd, (int) swd), inotify_rm_watch (lfd, lwd),
+       "sys_inotify_rm_watch");
+  CMP (sys_inotify_rm_watch (ifd, (int) swd), inotify_rm_watch (lfd, lwd),
+       "sys_inotify_rm_watch again: EINVAL");
+  unlinkat (dfd, "inotify-created", 0);
+  close (ifd);
+  close (lfd);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (void)
@@ -2724,6 +2805,7 @@ main (void)
   test_cfr_sendfile ();
   test_preadv ();
   test_signals ();
+  test_pidfd_inotify ();
   test_namespaces ();
   test_mount_prctl_caps ();
   test_fcntl_ioctl ();
