@@ -245,7 +245,7 @@ make_zombie() {
   assert_failure 1
   assert_output ""
   # The directory whose watch failed: one on the way to dir/file.
-  assert_err --regexp "^ppoll-wait: cannot watch '([^']*)': $(fault_strerror ENOSPC)\$"
+  assert_err --regexp "^ppoll-wait: cannot watch '[^']*'.*: $(fault_strerror ENOSPC)\$"
   local dir=${stderr#*\'}
   dir=${dir%%\'*}
   [[ $dir == @(.|dir|"$PWD"|"$PWD/dir") ]] || fail "'$dir' is not on the way to dir/file"
