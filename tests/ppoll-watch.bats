@@ -21,15 +21,19 @@ setup() {
   WAIT_PID=
   ORPHAN=
   ZOMBIE_PARENT=
+  HOLDER=
+  THREADED=
 }
 
 teardown() {
   local pid
-  for pid in $WAIT_PID $JOB_PID $ORPHAN $ZOMBIE_PARENT; do
+  for pid in $WAIT_PID $JOB_PID $ORPHAN $ZOMBIE_PARENT $HOLDER $THREADED; do
     kill -KILL "$pid" 2>/dev/null || true
   done
   # Reaped here, a killed job is not reported on the test's output.
-  [[ -z $ZOMBIE_PARENT ]] || wait "$ZOMBIE_PARENT" 2>/dev/null || true
+  for pid in $ZOMBIE_PARENT $HOLDER $THREADED; do
+    wait "$pid" 2>/dev/null || true
+  done
 }
 
 # find_tool PID: the pid of the ppoll-wait that background job PID runs:
@@ -112,6 +116,32 @@ make_zombie() {
     sleep 0.05
   done
   fail "no zombie (state ${state:-unknown})"
+}
+
+# start_threaded: a python3 with a second thread, both asleep, its pid
+# in THREADED, the thread's id in ./tid.
+start_threaded() {
+  python3 -c '
+import threading, time
+t = threading.Thread(target=time.sleep, args=(1000,), daemon=True)
+t.start()
+print(t.native_id, flush=True)
+time.sleep(1000)' >tid &
+  THREADED=$!
+  local i
+  for ((i = 0; i < 200; i++)); do
+    [[ -s tid ]] && return
+    sleep 0.05
+  done
+  fail "python3 did not start its thread"
+}
+
+# hold_for_writing FILE: a process (HOLDER) that holds FILE open for
+# writing.  A process of its own: a descriptor of this shell would be
+# inherited by ppoll-wait, which would then hold the file itself.
+hold_for_writing() {
+  sleep 1000 >>"$1" &
+  HOLDER=$!
 }
 
 # --- --exists -------------------------------------------------------------
@@ -360,6 +390,27 @@ make_zombie() {
   assert_output "d/file closed"
 }
 
+@test "--closed: a directory renamed into place while a writer holds the file" {
+  mkdir d.new
+  echo data >d.new/file
+  hold_for_writing d.new/file
+  # Held open for writing all along: not closed.
+  start_wait --closed d/file -t 1s
+  mv d.new d
+  finish_wait
+  assert_equal "$status" 124
+  assert_output ""
+  # Released during the wait: closed.
+  mv d d.new
+  start_wait --closed d/file -t 30s
+  mv d.new d
+  "$RACE" wait "$WAIT_PID"
+  kill "$HOLDER"
+  finish_wait
+  assert_equal "$status" 0
+  assert_output "d/file closed"
+}
+
 # --- pid: -------------------------------------------------------------------
 
 @test "pid: a process that is not a child ends: exit" {
@@ -397,6 +448,18 @@ make_zombie() {
   assert_failure 1
   assert_output ""
   assert_err "ppoll-wait: cannot wait for pid:$n: No such process"
+}
+
+@test "pid: a thread that is not a process is an error naming it" {
+  require_cmd python3
+  start_threaded
+  local tid
+  tid=$(<tid)
+  [[ -d /proc/$THREADED/task/$tid && $tid != "$THREADED" ]] || fail "no thread"
+  run --separate-stderr ppoll-wait "pid:$tid" -t 5s
+  assert_failure 1
+  assert_output ""
+  assert_err --partial "ppoll-wait: cannot wait for pid:$tid: "
 }
 
 @test "pid: malformed numbers are usage errors: exit 2" {
