@@ -1,0 +1,480 @@
+/* watch-race.c -- the races of ppoll-wait's path and pid: targets, for
+   tests/ppoll-watch.bats.
+
+   A wait for a path that does not exist yet has a window that scripts
+   get wrong: the path (or a directory on its way) appears between the
+   check and the watch, and the wait sleeps on.  A wait for a process
+   that is not a child has another: the process ends between the look
+   and the wait.  Each mode below runs a tool N times and makes the
+   event happen at a random moment, from the instant the tool has exec'd
+   to about MAXUS microseconds later: before its wait has started in
+   some rounds, during it in others.
+
+   watch-race [-r] [-d MAXUS] tree N TOOL [ARG]...
+       Each round, in a fresh directory D (under ./watch-race.XXXXXX,
+       removed at the end): run TOOL ARG... D/a/b/c/file (the path is the
+       last argument: ARG... ends with --exists, --closed or the like),
+       and, at a random moment, make a/, a/b/, a/b/c/ and the file (open
+       with O_CREAT, write a line, close).  With -r, the file is made
+       as an atomic replace does: written as a/b/c/.file.tmp, then
+       renamed to a/b/c/file.  TOOL must exit 0 within 10 s; it is
+       killed then, and the round is missed.  The summary counts the
+       creations that began before the tool was asleep in its wait
+       (/proc/PID/syscall: ppoll or pselect6) and those after.
+
+   watch-race [-d MAXUS] pid N TOOL [ARG]...
+       Each round: fork a sibling, a process of this driver that TOOL
+       knows only by its number, then run TOOL ARG... pid:SIBLING.  The
+       sibling exits at a random moment, with a CLOCK_MONOTONIC stamp
+       taken just before its _exit in shared memory; it stays a zombie
+       until TOOL is done, so its number cannot be reused meanwhile.
+       TOOL must exit 0 within 10 s, else the round is missed.  The
+       summary counts the exits before and after the tool was asleep in
+       its wait and gives the lateness, from the sibling's stamp to the
+       moment this driver reaped TOOL, of the rounds whose exit came
+       during the wait: median, p99 and maximum, in ms.  A measure only,
+       not a verdict: a loaded machine is late, and that is no failure.
+
+   MAXUS defaults to 2000.  TOOL's standard output goes to /dev/null,
+   its errors are left as they are.
+
+   Exit status: 0 no round missed, 1 one was missed (or an error),
+   2 usage.  The last line says how many rounds saw their event.  */
+
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "syscall.h"
+
+#define WATCHDOG_S 10
+
+static _Noreturn void
+die (const char *format, ...) __attribute__ ((format (printf, 1, 2)));
+
+static _Noreturn void
+die (const char *format, ...)
+{
+  va_list ap;
+  fputs ("watch-race: ", stderr);
+  va_start (ap, format);
+  vfprintf (stderr, format, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  exit (EXIT_FAILURE);
+}
+
+static _Noreturn void
+usage (void)
+{
+  fputs ("usage: watch-race [-r] [-d MAXUS] tree N TOOL [ARG]...\n"
+         "       watch-race [-d MAXUS] pid N TOOL [ARG]...\n", stderr);
+  exit (2);
+}
+
+static unsigned long
+parse_number (const char *arg)
+{
+  char *end;
+  errno = 0;
+  unsigned long n = strtoul (arg, &end, 10);
+  if (errno || end == arg || *end || arg[0] == '-')
+    usage ();
+  return n;
+}
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* xorshift64: the moments need only differ, not be unpredictable; the
+   seed is printed so that a failing run can be told apart.  */
+static uint64_t rng_state;
+
+static uint64_t
+rng_next (void)
+{
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+static void
+pause_us (unsigned long us)
+{
+  struct timespec ts = { (time_t) (us / 1000000), (long) (us % 1000000) * 1000 };
+  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+    continue;
+}
+
+/* Whether PID is asleep in ppoll or pselect6, as tests/ppoll-race.c
+   tells it: by /proc/PID/syscall, or where that cannot be read, or is
+   qemu's, by its state.  */
+static bool
+process_waiting (pid_t pid)
+{
+  char path[64], buf[256];
+  snprintf (path, sizeof path, "/proc/%jd/syscall", (intmax_t) pid);
+  FILE *f = getenv ("NC_QEMU") ? NULL : fopen (path, "re");
+  if (f)
+    {
+      bool waiting = false;
+      long nr;
+      if (fgets (buf, sizeof buf, f) && sscanf (buf, "%ld", &nr) == 1)
+        waiting = nr == NC_SYS_ppoll || nr == NC_SYS_pselect6;
+      bool readable = !ferror (f);
+      fclose (f);
+      if (readable)
+        return waiting;
+    }
+  snprintf (path, sizeof path, "/proc/%jd/status", (intmax_t) pid);
+  f = fopen (path, "re");
+  if (!f)
+    return false;
+  bool sleeping = false;
+  while (fgets (buf, sizeof buf, f))
+    if (strncmp (buf, "State:\tS", 8) == 0)
+      sleeping = true;
+  fclose (f);
+  return sleeping;
+}
+
+/* The watchdog: SIGALRM only interrupts the blocking waitpid below.  */
+static void
+on_alarm (int sig)
+{
+  (void) sig;
+}
+
+/* Wait up to WATCHDOG_S seconds for PID to end, then kill it.  Return
+   its wait status, set *KILLED if it had to be killed and *ENDED to the
+   moment waitpid returned.  */
+static int
+reap (pid_t pid, bool *killed, double *ended)
+{
+  *killed = false;
+  alarm (WATCHDOG_S);
+  int status;
+  pid_t ret;
+  while ((ret = waitpid (pid, &status, 0)) < 0 && errno == EINTR)
+    if (!*killed)
+      {
+        kill (pid, SIGKILL);
+        *killed = true;
+      }
+  *ended = now ();
+  alarm (0);
+  if (ret < 0)
+    die ("waitpid: %s", strerror (errno));
+  return status;
+}
+
+/* Fork and exec COMMAND, then LAST, with standard output on /dev/null;
+   return its pid once it has exec'd.  */
+static pid_t
+spawn (char **command, int count, const char *last)
+{
+  char **argv = calloc ((size_t) count + 2, sizeof *argv);
+  if (!argv)
+    die ("out of memory");
+  memcpy (argv, command, (size_t) count * sizeof *argv);
+  argv[count] = (char *) last;
+
+  /* A close-on-exec pipe tells when the child has exec'd.  */
+  int exec_pipe[2];
+  if (pipe2 (exec_pipe, O_CLOEXEC) != 0)
+    die ("pipe2: %s", strerror (errno));
+  pid_t pid = fork ();
+  if (pid < 0)
+    die ("fork: %s", strerror (errno));
+  if (pid == 0)
+    {
+      int null = open ("/dev/null", O_WRONLY);
+      if (null >= 0)
+        dup2 (null, STDOUT_FILENO);
+      signal (SIGALRM, SIG_DFL);
+      execvp (argv[0], argv);
+      int err = errno;
+      if (write (exec_pipe[1], &err, sizeof err) < 0)
+        _exit (127);
+      _exit (127);
+    }
+  free (argv);
+  close (exec_pipe[1]);
+  int err;
+  ssize_t got;
+  while ((got = read (exec_pipe[0], &err, sizeof err)) < 0 && errno == EINTR)
+    continue;
+  close (exec_pipe[0]);
+  if (got > 0)
+    die ("cannot run %s: %s", command[0], strerror (err));
+  return pid;
+}
+
+/* Print how round ROUND of N went wrong, by STATUS.  */
+static void
+report_missed (const char *mode, unsigned round, unsigned n, int status,
+               bool killed)
+{
+  printf ("%s: round %u of %u missed: ", mode, round, n);
+  if (killed)
+    printf ("still waiting after %d s\n", WATCHDOG_S);
+  else if (WIFSIGNALED (status))
+    printf ("killed by signal %d\n", WTERMSIG (status));
+  else
+    printf ("exit status %d%s\n", WEXITSTATUS (status),
+            WEXITSTATUS (status) == 124 ? " (timed out)" : "");
+}
+
+/* --- tree -------------------------------------------------------------- */
+
+/* DIR followed by NAME in PATH (PATH_MAX bytes).  */
+static void
+join (char *path, const char *dir, const char *name)
+{
+  int len = snprintf (path, PATH_MAX, "%s%s", dir, name);
+  if (len < 0 || len >= PATH_MAX)
+    die ("%s%s: name too long", dir, name);
+}
+
+static void
+must (int ret, const char *what, const char *path)
+{
+  if (ret != 0)
+    die ("%s %s: %s", what, path, strerror (errno));
+}
+
+/* Make DIR/a/b/c/file, the file written and closed, or written under
+   another name and renamed into place if RENAME.  */
+static void
+create_tree (const char *dir, bool rename_into_place)
+{
+  char path[PATH_MAX], tmp[PATH_MAX];
+  static const char *const steps[] = { "/a", "/a/b", "/a/b/c" };
+  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+    {
+      join (path, dir, steps[i]);
+      must (mkdir (path, 0755), "mkdir", path);
+    }
+  join (path, dir, "/a/b/c/file");
+  join (tmp, dir, "/a/b/c/.file.tmp");
+  const char *name = rename_into_place ? tmp : path;
+  int fd = open (name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    die ("open %s: %s", name, strerror (errno));
+  static const char line[] = "made by watch-race\n";
+  if (write (fd, line, sizeof line - 1) != (ssize_t) (sizeof line - 1))
+    die ("write %s: %s", name, strerror (errno));
+  must (close (fd), "close", name);
+  if (rename_into_place)
+    must (rename (tmp, path), "rename", tmp);
+}
+
+static void
+remove_tree (const char *dir)
+{
+  char path[PATH_MAX];
+  static const char *const steps[] = { "/a/b/c/file", "/a/b/c/.file.tmp",
+                                       "/a/b/c", "/a/b", "/a", "" };
+  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+    {
+      join (path, dir, steps[i]);
+      if (remove (path) != 0 && errno != ENOENT)
+        die ("remove %s: %s", path, strerror (errno));
+    }
+}
+
+static int
+run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
+          char **command, int count)
+{
+  const char *mode = rename_into_place ? "tree -r" : "tree";
+  char base[] = "watch-race.XXXXXX";
+  if (!mkdtemp (base))
+    die ("mkdtemp: %s", strerror (errno));
+  unsigned missed = 0, before = 0, after = 0;
+  for (unsigned round = 1; round <= n; round++)
+    {
+      char dir[64], target[PATH_MAX];
+      snprintf (dir, sizeof dir, "%s/%u", base, round);
+      must (mkdir (dir, 0755), "mkdir", dir);
+      join (target, dir, "/a/b/c/file");
+      unsigned long delay = (unsigned long) (rng_next () % (max_us + 1));
+
+      pid_t pid = spawn (command, count, target);
+      pause_us (delay);
+      if (process_waiting (pid))
+        after++;
+      else
+        before++;
+      create_tree (dir, rename_into_place);
+
+      bool killed;
+      double ended;
+      int status = reap (pid, &killed, &ended);
+      if (killed || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        {
+          missed++;
+          report_missed (mode, round, n, status, killed);
+        }
+      remove_tree (dir);
+    }
+  if (rmdir (base) != 0)
+    die ("rmdir %s: %s", base, strerror (errno));
+  printf ("%s: %u of %u rounds seen, %u missed (created before the tool "
+          "slept in its wait: %u, after: %u)\n", mode, n - missed, n, missed,
+          before, after);
+  return missed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* --- pid --------------------------------------------------------------- */
+
+/* What the sibling shares with this driver.  */
+struct shared
+{
+  double exited;        /* its CLOCK_MONOTONIC stamp, just before _exit */
+  int tool_waiting;     /* whether TOOL was asleep in its wait then */
+};
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static int
+run_pid (unsigned n, unsigned long max_us, char **command, int count)
+{
+  struct shared *shared = mmap (NULL, sizeof *shared, PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED)
+    die ("mmap: %s", strerror (errno));
+  double *lateness = calloc (n, sizeof *lateness);
+  if (!lateness)
+    die ("out of memory");
+  unsigned missed = 0, before = 0, after = 0;
+  for (unsigned round = 1; round <= n; round++)
+    {
+      unsigned long delay = (unsigned long) (rng_next () % (max_us + 1));
+      /* The sibling starts its clock when it reads TOOL's pid: the
+         moment TOOL has exec'd.  */
+      int go[2];
+      if (pipe2 (go, O_CLOEXEC) != 0)
+        die ("pipe2: %s", strerror (errno));
+      pid_t sibling = fork ();
+      if (sibling < 0)
+        die ("fork: %s", strerror (errno));
+      if (sibling == 0)
+        {
+          close (go[1]);
+          pid_t tool;
+          if (read (go[0], &tool, sizeof tool) != (ssize_t) sizeof tool)
+            _exit (1);
+          pause_us (delay);
+          shared->tool_waiting = process_waiting (tool);
+          shared->exited = now ();
+          _exit (0);
+        }
+      close (go[0]);
+      char operand[32];
+      snprintf (operand, sizeof operand, "pid:%jd", (intmax_t) sibling);
+      pid_t pid = spawn (command, count, operand);
+      if (write (go[1], &pid, sizeof pid) != (ssize_t) sizeof pid)
+        die ("write: %s", strerror (errno));
+      close (go[1]);
+
+      bool killed;
+      double ended;
+      int status = reap (pid, &killed, &ended);
+      /* Only now: until TOOL is done, the sibling's number stays its.  */
+      int sibling_status;
+      if (waitpid (sibling, &sibling_status, 0) != sibling)
+        die ("waitpid: %s", strerror (errno));
+      if (!WIFEXITED (sibling_status) || WEXITSTATUS (sibling_status) != 0)
+        die ("round %u: the sibling failed", round);
+      if (killed || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        {
+          missed++;
+          report_missed ("pid", round, n, status, killed);
+        }
+      else if (shared->tool_waiting)
+        lateness[after++] = (ended - shared->exited) * 1000;
+      else
+        before++;
+    }
+  qsort (lateness, after, sizeof *lateness, compare_doubles);
+  printf ("pid: %u of %u rounds seen, %u missed (the sibling exited before "
+          "the tool slept in its wait: %u, after: %u", n - missed, n, missed,
+          before, after);
+  if (after)
+    printf ("; lateness of those after: median %.3f ms, p99 %.3f ms, "
+            "max %.3f ms", lateness[after / 2],
+            lateness[(size_t) ((after - 1) * 0.99)], lateness[after - 1]);
+  printf (")\n");
+  free (lateness);
+  return missed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int
+main (int argc, char **argv)
+{
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  bool rename_into_place = false;
+  unsigned long max_us = 2000;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; i++)
+    if (strcmp (argv[i], "-r") == 0)
+      rename_into_place = true;
+    else if (strcmp (argv[i], "-d") == 0 && i + 1 < argc)
+      max_us = parse_number (argv[++i]);
+    else
+      usage ();
+  if (argc - i < 3 || max_us > 10 * 1000 * 1000)
+    usage ();
+  const char *mode = argv[i];
+  unsigned long n = parse_number (argv[i + 1]);
+  if (n == 0 || n > UINT_MAX)
+    usage ();
+
+  struct sigaction sa = { .sa_handler = on_alarm };
+  if (sigaction (SIGALRM, &sa, NULL) != 0)
+    die ("sigaction: %s", strerror (errno));
+  rng_state = (uint64_t) getpid () << 32 ^ (uint64_t) (now () * 1e9);
+  if (!rng_state)
+    rng_state = 1;
+  uint64_t seed = rng_state;
+
+  int status;
+  if (strcmp (mode, "tree") == 0)
+    status = run_tree ((unsigned) n, rename_into_place, max_us, argv + i + 2,
+                       argc - i - 2);
+  else if (strcmp (mode, "pid") == 0 && !rename_into_place)
+    status = run_pid ((unsigned) n, max_us, argv + i + 2, argc - i - 2);
+  else
+    usage ();
+  if (status != EXIT_SUCCESS)
+    fprintf (stderr, "watch-race: the moments came from seed %#" PRIx64 "\n",
+             seed);
+  return status;
+}
