@@ -342,8 +342,8 @@ watch_path (struct target *t, const struct path_arg *arg)
    descriptors are checked first, before opening any file could hand out
    their numbers.  */
 static struct target *
-get_targets (const char **operands, size_t n, const struct path_arg *paths,
-             size_t n_paths, short events)
+get_targets (const char **operands, size_t n,
+             const struct path_arg *path_args, size_t n_paths, short events)
 {
   struct target *t = xnmalloc (n + n_paths, sizeof *t);
   for (size_t i = 0; i < n; i++)
@@ -371,7 +371,7 @@ get_targets (const char **operands, size_t n, const struct path_arg *paths,
         t[i].opened = true;
       }
   for (size_t i = 0; i < n_paths; i++)
-    watch_path (&t[n + i], &paths[i]);
+    watch_path (&t[n + i], &path_args[i]);
   n += n_paths;
   if (use_select)
     for (size_t i = 0; i < n; i++)
@@ -804,19 +804,24 @@ parse_timeout (struct timespec *buf)
   return buf;
 }
 
+/* What main allocates, reachable from here until the exit: a COMMAND that
+   cannot run ends the process inside run_command, where LeakSanitizer
+   would otherwise count what only main's frame held as leaked.  */
+static poptContext ctx;
+static struct target *targets;
+static struct path_arg *paths;
+
 int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
   int options_argc;
   char **command = split_command (argc, argv, &options_argc);
-  poptContext ctx = cli_context (options_argc, argv, options,
-                                 "[OPTION]... TARGET... "
-                                 "[-- COMMAND [ARG]...]");
+  ctx = cli_context (options_argc, argv, options,
+                     "[OPTION]... TARGET... [-- COMMAND [ARG]...]");
   sigset_t wake, ignore;
   sigemptyset (&wake);
   sigemptyset (&ignore);
-  struct path_arg *paths = NULL;
   size_t n_paths = 0, paths_alloc = 0;
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
@@ -856,8 +861,7 @@ main (int argc, char **argv)
   sigset_t mask = block_signals (&wake, &ignore, &inherited_mask);
   catch_signals (&wake);
 
-  struct target *targets = get_targets (operands, n, paths, n_paths,
-                                        events);
+  targets = get_targets (operands, n, paths, n_paths, events);
   if (timeout)
     {
       count_stops (&wake, &ignore, &mask);
