@@ -8,10 +8,10 @@
    and the wait.  Each mode below runs a tool N times and makes the
    event happen at a random moment after the tool has exec'd: before
    its wait has started in some rounds, during it in others.  The
-   moments are drawn from 0 to 2 ms more than the time the tool takes
-   to start and a quarter, measured first (the median of 7 runs; a
-   build with sanitizers takes tens of milliseconds, a plain one about
-   one); -d MAXUS draws them from 0 to MAXUS microseconds instead.
+   moments are drawn from 0 to 1 ms more than the time the tool takes
+   to start, measured first (the median of 7 runs; a build with
+   sanitizers takes tens of milliseconds, a plain one about one);
+   -d MAXUS draws them from 0 to MAXUS microseconds instead.
 
    watch-race [-r] [-d MAXUS] tree N TOOL [ARG]...
        Each round, in a fresh directory D (under ./watch-race.XXXXXX,
@@ -302,11 +302,10 @@ startup_us (char **command, int count, const char *last)
 }
 
 /* The span of the random moments, [*LO, *HI] in microseconds: [0,
-   MAX_US] if MAX_US is given (non-zero), else from 0 to 2 ms more than
-   STARTUP, the tool's start-up time, and a quarter: on a loaded machine
-   that time varies from run to run by as much as it lasts, so the
-   moments cover all of it, and a round costs little more than the
-   tool's own start.  */
+   MAX_US] if MAX_US is given (non-zero), else from 0 to 1 ms more than
+   STARTUP, the tool's start-up time: about half the moments come before
+   the tool sleeps, and a round costs little more than the tool's own
+   start, tens of ms with sanitizers.  */
 static void
 moment_span (unsigned long max_us, unsigned long startup, unsigned long *lo,
              unsigned long *hi)
@@ -318,7 +317,7 @@ moment_span (unsigned long max_us, unsigned long startup, unsigned long *lo,
       return;
     }
   *lo = 0;
-  *hi = 2000 + startup + startup / 4;
+  *hi = startup + 1000;
 }
 
 static unsigned long
