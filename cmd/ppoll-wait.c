@@ -318,6 +318,9 @@ watch_failed (const struct pathwatch *watch, int err)
     why = " (a watch needs read permission on each directory on the way)";
   else if (err == -ENOSPC)
     why = " (the inotify watch limit: fs.inotify.max_user_watches)";
+  else if (err == -EMFILE)
+    why = " (the open file limit, or the inotify instance limit: "
+          "fs.inotify.max_user_instances, one per path)";
   error (EXIT_FAILURE, -err, "cannot watch %s%s",
          quote_file (pathwatch_failed (watch)), why);
   abort ();

@@ -20,7 +20,13 @@
    brought by a directory moved in) may have been written and closed
    before its watch was in place: it counts at once unless someone still
    has it open for writing, which a read lease tells (F_SETLEASE refuses a
-   read lease with EAGAIN while the file is open for writing).  */
+   read lease with EAGAIN while the file is open for writing).  A file
+   created by open(O_CREAT) is in its directory a moment before its opener
+   counts as a writer; a lease taken in that moment, which the events of
+   the creation must first wake the waiter for, would let the file count
+   early.  A file linked into place (O_TMPFILE and linkat, as xcp makes
+   it) has no close to wait for under its name: the lease is what tells
+   when it is complete.  */
 
 #include <config.h>
 
@@ -48,6 +54,11 @@
                     | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR \
                     | IN_DONT_FOLLOW)
 
+/* For PATHWATCH_CLOSED, the directories see the closes of their entries
+   too, by name: a file created, written and closed before the walk has
+   watched it is seen all the same.  */
+#define DIR_CLOSED_EVENTS (DIR_EVENTS | IN_CLOSE_WRITE)
+
 /* What the file of a PATHWATCH_CLOSED is watched for.  */
 #define FILE_EVENTS (IN_CLOSE_WRITE | IN_DONT_FOLLOW)
 
@@ -71,6 +82,7 @@ struct pathwatch
   struct step *steps;    /* the last resolution's way */
   size_t n_steps;
   size_t steps_alloc;
+  ssize_t final_step;    /* the step of the last component, or -1 */
   bool exists;           /* the last resolution reached the end */
   bool resolved_once;
   /* PATHWATCH_CLOSED: the file found at the end, and its watch.  */
@@ -78,6 +90,12 @@ struct pathwatch
   bool file_known;
   dev_t file_dev;
   ino_t file_ino;
+  struct statx_timestamp file_mtime;
+  uint64_t file_size;
+  /* What the events read before a walk said about the file: created in
+     its directory while watched; events lost (IN_Q_OVERFLOW).  */
+  bool created;
+  bool overflow;
   bool ready;
   char *failed;          /* the path of the last failure */
 };
@@ -190,9 +208,14 @@ open_for_writing (const char *path)
 }
 
 /* The file of a PATHWATCH_CLOSED found at FINAL by a resolution, of
-   status STX: watch it for closes; if it is not the file the last
+   status STX: watch it for closes.  If it is not the file the last
    resolution found (nor the one there at the start, which waits for its
-   next close), see whether it is already complete.  */
+   next close), or if events were lost and it changed, see whether it is
+   already complete: no one has it open for writing.  Where a lease
+   cannot tell, a file created in its directory while the directory was
+   watched waits for its close, which the directory reports by name; any
+   other (renamed or linked into place, or brought by a directory moved
+   in) counts at once.  */
 static int
 check_final_file (struct pathwatch *pw, const char *final,
                   const struct statx *stx)
@@ -200,12 +223,16 @@ check_final_file (struct pathwatch *pw, const char *final,
   dev_t dev = makedev (stx->stx_dev_major, stx->stx_dev_minor);
   bool same = (pw->file_known && pw->file_dev == dev
                && pw->file_ino == stx->stx_ino);
+  bool changed = (!same || stx->stx_size != pw->file_size
+                  || stx->stx_mtime.tv_sec != pw->file_mtime.tv_sec
+                  || stx->stx_mtime.tv_nsec != pw->file_mtime.tv_nsec);
+  bool check = pw->resolved_once && (!same || (pw->overflow && changed));
   if (S_ISDIR (stx->stx_mode))
     ;     /* never written, never closed after writing */
   else if (!S_ISREG (stx->stx_mode))
     {
       /* Nothing to watch for a close; a new one counts at once.  */
-      if (pw->resolved_once && !same)
+      if (check)
         pw->ready = true;
     }
   else
@@ -222,16 +249,18 @@ check_final_file (struct pathwatch *pw, const char *final,
           && !uses_wd (pw->steps, pw->n_steps, pw->file_wd))
         sys_inotify_rm_watch (pw->fd, pw->file_wd);
       pw->file_wd = wd;
-      /* Where a lease cannot tell, the new file counts at once; where
-         it is gone again, its directory's watch says so.  */
-      int writing = pw->resolved_once && !same ? open_for_writing (final) : 1;
-      if (writing == 0 || (writing < 0 && writing != -ENOENT
-                           && writing != -ENOTDIR && writing != -ELOOP))
+      int writing = check ? open_for_writing (final) : 1;
+      /* Gone again: its directory's watch says so.  */
+      bool gone = (writing == -ENOENT || writing == -ENOTDIR
+                   || writing == -ELOOP);
+      if (writing == 0 || (writing < 0 && !gone && !pw->created))
         pw->ready = true;
     }
   pw->file_known = true;
   pw->file_dev = dev;
   pw->file_ino = stx->stx_ino;
+  pw->file_mtime = stx->stx_mtime;
+  pw->file_size = stx->stx_size;
   return 0;
 }
 
@@ -243,7 +272,13 @@ resolve (struct pathwatch *pw)
   size_t n_old = pw->n_steps;
   pw->steps = NULL;
   pw->n_steps = pw->steps_alloc = 0;
+  pw->final_step = -1;
   pw->exists = false;
+  /* The steps of a walk started again, whose watches go if unused.  */
+  struct step *dropped = NULL;
+  size_t n_dropped = 0, dropped_alloc = 0;
+  uint32_t mask = (pw->event == PATHWATCH_CLOSED
+                   ? DIR_CLOSED_EVENTS : DIR_EVENTS);
 
   struct str dir = { 0 }, child = { 0 }, rest = { 0 }, link = { 0 };
   str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
@@ -258,7 +293,7 @@ resolve (struct pathwatch *pw)
   struct statx stx;
   for (;;)
     {
-      int wd = sys_inotify_add_watch (pw->fd, dir.s, DIR_EVENTS);
+      int wd = sys_inotify_add_watch (pw->fd, dir.s, mask);
       /* ENOENT: the directory was removed since it was looked up; the
          path did not exist at that moment.  ENOTDIR: it was replaced by
          something else, perhaps a link to a directory through which the
@@ -267,8 +302,14 @@ resolve (struct pathwatch *pw)
         {
         restart:
           for (size_t i = 0; i < pw->n_steps; i++)
-            free (pw->steps[i].name);
+            {
+              if (n_dropped == dropped_alloc)
+                dropped = x2nrealloc (dropped, &dropped_alloc,
+                                      sizeof *dropped);
+              dropped[n_dropped++] = pw->steps[i];
+            }
           pw->n_steps = 0;
+          pw->final_step = -1;
           str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
           str_set (&rest, pw->path, strlen (pw->path));
           p = rest.s;
@@ -301,14 +342,20 @@ resolve (struct pathwatch *pw)
       bool last = !*p;
       if (len == 0)
         {
-          /* The path ends at a directory ("/", ".", "a/"): it exists.  */
+          /* The path ends at a directory ("/", ".", "a/"): it exists.
+             Its watch is a step too, of no name: only its own end
+             concerns the way.  */
+          add_step (pw, wd, "", 0);
           pw->exists = true;
           break;
         }
       add_step (pw, wd, name, len);
+      if (last)
+        pw->final_step = pw->n_steps - 1;
       str_child (&child, dir.s, pw->steps[pw->n_steps - 1].name);
       ret = sys_statx (AT_FDCWD, child.s, AT_SYMLINK_NOFOLLOW,
-                       STATX_TYPE | STATX_INO, &stx);
+                       STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME,
+                       &stx);
       if (ret == -ENOENT || ret == -ENOTDIR)
         {
           ret = 0;
@@ -361,6 +408,7 @@ resolve (struct pathwatch *pw)
       str_set (&dir, child.s, child.len);
     }
   drop_old_watches (pw, old, n_old);
+  drop_old_watches (pw, dropped, n_dropped);
   if (ret == 0 && pw->event == PATHWATCH_CLOSED && found_file)
     ret = check_final_file (pw, child.s, &stx);
   else if (pw->event == PATHWATCH_CLOSED && !found_file)
@@ -372,6 +420,7 @@ resolve (struct pathwatch *pw)
       pw->file_known = false;
     }
   pw->resolved_once = true;
+  pw->created = pw->overflow = false;
   if (pw->event == PATHWATCH_EXISTS && pw->exists)
     pw->ready = true;
   if (pw->event == PATHWATCH_GONE && !pw->exists && ret == 0)
@@ -425,32 +474,61 @@ pathwatch_failed (const struct pathwatch *pw)
   return pw->failed ? pw->failed : pw->path;
 }
 
-/* Whether event E concerns the way: a directory's own change, or an entry
-   of the name looked up in it.  For PATHWATCH_CLOSED, a close of its
-   file sets *CLOSED, or *LATE_CLOSE after an event of the batch (*MOVED)
-   that may have taken the file away from the path: the queue is in order;
-   such a close counts only if the walk that follows the batch finds the
-   same file at the path.  */
-static bool
-concerns_way (const struct pathwatch *pw, const struct inotify_event *e,
-              bool *closed, bool *late_close, bool *moved)
+/* What the events of one read say.  */
+struct news
+{
+  bool again;            /* something changed on the way: walk again */
+  bool moved;            /* ... before the event at hand */
+  bool moved_above;      /* ... in a directory above the last one */
+  bool closed;           /* the file at the path closed after writing */
+  bool late_close;       /* its file closed, after a change of the way */
+};
+
+/* What event E says, added to *NEWS: a change of the way is a directory's
+   own change, or an entry of the name looked up in it.  For
+   PATHWATCH_CLOSED, a close after writing of the path's file, by its own
+   watch or by its name in the last directory, ends the wait, unless an
+   earlier event of the read may have taken the file (or its directory)
+   away from the path: the queue is in order, and the walk that follows
+   the read finds what is at the path now.  */
+static void
+add_news (struct pathwatch *pw, const struct inotify_event *e,
+          struct news *news)
 {
   if (e->mask & IN_Q_OVERFLOW)
-    return true;
-  if (e->wd == pw->file_wd && (e->mask & IN_CLOSE_WRITE))
-    *(*moved ? late_close : closed) = true;
+    {
+      pw->overflow = true;
+      news->again = true;
+      return;
+    }
+  const struct step *last = (pw->final_step >= 0
+                             ? &pw->steps[pw->final_step] : NULL);
+  bool at_path = (last && e->len && last->wd == e->wd
+                  && strcmp (e->name, last->name) == 0);
+  if (e->mask & IN_CLOSE_WRITE)
+    {
+      if (e->wd == pw->file_wd)
+        *(news->moved ? &news->late_close : &news->closed) = true;
+      else if (at_path && !news->moved_above)
+        news->closed = true;
+      return;
+    }
+  if (at_path && (e->mask & IN_CREATE))
+    pw->created = true;
   bool way = false;
   for (size_t i = 0; i < pw->n_steps; i++)
     if (pw->steps[i].wd == e->wd
         && (!e->len || strcmp (e->name, pw->steps[i].name) == 0))
       way = true;
+  /* The file's own watch dropped: it was removed.  */
+  if (e->wd == pw->file_wd && (e->mask & IN_IGNORED))
+    way = true;
   if (way)
     {
-      *moved = true;
-      return true;
+      news->again = news->moved = true;
+      if (!at_path)
+        news->moved_above = true;
     }
-  /* The file's own watch dropped: it was removed.  */
-  return e->wd == pw->file_wd && (e->mask & IN_IGNORED);
 }
 
 int
@@ -463,8 +541,7 @@ pathwatch_update (struct pathwatch *pw)
     struct inotify_event e;
     char bytes[4096];
   } buf;
-  bool again = false, closed = false, late_close = false, moved = false;
-  bool overflow = false;
+  struct news news = { 0 };
   for (;;)
     {
       ssize_t n = sys_read (pw->fd, buf.bytes, sizeof buf.bytes);
@@ -480,19 +557,13 @@ pathwatch_update (struct pathwatch *pw)
       for (char *p = buf.bytes; p < buf.bytes + n;)
         {
           struct inotify_event *e = (struct inotify_event *) p;
-          if (e->mask & IN_Q_OVERFLOW)
-            overflow = true;
-          if (concerns_way (pw, e, &closed, &late_close, &moved))
-            again = true;
+          add_news (pw, e, &news);
           p += sizeof *e + e->len;
         }
     }
-  if (closed)
+  if (news.closed)
     pw->ready = true;
-  if (overflow && pw->event == PATHWATCH_CLOSED)
-    /* A close may be among the lost events: the file is taken as new.  */
-    pw->file_known = false;
-  if (!pw->ready && again)
+  if (!pw->ready && news.again)
     {
       bool known = pw->file_known;
       dev_t dev = pw->file_dev;
@@ -500,7 +571,7 @@ pathwatch_update (struct pathwatch *pw)
       int ret = resolve (pw);
       if (ret < 0)
         return ret;
-      if (late_close && known && pw->file_known && pw->file_dev == dev
+      if (news.late_close && known && pw->file_known && pw->file_dev == dev
           && pw->file_ino == ino)
         pw->ready = true;
     }

@@ -267,6 +267,25 @@ test_closed (void)
   check_update (w, 1, "closed: the complete file renamed into place: ready");
   pathwatch_free (w);
 
+  /* Created, written and closed before any walk saw it: the directory
+     reports the close by name.  */
+  snprintf (path, sizeof path, "%s/cl/quick", scratch);
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  make_file ("cl/quick", "all at once");
+  check_update (w, 1, "closed: created, written and closed at once: ready");
+  pathwatch_free (w);
+
+  /* The same file written through a hard link elsewhere: its own watch
+     sees the close.  */
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  make_dir ("cl2");
+  if (link (path, "cl2/other") != 0)
+    tap_die ("link");
+  check_update (w, 0, "closed: a link made elsewhere: not ready");
+  make_file ("cl2/other", "through the other name");
+  check_update (w, 1, "closed: written through another name: ready");
+  pathwatch_free (w);
+
   /* A directory never counts.  */
   snprintf (path, sizeof path, "%s/cl/d", scratch);
   ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
