@@ -7,8 +7,10 @@
 # tests/ppoll-race has seen ppoll-wait asleep in its wait: no sleeps.  The
 # races (a tree made while the wait starts, a process ending as it starts)
 # are run by tests/watch-race, 300 rounds each; their timings are printed
-# there, not tested here.  Two tests wait out a short timeout on purpose:
-# what must not end a wait can only be seen not to end it.
+# there, not tested here.  Four tests wait out a timeout of 1 s on
+# purpose: what must not end a wait can only be seen not to end it (the
+# act comes once ppoll-wait sleeps, so a slow machine makes them pass
+# for no reason, never fail); the timeout is no measure of anything.
 
 load test_helper
 
