@@ -7,8 +7,10 @@
 # tests/ppoll-race has seen ppoll-wait asleep in its wait: no sleeps.  The
 # races (a tree made while the wait starts, a process ending as it starts)
 # are run by tests/watch-race, 300 rounds each; their timings are printed
-# there, not tested here.  Two tests wait out a short timeout on purpose:
-# what must not end a wait can only be seen not to end it.
+# there, not tested here.  Four tests wait out a timeout of 1 s on
+# purpose: what must not end a wait can only be seen not to end it (the
+# act comes once ppoll-wait sleeps, so a slow machine makes them pass
+# for no reason, never fail); the timeout is no measure of anything.
 
 load test_helper
 
@@ -102,15 +104,23 @@ start_orphan() {
 }
 
 # make_zombie: a process that has ended but was not reaped, its pid in
-# ZOMBIE: the child of a process (ZOMBIE_PARENT) that never waits.
+# ZOMBIE: the child of a python3 (ZOMBIE_PARENT) that never waits (a
+# shell might reap it before it execs).
 make_zombie() {
-  sh -c 'true & echo $! >zombie.pid; exec sleep 1000' >/dev/null 2>&1 &
+  require_cmd python3
+  python3 -c '
+import os, time
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+print(pid, flush=True)
+time.sleep(1000)' >zombie.pid &
   ZOMBIE_PARENT=$!
   local i state=
   for ((i = 0; i < 200; i++)); do
     if [[ -s zombie.pid ]]; then
       ZOMBIE=$(<zombie.pid)
-      state=$(awk '/^State:/ { print $2 }' "/proc/$ZOMBIE/status" 2>/dev/null)
+      state=$(awk '/^State:/ { print $2 }' "/proc/$ZOMBIE/status" 2>/dev/null) || true
       [[ $state == Z ]] && return
     fi
     sleep 0.05

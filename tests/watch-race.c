@@ -6,9 +6,12 @@
    check and the watch, and the wait sleeps on.  A wait for a process
    that is not a child has another: the process ends between the look
    and the wait.  Each mode below runs a tool N times and makes the
-   event happen at a random moment, from the instant the tool has exec'd
-   to about MAXUS microseconds later: before its wait has started in
-   some rounds, during it in others.
+   event happen at a random moment after the tool has exec'd: before
+   its wait has started in some rounds, during it in others.  The
+   moments are drawn from 0 to 1 ms more than the time the tool takes
+   to start, measured first (the median of 7 runs; a build with
+   sanitizers takes tens of milliseconds, a plain one about one);
+   -d MAXUS draws them from 0 to MAXUS microseconds instead.
 
    watch-race [-r] [-d MAXUS] tree N TOOL [ARG]...
        Each round, in a fresh directory D (under ./watch-race.XXXXXX,
@@ -35,7 +38,7 @@
        during the wait: median, p99 and maximum, in ms.  A measure only,
        not a verdict: a loaded machine is late, and that is no failure.
 
-   MAXUS defaults to 2000.  TOOL's standard output goes to /dev/null,
+   TOOL's standard output goes to /dev/null,
    its errors are left as they are.
 
    Exit status: 0 no round missed, 1 one was missed (or an error),
@@ -159,6 +162,26 @@ process_waiting (pid_t pid)
   return sleeping;
 }
 
+/* Whether PID is asleep, by /proc/PID/stat: a cheap look, where reading
+   /proc/PID/syscall waits for a running process to be switched out, and
+   so slows down the start it would measure.  */
+static bool
+process_sleeping (pid_t pid)
+{
+  char path[64], buf[512];
+  snprintf (path, sizeof path, "/proc/%jd/stat", (intmax_t) pid);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t got = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (got <= 0)
+    return false;
+  buf[got] = '\0';
+  const char *end = strrchr (buf, ')');
+  return end && end[1] == ' ' && end[2] == 'S';
+}
+
 /* The watchdog: SIGALRM only interrupts the blocking waitpid below.  */
 static void
 on_alarm (int sig)
@@ -246,6 +269,63 @@ report_missed (const char *mode, unsigned round, unsigned n, int status,
             WEXITSTATUS (status) == 124 ? " (timed out)" : "");
 }
 
+/* How long TOOL takes from its exec to its sleep in the wait, in
+   microseconds: the median of CALIBRATION_ROUNDS runs of COMMAND, then
+   LAST, which must not become ready (a first, cold run is slower).  */
+#define CALIBRATION_ROUNDS 7
+
+static int compare_doubles (const void *a, const void *b);
+
+static unsigned long
+startup_us (char **command, int count, const char *last)
+{
+  double took[CALIBRATION_ROUNDS];
+  for (int i = 0; i < CALIBRATION_ROUNDS; i++)
+    {
+      /* From the exec, as the moments of the rounds.  */
+      pid_t pid = spawn (command, count, last);
+      double start = now ();
+      while (!process_sleeping (pid) || !process_waiting (pid))
+        {
+          if (now () - start > WATCHDOG_S)
+            die ("%s is not waiting after %d s", command[0], WATCHDOG_S);
+          pause_us (20);
+        }
+      took[i] = now () - start;
+      kill (pid, SIGKILL);
+      bool killed;
+      double ended;
+      reap (pid, &killed, &ended);
+    }
+  qsort (took, CALIBRATION_ROUNDS, sizeof *took, compare_doubles);
+  return (unsigned long) (took[CALIBRATION_ROUNDS / 2] * 1e6);
+}
+
+/* The span of the random moments, [*LO, *HI] in microseconds: [0,
+   MAX_US] if MAX_US is given (non-zero), else from 0 to 1 ms more than
+   STARTUP, the tool's start-up time: about half the moments come before
+   the tool sleeps, and a round costs little more than the tool's own
+   start, tens of ms with sanitizers.  */
+static void
+moment_span (unsigned long max_us, unsigned long startup, unsigned long *lo,
+             unsigned long *hi)
+{
+  if (max_us)
+    {
+      *lo = 0;
+      *hi = max_us;
+      return;
+    }
+  *lo = 0;
+  *hi = startup + 1000;
+}
+
+static unsigned long
+moment (unsigned long lo, unsigned long hi)
+{
+  return lo + (unsigned long) (rng_next () % (hi - lo + 1));
+}
+
 /* --- tree -------------------------------------------------------------- */
 
 /* DIR followed by NAME in PATH (PATH_MAX bytes).  */
@@ -312,6 +392,10 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
   char base[] = "watch-race.XXXXXX";
   if (!mkdtemp (base))
     die ("mkdtemp: %s", strerror (errno));
+  char never[PATH_MAX];
+  join (never, base, "/never/made");
+  unsigned long lo, hi;
+  moment_span (max_us, startup_us (command, count, never), &lo, &hi);
   unsigned missed = 0, before = 0, after = 0;
   for (unsigned round = 1; round <= n; round++)
     {
@@ -319,7 +403,7 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
       snprintf (dir, sizeof dir, "%s/%u", base, round);
       must (mkdir (dir, 0755), "mkdir", dir);
       join (target, dir, "/a/b/c/file");
-      unsigned long delay = (unsigned long) (rng_next () % (max_us + 1));
+      unsigned long delay = moment (lo, hi);
 
       pid_t pid = spawn (command, count, target);
       pause_us (delay);
@@ -342,8 +426,8 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
   if (rmdir (base) != 0)
     die ("rmdir %s: %s", base, strerror (errno));
   printf ("%s: %u of %u rounds seen, %u missed (created before the tool "
-          "slept in its wait: %u, after: %u)\n", mode, n - missed, n, missed,
-          before, after);
+          "slept in its wait: %u, after: %u; moments %lu-%lu us)\n", mode,
+          n - missed, n, missed, before, after, lo, hi);
   return missed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -373,10 +457,24 @@ run_pid (unsigned n, unsigned long max_us, char **command, int count)
   double *lateness = calloc (n, sizeof *lateness);
   if (!lateness)
     die ("out of memory");
+  pid_t sleeper = fork ();
+  if (sleeper < 0)
+    die ("fork: %s", strerror (errno));
+  if (sleeper == 0)
+    for (;;)
+      pause ();
+  char operand[32];
+  snprintf (operand, sizeof operand, "pid:%jd", (intmax_t) sleeper);
+  unsigned long startup = startup_us (command, count, operand);
+  kill (sleeper, SIGKILL);
+  waitpid (sleeper, NULL, 0);
+  unsigned long lo, hi;
+  moment_span (max_us, startup, &lo, &hi);
+
   unsigned missed = 0, before = 0, after = 0;
   for (unsigned round = 1; round <= n; round++)
     {
-      unsigned long delay = (unsigned long) (rng_next () % (max_us + 1));
+      unsigned long delay = moment (lo, hi);
       /* The sibling starts its clock when it reads TOOL's pid: the
          moment TOOL has exec'd.  */
       int go[2];
@@ -397,7 +495,6 @@ run_pid (unsigned n, unsigned long max_us, char **command, int count)
           _exit (0);
         }
       close (go[0]);
-      char operand[32];
       snprintf (operand, sizeof operand, "pid:%jd", (intmax_t) sibling);
       pid_t pid = spawn (command, count, operand);
       if (write (go[1], &pid, sizeof pid) != (ssize_t) sizeof pid)
@@ -431,7 +528,7 @@ run_pid (unsigned n, unsigned long max_us, char **command, int count)
     printf ("; lateness of those after: median %.3f ms, p99 %.3f ms, "
             "max %.3f ms", lateness[after / 2],
             lateness[(size_t) ((after - 1) * 0.99)], lateness[after - 1]);
-  printf (")\n");
+  printf ("; moments %lu-%lu us)\n", lo, hi);
   free (lateness);
   return missed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
@@ -441,7 +538,7 @@ main (int argc, char **argv)
 {
   setvbuf (stdout, NULL, _IOLBF, 0);
   bool rename_into_place = false;
-  unsigned long max_us = 2000;
+  unsigned long max_us = 0;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++)
     if (strcmp (argv[i], "-r") == 0)
