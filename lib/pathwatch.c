@@ -54,9 +54,9 @@
                     | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR \
                     | IN_DONT_FOLLOW)
 
-/* For PATHWATCH_CLOSED, the directories see the closes of their entries
-   too, by name: a file created, written and closed before the walk has
-   watched it is seen all the same.  */
+/* For PATHWATCH_CLOSED, the last directory sees the closes of its
+   entries too, by name: a file created, written and closed before the
+   walk has watched it is seen all the same.  */
 #define DIR_CLOSED_EVENTS (DIR_EVENTS | IN_CLOSE_WRITE)
 
 /* What the file of a PATHWATCH_CLOSED is watched for.  */
@@ -277,8 +277,6 @@ resolve (struct pathwatch *pw)
   /* The steps of a walk started again, whose watches go if unused.  */
   struct step *dropped = NULL;
   size_t n_dropped = 0, dropped_alloc = 0;
-  uint32_t mask = (pw->event == PATHWATCH_CLOSED
-                   ? DIR_CLOSED_EVENTS : DIR_EVENTS);
 
   struct str dir = { 0 }, child = { 0 }, rest = { 0 }, link = { 0 };
   str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
@@ -293,7 +291,7 @@ resolve (struct pathwatch *pw)
   struct statx stx;
   for (;;)
     {
-      int wd = sys_inotify_add_watch (pw->fd, dir.s, mask);
+      int wd = sys_inotify_add_watch (pw->fd, dir.s, DIR_EVENTS);
       /* ENOENT: the directory was removed since it was looked up; the
          path did not exist at that moment.  ENOTDIR: it was replaced by
          something else, perhaps a link to a directory through which the
@@ -352,6 +350,17 @@ resolve (struct pathwatch *pw)
       add_step (pw, wd, name, len);
       if (last)
         pw->final_step = pw->n_steps - 1;
+      /* Only the last directory is told of its entries' closes: the
+         watch of each directory is walked again, with the events of a
+         step above, until the last.  The same directory answers the
+         same watch; another means it was replaced: walk again.  */
+      if (last && pw->event == PATHWATCH_CLOSED)
+        {
+          int again = sys_inotify_add_watch (pw->fd, dir.s,
+                                             DIR_CLOSED_EVENTS);
+          if (again != wd && ++restarts <= MAX_LINKS)
+            goto restart;
+        }
       str_child (&child, dir.s, pw->steps[pw->n_steps - 1].name);
       ret = sys_statx (AT_FDCWD, child.s, AT_SYMLINK_NOFOLLOW,
                        STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME,
