@@ -291,7 +291,26 @@ resolve (struct pathwatch *pw)
   struct statx stx;
   for (;;)
     {
-      int wd = sys_inotify_add_watch (pw->fd, dir.s, DIR_EVENTS);
+      /* The next component, "." ones skipped.  */
+      const char *name;
+      size_t len;
+      do
+        {
+          while (*p == '/')
+            p++;
+          name = p;
+          while (*p && *p != '/')
+            p++;
+          len = p - name;
+        }
+      while (len == 1 && name[0] == '.');
+      while (*p == '/')
+        p++;
+      bool last = !*p;
+      /* Only the last directory is told of its entries' closes.  */
+      uint32_t mask = (last && len && pw->event == PATHWATCH_CLOSED
+                       ? DIR_CLOSED_EVENTS : DIR_EVENTS);
+      int wd = sys_inotify_add_watch (pw->fd, dir.s, mask);
       /* ENOENT: the directory was removed since it was looked up; the
          path did not exist at that moment.  ENOTDIR: it was replaced by
          something else, perhaps a link to a directory through which the
@@ -322,22 +341,6 @@ resolve (struct pathwatch *pw)
           ret = wd;
           break;
         }
-      /* The next component, "." ones skipped.  */
-      const char *name;
-      size_t len;
-      do
-        {
-          while (*p == '/')
-            p++;
-          name = p;
-          while (*p && *p != '/')
-            p++;
-          len = p - name;
-        }
-      while (len == 1 && name[0] == '.');
-      while (*p == '/')
-        p++;
-      bool last = !*p;
       if (len == 0)
         {
           /* The path ends at a directory ("/", ".", "a/"): it exists.
@@ -350,17 +353,6 @@ resolve (struct pathwatch *pw)
       add_step (pw, wd, name, len);
       if (last)
         pw->final_step = pw->n_steps - 1;
-      /* Only the last directory is told of its entries' closes: the
-         watch of each directory is walked again, with the events of a
-         step above, until the last.  The same directory answers the
-         same watch; another means it was replaced: walk again.  */
-      if (last && pw->event == PATHWATCH_CLOSED)
-        {
-          int again = sys_inotify_add_watch (pw->fd, dir.s,
-                                             DIR_CLOSED_EVENTS);
-          if (again != wd && ++restarts <= MAX_LINKS)
-            goto restart;
-        }
       str_child (&child, dir.s, pw->steps[pw->n_steps - 1].name);
       ret = sys_statx (AT_FDCWD, child.s, AT_SYMLINK_NOFOLLOW,
                        STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME,
@@ -489,6 +481,7 @@ struct news
   bool again;            /* something changed on the way: walk again */
   bool moved;            /* ... before the event at hand */
   bool moved_above;      /* ... in a directory above the last one */
+  bool present;          /* a file at the path, as far as events tell */
   bool closed;           /* the file at the path closed after writing */
   bool late_close;       /* its file closed, after a change of the way */
 };
@@ -518,12 +511,18 @@ add_news (struct pathwatch *pw, const struct inotify_event *e,
     {
       if (e->wd == pw->file_wd)
         *(news->moved ? &news->late_close : &news->closed) = true;
-      else if (at_path && !news->moved_above)
+      else if (at_path && !news->moved_above && news->present)
         news->closed = true;
       return;
     }
   if (at_path && (e->mask & IN_CREATE))
     pw->created = true;
+  /* A close by name counts while a file is at the path: the one the last
+     walk found, or one created or moved there since.  A file removed
+     keeps its descriptors, whose close the directory still reports under
+     the name that is no longer there.  */
+  if (at_path)
+    news->present = (e->mask & (IN_CREATE | IN_MOVED_TO)) != 0;
   bool way = false;
   for (size_t i = 0; i < pw->n_steps; i++)
     if (pw->steps[i].wd == e->wd
@@ -550,7 +549,7 @@ pathwatch_update (struct pathwatch *pw)
     struct inotify_event e;
     char bytes[4096];
   } buf;
-  struct news news = { 0 };
+  struct news news = { .present = pw->file_known };
   for (;;)
     {
       ssize_t n = sys_read (pw->fd, buf.bytes, sizeof buf.bytes);

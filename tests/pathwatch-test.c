@@ -286,6 +286,21 @@ test_closed (void)
   check_update (w, 1, "closed: written through another name: ready");
   pathwatch_free (w);
 
+  /* Removed while open for writing, closed later: that close is not one
+     at the path.  */
+  make_file ("cl/removed", "x");
+  snprintf (path, sizeof path, "%s/cl/removed", scratch);
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  int held = open (path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (held < 0)
+    tap_die ("open");
+  if (unlink (path) != 0)
+    tap_die ("unlink");
+  check_update (w, 0, "closed: removed while open for writing: not ready");
+  close (held);
+  check_update (w, 0, "closed: its descriptor closed afterwards: not ready");
+  pathwatch_free (w);
+
   /* A directory never counts.  */
   snprintf (path, sizeof path, "%s/cl/d", scratch);
   ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
