@@ -72,6 +72,9 @@
 #include "sys.h"
 #include "syscall.h"
 
+#define RACE_NAME "ppoll-race"
+#include "race.h"
+
 #define WAKE_SIGNAL SIGUSR1
 #define WATCHDOG_S 10
 
@@ -91,21 +94,6 @@ static const char *const variant_names[] = {
 };
 
 static _Noreturn void
-die (const char *format, ...) __attribute__ ((format (printf, 1, 2)));
-
-static _Noreturn void
-die (const char *format, ...)
-{
-  va_list ap;
-  fputs ("ppoll-race: ", stderr);
-  va_start (ap, format);
-  vfprintf (stderr, format, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  exit (EXIT_FAILURE);
-}
-
-static _Noreturn void
 usage (void)
 {
   fputs ("usage: ppoll-race [-t MS] ppoll|pselect6|sigsuspend|naive N\n"
@@ -113,25 +101,6 @@ usage (void)
          "       ppoll-race [-b] early N SIG COMMAND [ARG]...\n"
          "       ppoll-race wait PID\n", stderr);
   exit (2);
-}
-
-static unsigned long
-parse_number (const char *arg)
-{
-  char *end;
-  errno = 0;
-  unsigned long n = strtoul (arg, &end, 10);
-  if (errno || end == arg || *end || arg[0] == '-')
-    usage ();
-  return n;
-}
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
 /* --- in this process ------------------------------------------------ */
@@ -165,7 +134,7 @@ sender_main (void *arg)
         sched_yield ();
       int err = pthread_kill (waiter, WAKE_SIGNAL);
       if (err)
-        die ("pthread_kill: %s", strerror (err));
+        race_die ("pthread_kill: %s", strerror (err));
       atomic_store (&sent, round);
     }
   return NULL;
@@ -199,8 +168,8 @@ wait_round (enum variant variant, unsigned round, bool worst,
       sched_yield ();
   /* Sent or not, the signal is blocked: its handler cannot have run.  */
   if (caught)
-    die ("%s round %u: the handler ran outside the wait", variant_names[variant],
-         round);
+    race_die ("%s round %u: the handler ran outside the wait",
+              variant_names[variant], round);
   int ret;
   switch (variant)
     {
@@ -226,7 +195,7 @@ run_in_process (enum variant variant, unsigned n, long timeout_ms)
   sigaddset (&sa.sa_mask, WAKE_SIGNAL);
   sigaddset (&sa.sa_mask, SIGALRM);
   if (sigaction (WAKE_SIGNAL, &sa, NULL) || sigaction (SIGALRM, &sa, NULL))
-    die ("sigaction: %s", strerror (errno));
+    race_die ("sigaction: %s", strerror (errno));
 
   /* The waiter keeps the signals blocked outside its waits; the sender,
      which inherits this mask, never unblocks them, so a signal can only
@@ -246,20 +215,20 @@ run_in_process (enum variant variant, unsigned n, long timeout_ms)
   pthread_t sender;
   int err = pthread_create (&sender, NULL, sender_main, NULL);
   if (err)
-    die ("pthread_create: %s", strerror (err));
+    race_die ("pthread_create: %s", strerror (err));
 
   const char *name = variant_names[variant];
   for (unsigned round = 1; round <= n; round++)
     {
       bool worst = round % 2 == 1;
-      double start = now ();
+      double start = race_now ();
       if (!wait_round (variant, round, worst, &wait_mask, &wake, timeout_ms))
         {
           printf ("%s: wake-up lost in round %u of %u (%s order): %s after "
                   "%.0f ms\n", name, round, n, worst ? "worst" : "racing",
                   caught == SIGALRM ? "the watchdog ended the wait"
                   : caught ? "the handler ran before the wait, which slept"
-                  : "the wait timed out", (now () - start) * 1000);
+                  : "the wait timed out", (race_now () - start) * 1000);
           return EXIT_FAILURE;
         }
     }
@@ -302,7 +271,7 @@ process_handles (pid_t pid, int sig)
 static int
 reap (pid_t pid, bool *killed)
 {
-  double deadline = now () + WATCHDOG_S;
+  double deadline = race_now () + WATCHDOG_S;
   *killed = false;
   for (;;)
     {
@@ -311,8 +280,8 @@ reap (pid_t pid, bool *killed)
       if (ret == pid)
         return status;
       if (ret < 0)
-        die ("waitpid: %s", strerror (errno));
-      if (!*killed && now () > deadline)
+        race_die ("waitpid: %s", strerror (errno));
+      if (!*killed && race_now () > deadline)
         {
           kill (pid, SIGKILL);
           *killed = true;
@@ -327,13 +296,8 @@ reap (pid_t pid, bool *killed)
 static pid_t
 spawn (char **command, bool block, int sig)
 {
-  /* A close-on-exec pipe tells when the child has exec'd.  */
   int exec_pipe[2];
-  if (pipe2 (exec_pipe, O_CLOEXEC) != 0)
-    die ("pipe2: %s", strerror (errno));
-  pid_t pid = fork ();
-  if (pid < 0)
-    die ("fork: %s", strerror (errno));
+  pid_t pid = race_fork (exec_pipe);
   if (pid == 0)
     {
       sigset_t set;
@@ -341,20 +305,9 @@ spawn (char **command, bool block, int sig)
       if (block)
         sigaddset (&set, sig);
       sigprocmask (SIG_SETMASK, &set, NULL);
-      execvp (command[0], command);
-      int err = errno;
-      if (write (exec_pipe[1], &err, sizeof err) < 0)
-        _exit (127);
-      _exit (127);
+      race_exec (command, exec_pipe);
     }
-  close (exec_pipe[1]);
-  int err;
-  ssize_t got;
-  while ((got = read (exec_pipe[0], &err, sizeof err)) < 0 && errno == EINTR)
-    continue;
-  close (exec_pipe[0]);
-  if (got > 0)
-    die ("cannot run %s: %s", command[0], strerror (err));
+  race_exec_check (exec_pipe, command[0]);
   return pid;
 }
 
@@ -420,54 +373,18 @@ run_early (unsigned n, bool block, int sig, char **command)
   return seen == n ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
-/* Whether PID is asleep in one of the three waits.  */
-static bool
-process_waiting (pid_t pid)
-{
-  char path[64], buf[256];
-  snprintf (path, sizeof path, "/proc/%jd/syscall", (intmax_t) pid);
-  /* Under qemu-user (NC_QEMU set), the file shows the call that qemu
-     makes, by the host's numbers, not the guest's.  */
-  FILE *f = getenv ("NC_QEMU") ? NULL : fopen (path, "re");
-  if (f)
-    {
-      bool waiting = false;
-      long nr;
-      if (fgets (buf, sizeof buf, f) && sscanf (buf, "%ld", &nr) == 1)
-        waiting = (nr == NC_SYS_ppoll || nr == NC_SYS_pselect6
-                   || nr == NC_SYS_rt_sigsuspend);
-      bool readable = !ferror (f);
-      fclose (f);
-      if (readable)
-        return waiting;
-    }
-  /* Without the right to read that file (or under qemu), the next best
-     thing: the tool has exec'd and sleeps.  */
-  snprintf (path, sizeof path, "/proc/%jd/status", (intmax_t) pid);
-  f = fopen (path, "re");
-  if (!f)
-    die ("no process %jd", (intmax_t) pid);
-  bool named = false, sleeping = false;
-  while (fgets (buf, sizeof buf, f))
-    {
-      if (strcmp (buf, "Name:\tppoll-wait\n") == 0)
-        named = true;
-      if (strncmp (buf, "State:\tS", 8) == 0)
-        sleeping = true;
-    }
-  fclose (f);
-  return named && sleeping;
-}
-
 static int
 run_wait (pid_t pid)
 {
-  double deadline = now () + WATCHDOG_S;
-  while (!process_waiting (pid))
+  double deadline = race_now () + WATCHDOG_S;
+  int waiting;
+  while ((waiting = race_in_wait (pid)) != 1)
     {
-      if (now () > deadline)
-        die ("process %jd is not waiting after %d s", (intmax_t) pid,
-             WATCHDOG_S);
+      if (waiting < 0)
+        race_die ("no process %jd", (intmax_t) pid);
+      if (race_now () > deadline)
+        race_die ("process %jd is not waiting after %d s", (intmax_t) pid,
+                  WATCHDOG_S);
       struct timespec pause = { 0, 100 * 1000 };
       nanosleep (&pause, NULL);
     }
@@ -483,7 +400,7 @@ main (int argc, char **argv)
   int i = 1;
   if (i + 1 < argc && strcmp (argv[i], "-t") == 0)
     {
-      timeout_ms = (long) parse_number (argv[i + 1]);
+      timeout_ms = (long) race_number (argv[i + 1], usage);
       i += 2;
     }
   else if (i < argc && strcmp (argv[i], "-b") == 0)
@@ -494,10 +411,10 @@ main (int argc, char **argv)
   if (argc - i < 2)
     usage ();
   const char *mode = argv[i];
-  unsigned long n = parse_number (argv[i + 1]);
+  unsigned long n = race_number (argv[i + 1], usage);
   if (strcmp (mode, "early") == 0 && argc - i >= 4 && n > 0 && n <= UINT_MAX)
     {
-      unsigned long sig = parse_number (argv[i + 2]);
+      unsigned long sig = race_number (argv[i + 2], usage);
       if (sig == 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
         usage ();
       return run_early ((unsigned) n, block, (int) sig, argv + i + 3);

@@ -13,6 +13,7 @@
 # for no reason, never fail); the timeout is no measure of anything.
 
 load test_helper
+load ppoll_helper
 
 setup() {
   nc_setup
@@ -38,36 +39,6 @@ teardown() {
   done
 }
 
-# find_tool PID: the pid of the ppoll-wait that background job PID runs:
-# PID itself once it has exec'd, or its child or grandchild (strace runs
-# it as a child).
-find_tool() {
-  local i pid
-  for ((i = 0; i < 200; i++)); do
-    if [[ $(cat "/proc/$1/comm" 2>/dev/null) == ppoll-wait ]]; then
-      echo "$1"
-      return
-    fi
-    if pid=$(pgrep -x -P "$1,$(pgrep -d, -P "$1")" ppoll-wait); then
-      echo "$pid"
-      return
-    fi
-    sleep 0.05
-  done
-  fail "ppoll-wait did not start"
-}
-
-# start_wait ARG...: ppoll-wait ARG... in the background, its standard
-# output in ./out and its errors in ./err; return once it waits, with its
-# pid in WAIT_PID.
-start_wait() {
-  require_helper "$RACE"
-  ppoll-wait "$@" >out 2>err 3>&- &
-  JOB_PID=$!
-  WAIT_PID=$(find_tool "$JOB_PID")
-  "$RACE" wait "$WAIT_PID"
-}
-
 # start_traced CALLS ARG...: start_wait under strace -f -o log -e
 # trace=CALLS.
 start_traced() {
@@ -78,17 +49,6 @@ start_traced() {
   JOB_PID=$!
   WAIT_PID=$(find_tool "$JOB_PID")
   "$RACE" wait "$WAIT_PID"
-}
-
-# finish_wait: the exit status of the ppoll-wait of start_wait in $status,
-# its standard output in $output, its errors in $stderr.
-finish_wait() {
-  status=0
-  wait "$JOB_PID" || status=$?
-  JOB_PID=
-  WAIT_PID=
-  output=$(cat out)
-  stderr=$(cat err)
 }
 
 # start_orphan: a process that is not a child of this shell (a sleep of
@@ -181,7 +141,7 @@ hold_for_writing() {
   finish_wait
   assert_equal "$status" 0
   assert_output "a/b/c/file exists"
-  assert_equal "$stderr" ""
+  assert_equal "$(cat err)" ""
 }
 
 @test "--exists: directories alone, or a neighbour, do not make the file: 124" {
@@ -430,7 +390,7 @@ hold_for_writing() {
   finish_wait
   assert_equal "$status" 0
   assert_output "pid:$ORPHAN exit"
-  assert_equal "$stderr" ""
+  assert_equal "$(cat err)" ""
 }
 
 @test "pid: a zombie has ended" {

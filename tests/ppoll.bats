@@ -10,6 +10,7 @@
 # it tells from success, 1.5 s later.
 
 load test_helper
+load ppoll_helper
 
 setup() {
   nc_setup
@@ -24,51 +25,6 @@ teardown() {
   for pid in $WAIT_PID $JOB_PID $SERVER_PID; do
     kill -KILL "$pid" 2>/dev/null || true
   done
-}
-
-require_race() {
-  [[ -x $RACE ]] \
-    || fail "$RACE is not built: run 'make tests/ppoll-race' (make check does)"
-}
-
-# find_tool PID: the pid of the ppoll-wait that background job PID runs:
-# PID itself once it has exec'd, or its child or grandchild (the shell may
-# fork before it execs, and strace runs it as a child).
-find_tool() {
-  local i pid
-  for ((i = 0; i < 200; i++)); do
-    if [[ $(cat "/proc/$1/comm" 2>/dev/null) == ppoll-wait ]]; then
-      echo "$1"
-      return
-    fi
-    if pid=$(pgrep -x -P "$1,$(pgrep -d, -P "$1")" ppoll-wait); then
-      echo "$pid"
-      return
-    fi
-    sleep 0.05
-  done
-  fail "ppoll-wait did not start"
-}
-
-# start_wait ARG...: ppoll-wait ARG... in the background, its standard
-# output in ./out and its errors in ./err; return once it waits, with its
-# pid in WAIT_PID.
-start_wait() {
-  require_race
-  ppoll-wait "$@" >out 2>err 3>&- &
-  JOB_PID=$!
-  WAIT_PID=$(find_tool "$JOB_PID")
-  "$RACE" wait "$WAIT_PID"
-}
-
-# finish_wait: the exit status of the ppoll-wait of start_wait in $status,
-# its standard output in $output.
-finish_wait() {
-  status=0
-  wait "$JOB_PID" || status=$?
-  JOB_PID=
-  WAIT_PID=
-  output=$(cat out)
 }
 
 # The wall clock in microseconds.

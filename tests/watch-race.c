@@ -63,24 +63,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syscall.h"
+#define RACE_NAME "watch-race"
+#include "race.h"
 
 #define WATCHDOG_S 10
-
-static _Noreturn void
-die (const char *format, ...) __attribute__ ((format (printf, 1, 2)));
-
-static _Noreturn void
-die (const char *format, ...)
-{
-  va_list ap;
-  fputs ("watch-race: ", stderr);
-  va_start (ap, format);
-  vfprintf (stderr, format, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  exit (EXIT_FAILURE);
-}
 
 static _Noreturn void
 usage (void)
@@ -90,27 +76,6 @@ usage (void)
   exit (2);
 }
 
-static unsigned long
-parse_number (const char *arg)
-{
-  char *end;
-  errno = 0;
-  unsigned long n = strtoul (arg, &end, 10);
-  if (errno || end == arg || *end || arg[0] == '-')
-    usage ();
-  return n;
-}
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-/* xorshift64: the moments need only differ, not be unpredictable; the
-   seed is printed so that a failing run can be told apart.  */
 static uint64_t rng_state;
 
 static uint64_t
@@ -125,41 +90,10 @@ rng_next (void)
 static void
 pause_us (unsigned long us)
 {
-  struct timespec ts = { (time_t) (us / 1000000), (long) (us % 1000000) * 1000 };
+  struct timespec ts = { (time_t) (us / 1000000),
+                         (long) (us % 1000000) * 1000 };
   while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
     continue;
-}
-
-/* Whether PID is asleep in ppoll or pselect6, as tests/ppoll-race.c
-   tells it: by /proc/PID/syscall, or where that cannot be read, or is
-   qemu's, by its state.  */
-static bool
-process_waiting (pid_t pid)
-{
-  char path[64], buf[256];
-  snprintf (path, sizeof path, "/proc/%jd/syscall", (intmax_t) pid);
-  FILE *f = getenv ("NC_QEMU") ? NULL : fopen (path, "re");
-  if (f)
-    {
-      bool waiting = false;
-      long nr;
-      if (fgets (buf, sizeof buf, f) && sscanf (buf, "%ld", &nr) == 1)
-        waiting = nr == NC_SYS_ppoll || nr == NC_SYS_pselect6;
-      bool readable = !ferror (f);
-      fclose (f);
-      if (readable)
-        return waiting;
-    }
-  snprintf (path, sizeof path, "/proc/%jd/status", (intmax_t) pid);
-  f = fopen (path, "re");
-  if (!f)
-    return false;
-  bool sleeping = false;
-  while (fgets (buf, sizeof buf, f))
-    if (strncmp (buf, "State:\tS", 8) == 0)
-      sleeping = true;
-  fclose (f);
-  return sleeping;
 }
 
 /* Whether PID is asleep, by /proc/PID/stat: a cheap look, where reading
@@ -205,10 +139,10 @@ reap (pid_t pid, bool *killed, double *ended)
         kill (pid, SIGKILL);
         *killed = true;
       }
-  *ended = now ();
+  *ended = race_now ();
   alarm (0);
   if (ret < 0)
-    die ("waitpid: %s", strerror (errno));
+    race_die ("waitpid: %s", strerror (errno));
   return status;
 }
 
@@ -219,38 +153,22 @@ spawn (char **command, int count, const char *last)
 {
   char **argv = calloc ((size_t) count + 2, sizeof *argv);
   if (!argv)
-    die ("out of memory");
+    race_die ("out of memory");
   memcpy (argv, command, (size_t) count * sizeof *argv);
   argv[count] = (char *) last;
 
-  /* A close-on-exec pipe tells when the child has exec'd.  */
   int exec_pipe[2];
-  if (pipe2 (exec_pipe, O_CLOEXEC) != 0)
-    die ("pipe2: %s", strerror (errno));
-  pid_t pid = fork ();
-  if (pid < 0)
-    die ("fork: %s", strerror (errno));
+  pid_t pid = race_fork (exec_pipe);
   if (pid == 0)
     {
       int null = open ("/dev/null", O_WRONLY);
       if (null >= 0)
         dup2 (null, STDOUT_FILENO);
       signal (SIGALRM, SIG_DFL);
-      execvp (argv[0], argv);
-      int err = errno;
-      if (write (exec_pipe[1], &err, sizeof err) < 0)
-        _exit (127);
-      _exit (127);
+      race_exec (argv, exec_pipe);
     }
   free (argv);
-  close (exec_pipe[1]);
-  int err;
-  ssize_t got;
-  while ((got = read (exec_pipe[0], &err, sizeof err)) < 0 && errno == EINTR)
-    continue;
-  close (exec_pipe[0]);
-  if (got > 0)
-    die ("cannot run %s: %s", command[0], strerror (err));
+  race_exec_check (exec_pipe, command[0]);
   return pid;
 }
 
@@ -284,14 +202,14 @@ startup_us (char **command, int count, const char *last)
     {
       /* From the exec, as the moments of the rounds.  */
       pid_t pid = spawn (command, count, last);
-      double start = now ();
-      while (!process_sleeping (pid) || !process_waiting (pid))
+      double start = race_now ();
+      while (!process_sleeping (pid) || race_in_wait (pid) != 1)
         {
-          if (now () - start > WATCHDOG_S)
-            die ("%s is not waiting after %d s", command[0], WATCHDOG_S);
+          if (race_now () - start > WATCHDOG_S)
+            race_die ("%s is not waiting after %d s", command[0], WATCHDOG_S);
           pause_us (20);
         }
-      took[i] = now () - start;
+      took[i] = race_now () - start;
       kill (pid, SIGKILL);
       bool killed;
       double ended;
@@ -334,14 +252,14 @@ join (char *path, const char *dir, const char *name)
 {
   int len = snprintf (path, PATH_MAX, "%s%s", dir, name);
   if (len < 0 || len >= PATH_MAX)
-    die ("%s%s: name too long", dir, name);
+    race_die ("%s%s: name too long", dir, name);
 }
 
 static void
 must (int ret, const char *what, const char *path)
 {
   if (ret != 0)
-    die ("%s %s: %s", what, path, strerror (errno));
+    race_die ("%s %s: %s", what, path, strerror (errno));
 }
 
 /* Make DIR/a/b/c/file, the file written and closed, or written under
@@ -361,10 +279,10 @@ create_tree (const char *dir, bool rename_into_place)
   const char *name = rename_into_place ? tmp : path;
   int fd = open (name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
-    die ("open %s: %s", name, strerror (errno));
+    race_die ("open %s: %s", name, strerror (errno));
   static const char line[] = "made by watch-race\n";
   if (write (fd, line, sizeof line - 1) != (ssize_t) (sizeof line - 1))
-    die ("write %s: %s", name, strerror (errno));
+    race_die ("write %s: %s", name, strerror (errno));
   must (close (fd), "close", name);
   if (rename_into_place)
     must (rename (tmp, path), "rename", tmp);
@@ -380,7 +298,7 @@ remove_tree (const char *dir)
     {
       join (path, dir, steps[i]);
       if (remove (path) != 0 && errno != ENOENT)
-        die ("remove %s: %s", path, strerror (errno));
+        race_die ("remove %s: %s", path, strerror (errno));
     }
 }
 
@@ -391,7 +309,7 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
   const char *mode = rename_into_place ? "tree -r" : "tree";
   char base[] = "watch-race.XXXXXX";
   if (!mkdtemp (base))
-    die ("mkdtemp: %s", strerror (errno));
+    race_die ("mkdtemp: %s", strerror (errno));
   char never[PATH_MAX];
   join (never, base, "/never/made");
   unsigned long lo, hi;
@@ -407,7 +325,7 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
 
       pid_t pid = spawn (command, count, target);
       pause_us (delay);
-      if (process_waiting (pid))
+      if (race_in_wait (pid) == 1)
         after++;
       else
         before++;
@@ -424,7 +342,7 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
       remove_tree (dir);
     }
   if (rmdir (base) != 0)
-    die ("rmdir %s: %s", base, strerror (errno));
+    race_die ("rmdir %s: %s", base, strerror (errno));
   printf ("%s: %u of %u rounds seen, %u missed (created before the tool "
           "slept in its wait: %u, after: %u; moments %lu-%lu us)\n", mode,
           n - missed, n, missed, before, after, lo, hi);
@@ -453,13 +371,13 @@ run_pid (unsigned n, unsigned long max_us, char **command, int count)
   struct shared *shared = mmap (NULL, sizeof *shared, PROT_READ | PROT_WRITE,
                                 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED)
-    die ("mmap: %s", strerror (errno));
+    race_die ("mmap: %s", strerror (errno));
   double *lateness = calloc (n, sizeof *lateness);
   if (!lateness)
-    die ("out of memory");
+    race_die ("out of memory");
   pid_t sleeper = fork ();
   if (sleeper < 0)
-    die ("fork: %s", strerror (errno));
+    race_die ("fork: %s", strerror (errno));
   if (sleeper == 0)
     for (;;)
       pause ();
@@ -479,10 +397,10 @@ run_pid (unsigned n, unsigned long max_us, char **command, int count)
          moment TOOL has exec'd.  */
       int go[2];
       if (pipe2 (go, O_CLOEXEC) != 0)
-        die ("pipe2: %s", strerror (errno));
+        race_die ("pipe2: %s", strerror (errno));
       pid_t sibling = fork ();
       if (sibling < 0)
-        die ("fork: %s", strerror (errno));
+        race_die ("fork: %s", strerror (errno));
       if (sibling == 0)
         {
           close (go[1]);
@@ -490,15 +408,15 @@ run_pid (unsigned n, unsigned long max_us, char **command, int count)
           if (read (go[0], &tool, sizeof tool) != (ssize_t) sizeof tool)
             _exit (1);
           pause_us (delay);
-          shared->tool_waiting = process_waiting (tool);
-          shared->exited = now ();
+          shared->tool_waiting = race_in_wait (tool) == 1;
+          shared->exited = race_now ();
           _exit (0);
         }
       close (go[0]);
       snprintf (operand, sizeof operand, "pid:%jd", (intmax_t) sibling);
       pid_t pid = spawn (command, count, operand);
       if (write (go[1], &pid, sizeof pid) != (ssize_t) sizeof pid)
-        die ("write: %s", strerror (errno));
+        race_die ("write: %s", strerror (errno));
       close (go[1]);
 
       bool killed;
@@ -507,9 +425,9 @@ run_pid (unsigned n, unsigned long max_us, char **command, int count)
       /* Only now: until TOOL is done, the sibling's number stays its.  */
       int sibling_status;
       if (waitpid (sibling, &sibling_status, 0) != sibling)
-        die ("waitpid: %s", strerror (errno));
+        race_die ("waitpid: %s", strerror (errno));
       if (!WIFEXITED (sibling_status) || WEXITSTATUS (sibling_status) != 0)
-        die ("round %u: the sibling failed", round);
+        race_die ("round %u: the sibling failed", round);
       if (killed || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
         {
           missed++;
@@ -544,20 +462,20 @@ main (int argc, char **argv)
     if (strcmp (argv[i], "-r") == 0)
       rename_into_place = true;
     else if (strcmp (argv[i], "-d") == 0 && i + 1 < argc)
-      max_us = parse_number (argv[++i]);
+      max_us = race_number (argv[++i], usage);
     else
       usage ();
   if (argc - i < 3 || max_us > 10 * 1000 * 1000)
     usage ();
   const char *mode = argv[i];
-  unsigned long n = parse_number (argv[i + 1]);
+  unsigned long n = race_number (argv[i + 1], usage);
   if (n == 0 || n > UINT_MAX)
     usage ();
 
   struct sigaction sa = { .sa_handler = on_alarm };
   if (sigaction (SIGALRM, &sa, NULL) != 0)
-    die ("sigaction: %s", strerror (errno));
-  rng_state = (uint64_t) getpid () << 32 ^ (uint64_t) (now () * 1e9);
+    race_die ("sigaction: %s", strerror (errno));
+  rng_state = (uint64_t) getpid () << 32 ^ (uint64_t) (race_now () * 1e9);
   if (!rng_state)
     rng_state = 1;
   uint64_t seed = rng_state;
