@@ -757,15 +757,9 @@ check_usage (const char **operands, size_t n, size_t n_paths,
     cli_usage_error ("missing target operand");
   for (size_t i = 0; i < n; i++)
     if (target_pid_number (operands[i]) < 0)
-      {
-        /* Static: reachable at the exit that follows, for LSan.  */
-        static char *file;
-        file = xmalloc (strlen (operands[i]) + 3);
-        stpcpy (stpcpy (file, "./"), operands[i]);
-        cli_usage_error ("invalid process %s: pid:N wants N from 1 to %d "
-                         "(%s names a file)", quote_file (operands[i]),
-                         INT_MAX, quote_file_n (1, file));
-      }
+      cli_usage_error ("invalid process %s: pid:N wants N from 1 to %d "
+                       "(a file of that name: ./ before it)",
+                       quote_file (operands[i]), INT_MAX);
   if (follow && n_paths == 0)
     cli_usage_error ("--follow needs --exists, --gone or --closed");
   for (int sig = 1; sig < NSIG; sig++)

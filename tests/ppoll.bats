@@ -1073,7 +1073,7 @@ EOF
 -t -- /dev/null|-t: missing argument
 --json /dev/null -- true|--json cannot be used with a COMMAND
 -t 1s --remaining /dev/null -- true|--remaining cannot be used with a COMMAND
-pid:0|invalid process 'pid:0': pid:N wants N from 1 to 2147483647 ('./pid:0' names a file)
+pid:0|invalid process 'pid:0': pid:N wants N from 1 to 2147483647 (a file of that name: ./ before it)
 pid:|invalid process 'pid:'
 pid:12x|invalid process 'pid:12x'
 pid:-5|invalid process 'pid:-5'
