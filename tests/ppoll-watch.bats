@@ -246,6 +246,7 @@ hold_for_writing() {
   assert_output ""
   # The directory whose watch failed: one on the way to dir/file.
   assert_err --regexp "^ppoll-wait: cannot watch '[^']*'.*: $(fault_strerror ENOSPC)\$"
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr.
   local dir=${stderr#*\'}
   dir=${dir%%\'*}
   [[ $dir == @(.|dir|"$PWD"|"$PWD/dir") ]] || fail "'$dir' is not on the way to dir/file"
