@@ -67,6 +67,20 @@
 # define BUILD_AUDIT_ARCH AUDIT_ARCH_RISCV64
 #elif defined __s390x__
 # define BUILD_AUDIT_ARCH AUDIT_ARCH_S390X
+#elif defined __arm__ && defined __ARMEB__
+# define BUILD_AUDIT_ARCH AUDIT_ARCH_ARMEB
+#elif defined __arm__
+# define BUILD_AUDIT_ARCH AUDIT_ARCH_ARM
+#elif defined __mips__ && _MIPS_SIM == _ABI64 && defined __MIPSEL__
+# define BUILD_AUDIT_ARCH AUDIT_ARCH_MIPSEL64
+#elif defined __mips__ && _MIPS_SIM == _ABI64
+# define BUILD_AUDIT_ARCH AUDIT_ARCH_MIPS64
+#elif defined __mips__ && _MIPS_SIM == _ABIO32 && defined __MIPSEL__
+# define BUILD_AUDIT_ARCH AUDIT_ARCH_MIPSEL
+#elif defined __mips__ && _MIPS_SIM == _ABIO32
+# define BUILD_AUDIT_ARCH AUDIT_ARCH_MIPS
+#elif defined __sparc__ && defined __arch64__
+# define BUILD_AUDIT_ARCH AUDIT_ARCH_SPARC64
 #else
 # error "no audit architecture known for this target"
 #endif

@@ -125,6 +125,40 @@ cmp_result (bool any_fd, long long sys, int sys_errno, long long lib,
   while (0)
 
 
+/* libc's fstatat, the reference of the stat tests, with st_rdev from
+   libc's statx where libc's stat misplaces it.  qemu-user 7.2 does for
+   sparc64: its translation of struct stat gives /dev/null's st_rdev as
+   0x10300000000, not 0x103, where statx's fields, the same on every
+   architecture, pass through as they are.  Found once, on /dev/null,
+   and said in a note.  */
+static int
+ref_fstatat (int fd, const char *path, struct stat *st, int flags)
+{
+  static int rdev_from_statx = -1;
+  if (rdev_from_statx < 0)
+    {
+      struct stat probe;
+      struct statx sx;
+      rdev_from_statx = 0;
+      if (fstatat (AT_FDCWD, "/dev/null", &probe, 0) == 0
+          && statx (AT_FDCWD, "/dev/null", 0, STATX_TYPE, &sx) == 0
+          && probe.st_rdev != makedev (sx.stx_rdev_major, sx.stx_rdev_minor))
+        {
+          rdev_from_statx = 1;
+          printf ("# libc's stat gives /dev/null st_rdev %#llx, its statx "
+                  "%u:%u: the reference st_rdev is statx's\n",
+                  (unsigned long long) probe.st_rdev, sx.stx_rdev_major,
+                  sx.stx_rdev_minor);
+        }
+    }
+  int ret = fstatat (fd, path, st, flags);
+  struct statx sx;
+  if (ret == 0 && rdev_from_statx
+      && statx (fd, path, flags, STATX_TYPE, &sx) == 0)
+    st->st_rdev = makedev (sx.stx_rdev_major, sx.stx_rdev_minor);
+  return ret;
+}
+
 /* Compare the fields of two struct stat; report the first difference.  */
 static bool
 cmp_stat (const struct stat *a, const struct stat *b, bool times,
@@ -498,14 +532,14 @@ test_stat (void)
       memset (&a, 0x55, sizeof a);
       memset (&b, 0xaa, sizeof b);
       SYS (s, se, sys_fstatat (dfd, cases[i].path, &a, cases[i].flags));
-      LIBC (l, le, fstatat (dfd, cases[i].path, &b, cases[i].flags));
+      LIBC (l, le, ref_fstatat (dfd, cases[i].path, &b, cases[i].flags));
       if (cmp_sys_libc (s, se, l, le, "%s", cases[i].what) && s == 0)
         cmp_stat (&a, &b, true, cases[i].what);
     }
 
   /* /dev/null: st_rdev.  */
   SYS (s, se, sys_fstatat (AT_FDCWD, "/dev/null", &a, 0));
-  LIBC (l, le, fstatat (AT_FDCWD, "/dev/null", &b, 0));
+  LIBC (l, le, ref_fstatat (AT_FDCWD, "/dev/null", &b, 0));
   if (cmp_sys_libc (s, se, l, le, "sys_fstatat of /dev/null") && s == 0)
     {
       cmp_stat (&a, &b, false, "sys_fstatat of /dev/null");
@@ -871,8 +905,8 @@ test_mknodat (void)
       if (!cmp_sys_libc (s, se, l, le, "sys_mknodat of char device %u:%u",
                          devs[i].maj, devs[i].min) || s)
         continue;
-      fstatat (dfd, ns, &x, 0);
-      fstatat (dfd, nl, &y, 0);
+      ref_fstatat (dfd, ns, &x, 0);
+      ref_fstatat (dfd, nl, &y, 0);
       check_int (x.st_rdev, y.st_rdev, "sys_mknodat %u:%u: st_rdev as libc's",
                  devs[i].maj, devs[i].min);
       check (major (x.st_rdev) == devs[i].maj
