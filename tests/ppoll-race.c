@@ -47,6 +47,13 @@
        or is qemu's, by its state), so that a test knows it is waiting;
        fail after 10 s.
 
+   ppoll-race signum NAME...
+       Print the number of each signal NAME (USR1, RTMIN+1...) as this
+       build's C library numbers it, one a line: the numbers differ
+       between architectures (SIGUSR1 is 10, 16 on mips, 30 on sparc64),
+       and under qemu-user the shell running the tests has the host's.
+       Exit 1 for a name it does not know.
+
    Exit status: 0 no wake-up lost, 1 one was lost (or an error), 2 usage.
    The last line says how many rounds saw their signal.  */
 
@@ -99,8 +106,55 @@ usage (void)
   fputs ("usage: ppoll-race [-t MS] ppoll|pselect6|sigsuspend|naive N\n"
          "       ppoll-race tool N COMMAND [ARG]...\n"
          "       ppoll-race [-b] early N SIG COMMAND [ARG]...\n"
-         "       ppoll-race wait PID\n", stderr);
+         "       ppoll-race wait PID\n"
+         "       ppoll-race signum NAME...\n", stderr);
   exit (2);
+}
+
+/* --- signal numbers -------------------------------------------------- */
+
+/* The number of signal NAME (no SIG), or 0.  */
+static int
+signal_number (const char *name)
+{
+  const char *rt = NULL;
+  int base = 0;
+  if (strncmp (name, "RTMIN", 5) == 0)
+    rt = name + 5, base = SIGRTMIN;
+  else if (strncmp (name, "RTMAX", 5) == 0)
+    rt = name + 5, base = SIGRTMAX;
+  if (rt)
+    {
+      if (*rt == '\0')
+        return base;
+      char *end;
+      errno = 0;
+      long k = strtol (rt, &end, 10);
+      if (errno || *end || (*rt != '+' && *rt != '-') || base + k < SIGRTMIN
+          || base + k > SIGRTMAX)
+        return 0;
+      return base + (int) k;
+    }
+  for (int sig = 1; sig < SIGRTMIN; sig++)
+    {
+      const char *abbrev = sigabbrev_np (sig);
+      if (abbrev && strcmp (abbrev, name) == 0)
+        return sig;
+    }
+  return 0;
+}
+
+static int
+run_signum (char **names)
+{
+  for (; *names; names++)
+    {
+      int sig = signal_number (*names);
+      if (!sig)
+        race_die ("no signal named %s", *names);
+      printf ("%d\n", sig);
+    }
+  return EXIT_SUCCESS;
 }
 
 /* --- in this process ------------------------------------------------ */
@@ -410,6 +464,8 @@ main (int argc, char **argv)
     }
   if (argc - i < 2)
     usage ();
+  if (!block && i == 1 && strcmp (argv[i], "signum") == 0)
+    return run_signum (argv + i + 1);
   const char *mode = argv[i];
   unsigned long n = race_number (argv[i + 1], usage);
   if (strcmp (mode, "early") == 0 && argc - i >= 4 && n > 0 && n <= UINT_MAX)

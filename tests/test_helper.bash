@@ -64,6 +64,17 @@ require_helper() {
     || fail "$1 is not built: run 'make tests/${1##*/}' (make check does)"
 }
 
+# signum NAME: the number of signal NAME as the tools under test number
+# it, from the C library they were built with (tests/ppoll-race signum):
+# SIGUSR1 is 10, but 16 on mips and 30 on sparc64, and under qemu-user
+# the shell running the tests, built for the host, says 10 for all.  For
+# an exit status of 128+N, or a number a tool or helper prints.
+signum() {
+  local race=${NC_BUILDDIR:-$NC_BINDIR/..}/tests/ppoll-race
+  require_helper "$race"
+  "$race" signum "$1"
+}
+
 # use_tmpfs SIZE: work in a fresh tmpfs of SIZE mounted on ./fs (as root),
 # else in a plain ./fs; cd there.  The suite's teardown unmounts it.
 use_tmpfs() {

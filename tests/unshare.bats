@@ -555,7 +555,7 @@ signal_reaches() {
   BG_PID=
   assert_equal "$status" 7
   run cat out
-  assert_line --index 1 "got SIGNUMBER $(kill -l "$sig")"
+  assert_line --index 1 "got SIGNUMBER $(signum "$sig")"
   assert_size err 0
 }
 
@@ -617,7 +617,7 @@ outlives() {
     assert_equal "$sig $*: $status" "$sig $*: 3"
   else
     wait "$BG_PID" || status=$?
-    assert_equal "$sig $*: $status" "$sig $*: $((128 + $(kill -l "$sig")))"
+    assert_equal "$sig $*: $status" "$sig $*: $((128 + $(signum "$sig")))"
     touch go
   fi
   BG_PID=
