@@ -74,7 +74,7 @@ copy_arch() {
   copy_arch
   # The first architecture whose headers this machine has.
   local arch='' a
-  for a in x86_64 i386 aarch64 powerpc riscv64 s390x; do
+  for a in x86_64 i386 aarch64 arm mips mips64 powerpc riscv64 s390x sparc64; do
     if gen_check "$a" | grep -q "^gen-syscall-nr: $a: .* is up to date"; then
       arch=$a
       break
