@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -2119,6 +2120,44 @@ pselect_read (bool libc, int fd, struct timespec *ts, const sigset_t *mask,
 }
 
 static void
+on_alarm (int sig)
+{
+  (void) sig;
+}
+
+/* A timeout beyond 2038 reaches the kernel whole (ppoll_time64 and
+   pselect6_time64 on the 32-bit architectures): 2^32 s, the year 2106,
+   on the empty read end of pipe P, is still running when a timer's
+   SIGALRM ends it 50 ms later: EINTR.  Its first 8 bytes read as a
+   32-bit timespec would be 0 s and 1 ns (little-endian) or 1 s (big),
+   and the call would time out at once or after 1 s: 0.  */
+static void
+wide_timeout_case (const char *name, int p[2], bool pselect)
+{
+  if (sizeof (time_t) < 8)
+    {
+      skip ("%s with a timeout beyond 2038: 32-bit time_t", name);
+      return;
+    }
+  struct sigaction sa = { .sa_handler = on_alarm }, old;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGALRM, &sa, &old);
+  struct itimerval it = { .it_value = { 0, 50000 } }, off = { { 0, 0 }, { 0, 0 } };
+  struct timespec wide = { (time_t) (1LL << 32), 0 };
+  struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+  fd_set rs;
+  FD_ZERO (&rs);
+  FD_SET (p[0], &rs);
+  setitimer (ITIMER_REAL, &it, NULL);
+  long r = pselect ? sys_pselect6 (p[0] + 1, &rs, NULL, NULL, &wide, NULL)
+                   : sys_ppoll (&pfd, 1, &wide, NULL);
+  setitimer (ITIMER_REAL, &off, NULL);
+  sigaction (SIGALRM, &old, NULL);
+  check_int (r, -EINTR, "%s with a timeout of 2^32 s (year 2106): still "
+             "waiting when a signal came (EINTR), not timed out", name);
+}
+
+static void
 ppoll_own_cases (int p[2])
 {
   struct pollfd fs = { .fd = p[0], .events = POLLIN };
@@ -2139,6 +2178,7 @@ ppoll_own_cases (int p[2])
   struct timespec bad = { -1, 0 };
   CMP (sys_ppoll (&fs, 1, &bad, NULL), ppoll (&fl, 1, &bad, NULL),
        "sys_ppoll with a negative timeout: EINVAL");
+  wide_timeout_case ("sys_ppoll", p, false);
   /* volatile: GCC would see through these and refuse to compile.  */
   volatile nfds_t huge = (nfds_t) 1 << 30;
   struct pollfd *volatile badp = (struct pollfd *) 16;
@@ -2169,6 +2209,7 @@ pselect_own_cases (int p[2])
   CMP (sys_pselect6 (-1, &rs, NULL, NULL, &zero, NULL),
        pselect (-1, &rl, NULL, NULL, &zero, NULL),
        "sys_pselect6 with nfds -1: EINVAL");
+  wide_timeout_case ("sys_pselect6", p, true);
   int closed = dup (p[0]);
   close (closed);
   FD_ZERO (&rs);
