@@ -12,7 +12,8 @@
  * it: they save it in a scratch register, load the number, trap and
  * restore it, all in one asm statement, so that nothing can see r7
  * changed.  In ARM mode (r11 is the frame pointer there) r7 is an
- * ordinary operand.
+ * ordinary operand.  "cc": in Thumb-1 (armv5te -mthumb) a move between
+ * low registers assembles as "adds", which sets the flags.
  */
 #ifndef NC_ARCH_SYSCALL_ARCH_H
 #define NC_ARCH_SYSCALL_ARCH_H
@@ -60,7 +61,7 @@ static inline long __nc_syscall0(long n)
 	__asm__ __volatile__ (NC__ARM_SVC
 		: "=r" (r0) NC__ARM_OUT_NR
 		: NC__ARM_IN_NR (n)
-		: "memory");
+		: "cc", "memory");
 	return r0;
 }
 
@@ -71,7 +72,7 @@ static inline long __nc_syscall1(long n, long a)
 	__asm__ __volatile__ (NC__ARM_SVC
 		: "+r" (r0) NC__ARM_OUT_NR
 		: NC__ARM_IN_NR (n)
-		: "memory");
+		: "cc", "memory");
 	return r0;
 }
 
@@ -83,7 +84,7 @@ static inline long __nc_syscall2(long n, long a, long b)
 	__asm__ __volatile__ (NC__ARM_SVC
 		: "+r" (r0) NC__ARM_OUT_NR
 		: NC__ARM_IN_NR (n), "r" (r1)
-		: "memory");
+		: "cc", "memory");
 	return r0;
 }
 
@@ -96,7 +97,7 @@ static inline long __nc_syscall3(long n, long a, long b, long c)
 	__asm__ __volatile__ (NC__ARM_SVC
 		: "+r" (r0) NC__ARM_OUT_NR
 		: NC__ARM_IN_NR (n), "r" (r1), "r" (r2)
-		: "memory");
+		: "cc", "memory");
 	return r0;
 }
 
@@ -110,7 +111,7 @@ static inline long __nc_syscall4(long n, long a, long b, long c, long d)
 	__asm__ __volatile__ (NC__ARM_SVC
 		: "+r" (r0) NC__ARM_OUT_NR
 		: NC__ARM_IN_NR (n), "r" (r1), "r" (r2), "r" (r3)
-		: "memory");
+		: "cc", "memory");
 	return r0;
 }
 
@@ -126,7 +127,7 @@ static inline long __nc_syscall5(long n, long a, long b, long c, long d,
 	__asm__ __volatile__ (NC__ARM_SVC
 		: "+r" (r0) NC__ARM_OUT_NR
 		: NC__ARM_IN_NR (n), "r" (r1), "r" (r2), "r" (r3), "r" (r4)
-		: "memory");
+		: "cc", "memory");
 	return r0;
 }
 
@@ -144,7 +145,7 @@ static inline long __nc_syscall6(long n, long a, long b, long c, long d,
 		: "+r" (r0) NC__ARM_OUT_NR
 		: NC__ARM_IN_NR (n), "r" (r1), "r" (r2), "r" (r3), "r" (r4),
 		  "r" (r5)
-		: "memory");
+		: "cc", "memory");
 	return r0;
 }
 

@@ -19,10 +19,18 @@
  * (t0..t7), $24, $25 (t8, t9) and hi/lo: all are outputs or clobbers.  A
  * syscall restarted after a signal is re-executed from the same
  * "syscall" instruction with $2 and $7 as they were (the kernel saves
- * both), and with the stack arguments still in place.
+ * both), and with the stack arguments still in place.  The 32 bytes
+ * below $sp have no unwind information: a debugger's backtrace taken
+ * in a blocked five- or six-argument call (ppoll, pselect6) is off by
+ * them, as with glibc's own o32 stubs.
  */
 #ifndef NC_ARCH_SYSCALL_ARCH_H
 #define NC_ARCH_SYSCALL_ARCH_H
+
+/* MIPS16 has neither "syscall" nor these stack stores.  */
+#ifdef __mips16
+#error "arch/mips: build with -mno-mips16 (the stubs are MIPS32 code)"
+#endif
 
 #ifndef NC_ARCH_NAME
 #define NC_ARCH_NAME "mips"

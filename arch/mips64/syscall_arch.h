@@ -19,6 +19,10 @@
 #error "arch/mips64 is the n64 ABI; n32 is not supported"
 #endif
 
+#ifdef __mips16
+#error "arch/mips64: build with -mno-mips16 (the stubs are MIPS64 code)"
+#endif
+
 #define NC_ARCH_NAME "mips64"
 /* MIPS has 128 signals: the kernel sigset is 16 bytes.  */
 #define NC_KERNEL_NSIG 128
