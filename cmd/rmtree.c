@@ -371,6 +371,10 @@ main (int argc, char **argv)
   poptContext ctx = cli_context (argc, argv, options, "[OPTION]... PATH...");
   while (cli_next_option (ctx) >= 0)
     continue;
+  /* As rm: the override of the failsafe is written out, never reached
+     by a slip of the fingers.  */
+  if (cli_abbreviated ("no-preserve-root"))
+    cli_usage_error ("you may not abbreviate the --no-preserve-root option");
   const char **args = poptGetArgs (ctx);
   if (!args && !force)
     cli_usage_error ("missing operand");

@@ -261,6 +261,42 @@ find_option (const struct poptOption *table, const char *name, size_t len,
   return NULL;
 }
 
+/* The number of entries in TABLE and the tables it includes, hidden ones
+   too, whose long name begins with the LEN bytes of NAME; *FIRST gets the
+   first of them if it is NULL.  With OUT, each is written there as
+   " '--NAME'", in the order of the table (that of --help).  */
+static size_t
+prefix_matches (const struct poptOption *table, const char *name, size_t len,
+                const struct poptOption **first, FILE *out)
+{
+  size_t n = 0;
+  for (const struct poptOption *o = table;
+       o->longName || o->shortName || o->argInfo || o->arg; o++)
+    if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+      n += prefix_matches (o->arg, name, len, first, out);
+    else if (o->longName && strncmp (o->longName, name, len) == 0)
+      {
+        n++;
+        if (!*first)
+          *first = o;
+        if (out)
+          fprintf (out, " '--%s'", o->longName);
+      }
+  return n;
+}
+
+/* The entry that long option NAME (LEN bytes) stands for in OPTIONS, as
+   getopt_long reads it: the one of that name, else the only one whose
+   name begins with NAME; NULL if none, or several, do.  */
+static const struct poptOption *
+match_long (const struct poptOption *options, const char *name, size_t len)
+{
+  const struct poptOption *o = find_option (options, name, len, 0);
+  if (o)
+    return o;
+  return prefix_matches (options, name, len, &o, NULL) == 1 ? o : NULL;
+}
+
 static bool
 takes_arg (const struct poptOption *o)
 {
@@ -274,16 +310,31 @@ optional_arg (const struct poptOption *o)
   return takes_arg (o) && (o->argInfo & POPT_ARGFLAG_OPTIONAL);
 }
 
-/* The vector that CLI_OPTIONAL_AFTER_EQUALS gives popt, and which of its
-   words were allocated for it: popt refers to them until the context is
-   freed, so they stay until the next call (and reachable, for leak
-   checkers, whichever way the tool exits).  */
+/* Whether popt takes NEXT, the word after option O when O's own word has
+   no argument, for O's argument: any word, for an option that needs one;
+   one that does not start with '-', for an optional one.  */
+static bool
+takes_next_word (const struct poptOption *o, const char *next)
+{
+  return takes_arg (o) && !(optional_arg (o) && next[0] == '-');
+}
+
+/* The vector that cli_context_flags gives popt, which of its words were
+   allocated for it, and which of them are long options that were
+   abbreviated: popt refers to the words until the context is freed, so
+   they stay until the next call (and reachable, for leak checkers,
+   whichever way the tool exits).  */
 static struct
 {
   char **argv;
   bool *owned;
+  bool *abbreviated;
   int argc;
 } rewritten;
+
+/* The options of the last context, for the message on an ambiguous
+   one.  */
+static const struct poptOption *context_options;
 
 static void
 free_rewritten (void)
@@ -293,8 +344,10 @@ free_rewritten (void)
       free (rewritten.argv[i]);
   free (rewritten.argv);
   free (rewritten.owned);
+  free (rewritten.abbreviated);
   rewritten.argv = NULL;
   rewritten.owned = NULL;
+  rewritten.abbreviated = NULL;
   rewritten.argc = 0;
 }
 
@@ -303,6 +356,7 @@ static void
 put_word (char *word, bool owned)
 {
   rewritten.owned[rewritten.argc] = owned;
+  rewritten.abbreviated[rewritten.argc] = false;
   rewritten.argv[rewritten.argc++] = word;
 }
 
@@ -325,37 +379,59 @@ put_concat (const char *a, const char *b)
   put_word (concat3 (a, b, ""), true);
 }
 
-/* Rewrite the long option WORD ("--NAME" or "--NAME=ARG"); *NEXT is the
-   next word of ARGV, taken as the argument of an option that needs one
-   and has no '='.  */
+/* Append long option O, which WORD names in its first LEN bytes after
+   the dashes, as "--" O's whole name, then SUFFIX ("", "=" or "=ARG"):
+   WORD itself if it is that already.  */
 static void
-rewrite_long (char *word, const struct poptOption *options, int argc,
-              char **argv, int *next)
+put_long (const struct poptOption *o, char *word, size_t len,
+          const char *suffix)
+{
+  bool whole = o->longName[len] == '\0';
+  if (whole && strcmp (word + 2 + len, suffix) == 0)
+    put_word (word, false);
+  else
+    put_word (concat3 ("--", o->longName, suffix), true);
+  rewritten.abbreviated[rewritten.argc - 1] = !whole;
+}
+
+/* Rewrite the long option WORD ("--NAME" or "--NAME=ARG") with the whole
+   name of the option NAME stands for; with AFTER_EQUALS, as
+   CLI_OPTIONAL_AFTER_EQUALS says.  *NEXT is the next word of ARGV, taken
+   as the option's argument if popt takes it.  False if WORD is no option
+   (unknown, or ambiguous): popt stops there with an error, and the words
+   after it are not to be read.  */
+static bool
+rewrite_long (char *word, const struct poptOption *options, bool after_equals,
+              int argc, char **argv, int *next)
 {
   const char *name = word + 2;
   const char *eq = strchr (name, '=');
   size_t len = eq ? (size_t) (eq - name) : strlen (name);
-  const struct poptOption *o = find_option (options, name, len, 0);
-  if (o && optional_arg (o))
+  const struct poptOption *o = match_long (options, name, len);
+  if (!o)
+    {
+      put_word (word, false);
+      return false;
+    }
+  if (after_equals && optional_arg (o))
     {
       if (eq && eq[1] == '\0')
         cli_usage_error ("empty argument after '--%s='", o->longName);
-      if (eq)
-        put_word (word, false);
-      else
-        put_concat (word, "=");
-      return;
+      put_long (o, word, len, eq ? eq : "=");
+      return true;
     }
-  put_word (word, false);
-  if (o && takes_arg (o) && !eq && *next < argc)
+  put_long (o, word, len, eq ? eq : "");
+  if (!eq && *next < argc && takes_next_word (o, argv[*next]))
     put_word (argv[(*next)++], false);
+  return true;
 }
 
 /* Rewrite the cluster of short options WORD ("-abc") as one word per
-   option; *NEXT as for rewrite_long.  */
-static void
-rewrite_short (char *word, const struct poptOption *options, int argc,
-               char **argv, int *next)
+   option, for CLI_OPTIONAL_AFTER_EQUALS; *NEXT and the result as for
+   rewrite_long.  */
+static bool
+split_short (char *word, const struct poptOption *options, int argc,
+             char **argv, int *next)
 {
   for (char *p = word + 1; *p; p++)
     {
@@ -369,7 +445,7 @@ rewrite_short (char *word, const struct poptOption *options, int argc,
             cli_usage_error ("%s: unknown option", word);
           /* Unknown: popt reports it, from here.  */
           put_concat ("-", p);
-          return;
+          return false;
         }
       /* "-n=FILE" would be -n, then an unknown option '='.  */
       if (p[1] == '=' && !(takes_arg (o) && !optional_arg (o)))
@@ -386,19 +462,55 @@ rewrite_short (char *word, const struct poptOption *options, int argc,
           put_concat (letter, p + 1);
           if (p[1] == '\0' && *next < argc)
             put_word (argv[(*next)++], false);
-          return;
+          return true;
         }
       else
         put_concat (letter, "");
     }
+  return true;
 }
 
-/* The words of ARGV, rewritten for CLI_OPTIONAL_AFTER_EQUALS against
-   OPTIONS; with STOP_AT_OPERAND, nothing from the first operand on.
-   *ARGC becomes the new length.  */
+/* Pass the cluster of short options WORD ("-abc") on as it is, with the
+   next word of ARGV if popt takes it for the argument of the cluster's
+   last option; *NEXT and the result as for rewrite_long.  */
+static bool
+pass_short (char *word, const struct poptOption *options, int argc,
+            char **argv, int *next)
+{
+  put_word (word, false);
+  for (const char *p = word + 1; *p; p++)
+    {
+      const struct poptOption *o = find_option (options, NULL, 0, *p);
+      if (!o)
+        return false;
+      /* The rest of the cluster, if any, is its argument.  */
+      if (takes_arg (o))
+        {
+          if (p[1] == '\0' && *next < argc
+              && takes_next_word (o, argv[*next]))
+            put_word (argv[(*next)++], false);
+          return true;
+        }
+    }
+  return true;
+}
+
+/* Whether popt ends the options at the first operand whatever the flags:
+   it does when either of these is in the environment.  */
+static bool
+posix_order (void)
+{
+  return getenv ("POSIXLY_CORRECT") || getenv ("POSIX_ME_HARDER");
+}
+
+/* The words of ARGV as popt is to read them against OPTIONS: each long
+   option with its whole name, and as the CLI_* FLAGS say.  Operands,
+   option arguments in words of their own and every word from "--" on
+   (or from the first operand, with CLI_STOP_AT_OPERAND) are left as
+   they are.  *ARGC becomes the new length.  */
 static char **
-optional_after_equals (int *argc, char **argv,
-                       const struct poptOption *options, bool stop_at_operand)
+rewrite_argv (int *argc, char **argv, const struct poptOption *options,
+              unsigned int flags)
 {
   free_rewritten ();
   /* A word becomes at most one word per letter.  */
@@ -407,8 +519,11 @@ optional_after_equals (int *argc, char **argv,
     room += strlen (argv[i]) + 1;
   rewritten.argv = xnmalloc (room, sizeof *rewritten.argv);
   rewritten.owned = xnmalloc (room, sizeof *rewritten.owned);
+  rewritten.abbreviated = xnmalloc (room, sizeof *rewritten.abbreviated);
   put_word (argv[0], false);
 
+  bool after_equals = flags & CLI_OPTIONAL_AFTER_EQUALS;
+  bool stop_at_operand = (flags & CLI_STOP_AT_OPERAND) || posix_order ();
   int i = 1;
   while (i < *argc)
     {
@@ -424,10 +539,14 @@ optional_after_equals (int *argc, char **argv,
           continue;
         }
       i++;
-      if (word[1] == '-')
-        rewrite_long (word, options, *argc, argv, &i);
-      else
-        rewrite_short (word, options, *argc, argv, &i);
+      bool known = (word[1] == '-'
+                    ? rewrite_long (word, options, after_equals, *argc, argv,
+                                    &i)
+                    : after_equals
+                    ? split_short (word, options, *argc, argv, &i)
+                    : pass_short (word, options, *argc, argv, &i));
+      if (!known)
+        break;
     }
   while (i < *argc)
     put_word (argv[i++], false);
@@ -440,9 +559,8 @@ poptContext
 cli_context_flags (int argc, char **argv, const struct poptOption *options,
                    const char *synopsis, unsigned int flags)
 {
-  if (flags & CLI_OPTIONAL_AFTER_EQUALS)
-    argv = optional_after_equals (&argc, argv, options,
-                                  flags & CLI_STOP_AT_OPERAND);
+  argv = rewrite_argv (&argc, argv, options, flags);
+  context_options = options;
   poptContext ctx = poptGetContext (program_name, argc,
                                     (const char **) argv, options,
                                     (flags & CLI_STOP_AT_OPERAND
@@ -451,11 +569,38 @@ cli_context_flags (int argc, char **argv, const struct poptOption *options,
   return ctx;
 }
 
+bool
+cli_abbreviated (const char *long_name)
+{
+  size_t len = strlen (long_name);
+  for (int i = 0; i < rewritten.argc; i++)
+    {
+      if (!rewritten.abbreviated[i])
+        continue;
+      /* "--NAME" or "--NAME=ARG".  */
+      const char *name = rewritten.argv[i] + 2;
+      if (strncmp (name, long_name, len) == 0
+          && (name[len] == '\0' || name[len] == '='))
+        return true;
+    }
+  return false;
+}
+
 poptContext
 cli_context (int argc, char **argv, const struct poptOption *options,
              const char *synopsis)
 {
   return cli_context_flags (argc, argv, options, synopsis, 0);
+}
+
+/* The end of every usage error: the line pointing at --help, and the
+   exit.  */
+static _Noreturn void
+end_usage_error (void)
+{
+  fprintf (stderr, "\nTry '%s --help' for more information.\n",
+           program_name);
+  exit (EXIT_USAGE);
 }
 
 size_t
@@ -472,9 +617,7 @@ cli_keyword (const char *option, const char *arg,
            i == -1 ? "invalid" : "ambiguous", quote_file (arg), option);
   for (size_t k = 0; keywords[k]; k++)
     fprintf (stderr, "\n  - %s", quote_file (keywords[k]));
-  fprintf (stderr, "\nTry '%s --help' for more information.\n",
-           program_name);
-  exit (EXIT_USAGE);
+  end_usage_error ();
 }
 
 _Noreturn void
@@ -485,9 +628,7 @@ cli_usage_error (const char *format, ...)
   va_start (ap, format);
   vfprintf (stderr, format, ap);
   va_end (ap);
-  fprintf (stderr, "\nTry '%s --help' for more information.\n",
-           program_name);
-  exit (EXIT_USAGE);
+  end_usage_error ();
 }
 
 /* Whether WORD, which popt took for an option, is rather a negative
@@ -498,6 +639,27 @@ negative_number (const char *word)
   return word[0] == '-' && c_isdigit (word[1]);
 }
 
+/* If WORD, which popt found no option for, is a long option whose name
+   begins those of several options of the last context, the usage error
+   getopt_long gives, which names them all.  It is reported here rather
+   than as the words are rewritten, for the options before it to be taken
+   first, as getopt_long does: --help among them wins.  */
+static void
+check_ambiguous (const char *word)
+{
+  if (word[0] != '-' || word[1] != '-' || !context_options)
+    return;
+  const char *name = word + 2;
+  size_t len = strcspn (name, "=");
+  const struct poptOption *first = NULL;
+  if (prefix_matches (context_options, name, len, &first, NULL) < 2)
+    return;
+  print_progname ();
+  fprintf (stderr, "option '%s' is ambiguous; possibilities:", word);
+  prefix_matches (context_options, name, len, &first, stderr);
+  end_usage_error ();
+}
+
 int
 cli_next_option_operands (poptContext ctx,
                           void (*check_operand) (const char *word))
@@ -506,6 +668,8 @@ cli_next_option_operands (poptContext ctx,
   if (rc < -1)
     {
       const char *word = poptBadOption (ctx, POPT_BADOPTION_NOALIAS);
+      if (rc == POPT_ERROR_BADOPT)
+        check_ambiguous (word);
       if (rc == POPT_ERROR_BADOPT && negative_number (word))
         {
           if (check_operand)

@@ -3,6 +3,10 @@
    - options parsed by popt, with -h/--help, --usage and -V/--version
      (gnulib version-etc) in every table: CLI_COMMON_OPTIONS, so no tool
      takes -h, -V or -? for an option of its own;
+   - a long option written as any unambiguous beginning of its name
+     (--vers), as getopt_long takes it, a whole name winning over the
+     longer names it begins; an ambiguous one is a usage error naming the
+     options it may stand for, in getopt_long's words;
    - --help and --usage wrapped to 79 columns, whatever the terminal:
      a tool's description is one string per paragraph in its table;
    - errors through gnulib error() with quote()d names; any error()
@@ -14,6 +18,7 @@
 #define NC_CLI_H
 
 #include <popt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -81,7 +86,16 @@ void cli_init (int argc, char **argv);
 /* A popt context over ARGV for OPTIONS; SYNOPSIS is the part of the usage
    line after the program name ("[OPTION]... FILE").  A tool frees it
    before returning from main, and ends early only by exit() (error() does),
-   so that the context is never lost while it is in use.  */
+   so that the context is never lost while it is in use.
+
+   popt reads a vector built from ARGV, which stays allocated until the
+   next call: each long option abbreviated there ("--vers", "--tar=DIR")
+   is written with its whole name ("--version", "--target-directory=DIR"),
+   in OPTIONS and the tables it includes, hidden options as well.  The
+   words popt does not read as options are left as they are: operands,
+   an option's argument in a word of its own ("-t --vers"), the words
+   from "--" on, and from the first operand on where options end there
+   (CLI_STOP_AT_OPERAND, or POSIXLY_CORRECT in the environment).  */
 poptContext cli_context (int argc, char **argv,
                          const struct poptOption *options,
                          const char *synopsis);
@@ -103,15 +117,19 @@ poptContext cli_context (int argc, char **argv,
    or not, are operands (a COMMAND [ARG]... to run).  */
 #define CLI_STOP_AT_OPERAND 0x2
 
-/* cli_context with FLAGS, a set of CLI_* flags above (0 is cli_context).
-   The context may refer to a vector built from ARGV, which stays
-   allocated until the next call.  */
+/* cli_context with FLAGS, a set of CLI_* flags above (0 is cli_context).  */
 poptContext cli_context_flags (int argc, char **argv,
                                const struct poptOption *options,
                                const char *synopsis, unsigned int flags);
 
+/* Whether long option --LONG_NAME was abbreviated on the command line of
+   the last context: for one that is to be written in full (rm's
+   --no-preserve-root).  */
+bool cli_abbreviated (const char *long_name);
+
 /* Return the next option's val from poptGetNextOpt, or -1 at the end; a
-   bad option is a usage error.  */
+   bad option is a usage error ("option '--ver' is ambiguous;
+   possibilities: '--verbose' '--version'" for an ambiguous one).  */
 int cli_next_option (poptContext ctx);
 
 /* As cli_next_option, for a tool whose operands are numbers: a word that

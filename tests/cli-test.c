@@ -1,8 +1,9 @@
 /* cli-test.c -- the C test driver for lib/cli.c: what popt makes of a
-   command line under the cli_context_flags flags, the shared progress
-   rows, cli_keyword, cli_fail and the erasing of a progress line before
-   a message, and the usage errors, each run in a child whose standard
-   error and exit status are checked.
+   command line under the cli_context_flags flags, long options
+   abbreviated or not, the shared progress rows, cli_keyword, cli_fail
+   and the erasing of a progress line before a message, and the usage
+   errors, each run in a child whose standard error and exit status are
+   checked.
 
    Every check prints "ok N - what" or "not ok N - what (detail)"; the
    last line is "cli-test: N passed, M failed"; the exit status is 1 if
@@ -47,13 +48,19 @@ check_str (const char *got, const char *want, const char *what)
 
 /* --- what popt makes of a command line ------------------------------ */
 
-enum { OPT_NET = 1, OPT_FILE, OPT_ALL };
+enum { OPT_NET = 1, OPT_FILE, OPT_ALL, OPT_FILES_FROM, OPT_HIDDEN };
 
 static struct poptOption test_options[] = {
   { "net", 'n', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_NET,
     "a namespace, persisted at FILE", "FILE" },
   { "file", 'f', POPT_ARG_STRING, NULL, OPT_FILE, "a file", "FILE" },
   { "all", 'a', POPT_ARG_NONE, NULL, OPT_ALL, "all", NULL },
+  /* "file" is a whole name, and the beginning of this one.  */
+  { "files-from", '\0', POPT_ARG_STRING, NULL, OPT_FILES_FROM,
+    "the names in FILE", "FILE" },
+  /* A candidate for an abbreviation, as the shown ones.  */
+  { "hidden", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL,
+    OPT_HIDDEN, NULL, NULL },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -96,7 +103,9 @@ parse_line (const char *line, unsigned int flags, char *out, size_t size)
     {
       char *arg = poptGetOptArg (ctx);
       const char *name = (opt == OPT_NET ? "net" : opt == OPT_FILE ? "file"
-                          : opt == OPT_ALL ? "all" : "?");
+                          : opt == OPT_ALL ? "all"
+                          : opt == OPT_FILES_FROM ? "files-from"
+                          : opt == OPT_HIDDEN ? "hidden" : "?");
       if (arg)
         len += snprintf (out + len, size - len, "%s%s(%s)", len ? " " : "",
                          name, arg);
@@ -156,6 +165,35 @@ static const struct
   { 0, "--progress x", "progress=1 | x" },
   { 0, "--progress --no-progress", "progress=0 |" },
   { AE, "--no-progress --progress -a", "all progress=1 |" },
+  /* A long option abbreviated, with or without the flags.  */
+  { 0, "--al x", "all | x" },
+  { 0, "--files x y", "files-from(x) | y" },
+  { 0, "--files-f=x y", "files-from(x) | y" },
+  { 0, "--hid", "hidden |" },
+  { 0, "--pro --no", "progress=0 |" },
+  { AE, "--ne x", "net() | x" },
+  { AE, "--ne=/p x", "net(/p) | x" },
+  { AE | STOP, "--ne=/p --a cmd", "net(/p) all | cmd" },
+  /* Without the flags, popt takes the next word for an optional argument
+     unless it is an option.  */
+  { 0, "--ne x --al", "net(x) all |" },
+  { 0, "--ne --al x", "net all | x" },
+  /* A whole name wins over the longer names it begins.  */
+  { 0, "--file x", "file(x) |" },
+  { AE, "--file=x", "file(x) |" },
+  /* An option's argument in a word of its own is left as it is, and so
+     is every word after "--", or from the first operand with STOP.  */
+  { 0, "--files --al", "files-from(--al) |" },
+  { 0, "-f --al", "file(--al) |" },
+  { 0, "-af --al x", "all file(--al) | x" },
+  { AE, "-af --al x", "all file(--al) | x" },
+  { AE, "--files-fr --al x", "files-from(--al) | x" },
+  { 0, "x -- --al", " | x --al" },
+  { AE, "-- --al", " | --al" },
+  { STOP, "-a cmd --al", "all | cmd --al" },
+  { AE | STOP, "--al cmd --al --ne", "all | cmd --al --ne" },
+  /* A short option's argument in its cluster ends the cluster.  */
+  { 0, "-fa --al", "file(a) all |" },
 };
 
 static void
@@ -170,6 +208,46 @@ check_parsing (void)
                 parse_cases[i].line);
       check_str (got, parse_cases[i].want, what);
     }
+}
+
+/* Whether, after LINE is parsed with FLAGS, cli_abbreviated (NAME) is
+   WANT.  */
+static void
+check_abbreviated_case (unsigned int flags, const char *line,
+                        const char *name, bool want)
+{
+  char got[512], what[300];
+  parse_line (line, flags, got, sizeof got);
+  snprintf (what, sizeof what, "flags %u: %s: --%s %s", flags, line, name,
+            want ? "abbreviated" : "not abbreviated");
+  check (cli_abbreviated (name) == want, what, "the other way");
+}
+
+static void
+check_abbreviated (void)
+{
+  check_abbreviated_case (0, "--no-p", "no-progress", true);
+  check_abbreviated_case (0, "--no-progress", "no-progress", false);
+  check_abbreviated_case (AE, "--ne=x", "net", true);
+  check_abbreviated_case (AE, "--net", "net", false);
+  check_abbreviated_case (0, "--files x", "file", false);
+  check_abbreviated_case (0, "--file --no-p", "no-progress", false);
+  check_abbreviated_case (0, "x -- --no-p", "no-progress", false);
+  check_abbreviated_case (0, "--no-p", "progress", false);
+}
+
+/* POSIXLY_CORRECT in the environment ends the options at the first
+   operand, for popt as for the abbreviations.  */
+static void
+check_posixly_correct (void)
+{
+  char got[512];
+  setenv ("POSIXLY_CORRECT", "1", 1);
+  parse_line ("--al x --al", 0, got, sizeof got);
+  check_str (got, "all | x --al", "POSIXLY_CORRECT: --al x --al");
+  parse_line ("--ne x --net", AE, got, sizeof got);
+  check_str (got, "net() | x --net", "POSIXLY_CORRECT: --ne x --net");
+  unsetenv ("POSIXLY_CORRECT");
 }
 
 /* --- what a child writes on standard error, and its status ---------- */
@@ -230,6 +308,18 @@ static const struct
   { "-z x", "prog-child: -z: unknown option\n" },
   /* Not "--" (the end of the options) made of the cluster's '-'.  */
   { "-a- -n x", "prog-child: -a-: unknown option\n" },
+  /* An ambiguous abbreviation: the candidates, hidden ones too, in the
+     order of the tables; getopt_long's words.  */
+  { "--fil x", "prog-child: option '--fil' is ambiguous; possibilities: "
+    "'--file' '--files-from'\n" },
+  { "--h", "prog-child: option '--h' is ambiguous; possibilities: "
+    "'--hidden' '--help'\n" },
+  { "-a --n=x", "prog-child: option '--n=x' is ambiguous; possibilities: "
+    "'--net' '--no-progress'\n" },
+  /* Reported where popt gets to it: never after an unknown option.  */
+  { "--zz --fil", "prog-child: --zz: unknown option\n" },
+  /* The checks of the whole name.  */
+  { "--ne= x", "prog-child: empty argument after '--net='\n" },
 };
 
 static void
@@ -360,6 +450,8 @@ main (int argc, char **argv)
   char *name[] = { (char *) "prog-child", NULL };
   cli_init (1, name);
   check_parsing ();
+  check_abbreviated ();
+  check_posixly_correct ();
   check_usage_errors ();
   check_keywords ();
   check_failures ();

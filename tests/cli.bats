@@ -299,3 +299,208 @@ EOF2
   assert_failure 2
   assert_err --partial "invalid --cols '0x101': number of columns too large (at most 256)"
 }
+
+# --- long options abbreviated (newcalls(7), COMMON OPTIONS) ---------------
+
+@test "long options: --vers, a beginning of --version, is --version" {
+  local tool
+  for tool in "${NC_TOOLS[@]}"; do
+    run --separate-stderr "$tool" --version
+    assert_success
+    local version=$output
+    run --separate-stderr "$tool" --vers
+    assert_success
+    assert_err ""
+    assert_output "$version"
+  done
+}
+
+# same_as WANT COMMAND...: COMMAND succeeds, its standard output WANT.
+same_as() {
+  local want=$1
+  shift
+  run --separate-stderr "$@"
+  assert_success
+  assert_output "$want"
+}
+
+@test "long options: each tool's abbreviated options do what the whole ones do" {
+  printf 'hello world\n' >f
+  mkdir -p src/sub d1 d2
+  echo a >src/sub/a
+  same_as llo splice-in --off=2 --len 3 f
+  same_as llo splice-in --offset=2 --length 3 f
+  printf 'abc' | splice-out --app f
+  printf 'abc' | splice-out --append f
+  run cat f
+  assert_output "hello world
+abcabc"
+  run --separate-stderr preadv-dump --format=raw f 2:3
+  same_as "$output" preadv-dump --form=raw f 2:3
+  run --separate-stderr pwritev-patch --dry-run f 0=41
+  same_as "$output" pwritev-patch --dry f 0=41
+  run head -c 1 f
+  assert_output h
+  run --separate-stderr ppoll-wait --timeout=0 --json /dev/null
+  same_as "$output" ppoll-wait --tim=0 --js /dev/null
+  same_as / unshare-run --w / pwd
+  run --separate-stderr rmtree --dry-run d1
+  same_as "$output" rmtree --dry d1
+  assert [ -d d1 ]
+  # xcp as cp, which reads its abbreviations with getopt_long.
+  xcp --recurs src x1
+  cp --recurs src c1
+  diff -r c1 x1
+  run --separate-stderr xcp --verb f d2
+  same_as "$output" cp --verb f d2
+}
+
+# ambiguous TOOL WORD CANDIDATES: TOOL WORD is a usage error that names
+# CANDIDATES.
+ambiguous() {
+  run --separate-stderr "$1" "$2" </dev/null
+  assert_failure 2
+  assert_output ""
+  assert_err "$1: option '$2' is ambiguous; possibilities: $3
+Try '$1 --help' for more information."
+}
+
+@test "long options: an ambiguous beginning is a usage error naming the candidates" {
+  ambiguous preadv-dump --g "'--groupsize' '--gap'"
+  ambiguous pwritev-patch --s "'--sync' '--stats'"
+  ambiguous ppoll-wait --s "'--signal' '--select'"
+  ambiguous unshare-run --us "'--user' '--usage'"
+  ambiguous rmtree --ver "'--verbose' '--version'"
+  ambiguous xcp --ver=x "'--verbose' '--version'"
+  # An empty name begins every one, as cp has it too.
+  local all="'--offset' '--length' '--pipe-size' '--debug' '--help' '--usage' '--version'"
+  ambiguous splice-in --=1 "$all"
+  ambiguous splice-out --= "'--append' $all"
+}
+
+@test "long options: the ambiguity message is cp's and rm's, status 2" {
+  local tool word
+  for tool in xcp rmtree; do
+    local peer=cp
+    [[ $tool == rmtree ]] && peer="rm"
+    for word in --ver --ver=1; do
+      run --separate-stderr env LC_ALL=C "$peer" "$word"
+      # shellcheck disable=SC2154 # run --separate-stderr sets stderr
+      local want=${stderr/#$peer:/$tool:}
+      want=${want//"'$peer --help'"/"'$tool --help'"}
+      run --separate-stderr "$tool" "$word"
+      assert_failure 2
+      assert_err "$want"
+    done
+  done
+}
+
+@test "long options: a whole name wins over the longer names it begins" {
+  # --mount is a name, and the beginning of --mount-proc; --moun is the
+  # beginning of both.  An empty FILE names the option taken.
+  run --separate-stderr unshare-run --mount= true
+  assert_failure 2
+  assert_err --regexp "^unshare-run: empty argument after '--mount='"
+  run --separate-stderr unshare-run --mount-p= true
+  assert_failure 2
+  assert_err --regexp "^unshare-run: empty argument after '--mount-proc='"
+  ambiguous unshare-run --moun "'--mount' '--mount-proc'"
+}
+
+@test "long options: an ambiguous one is reported where the options get to it" {
+  # --help before it wins, as in cp; an unknown option before it is
+  # reported instead.
+  run --separate-stderr cp --help --ver
+  assert_success
+  run --separate-stderr xcp --help --ver
+  assert_success
+  assert_line --index 0 --partial "Usage: xcp "
+  run --separate-stderr rmtree --vers --ver
+  assert_success
+  assert_line --index 0 --partial "rmtree (newcalls)"
+  run --separate-stderr xcp --no-such-option --ver
+  assert_failure 2
+  assert_err --regexp "^xcp: --no-such-option: unknown option"
+}
+
+@test "long options: an option's argument in a word of its own, and the words after --, are left as they are" {
+  printf 'hello world\n' >f
+  mkdir -- --recurs
+  # As cp: the argument of -t and of --tar(get-directory).
+  cp --tar --recurs f
+  assert_same f --recurs/f
+  rm -- --recurs/f
+  xcp -t --recurs f
+  assert_same f --recurs/f
+  rm -- --recurs/f
+  xcp --tar --recurs f
+  assert_same f --recurs/f
+  # As cp: an operand after --.
+  xcp --verb -- f --vers
+  assert_same f --vers
+  run --separate-stderr rmtree --dry -- --vers
+  assert_success
+  assert_output --partial "'--vers'"
+  assert_file_exists --vers
+  run --separate-stderr ppoll-wait --tim --vers /dev/null
+  assert_failure 2
+  assert_err --regexp "^ppoll-wait: invalid duration '--vers' for --timeout"
+  same_as --vers ppoll-wait --tim=0 -q /dev/null -- echo --vers
+  run --separate-stderr preadv-dump --form --vers f
+  assert_failure 2
+  assert_err --regexp "^preadv-dump: invalid argument '--vers' for '--format'"
+  run --separate-stderr pwritev-patch --eng --vers f 0=41
+  assert_failure 2
+  assert_err --regexp "^pwritev-patch: invalid argument '--vers' for '--engine'"
+  run --separate-stderr splice-in --off --vers f
+  assert_failure 2
+  assert_err --regexp "^splice-in: invalid --offset '--vers'"
+  run --separate-stderr splice-out --len --vers f </dev/null
+  assert_failure 2
+  assert_err --regexp "^splice-out: invalid --length '--vers'"
+  same_as "$PWD/--recurs" unshare-run --w --recurs pwd
+}
+
+@test "long options: unshare-run leaves COMMAND's arguments as they are" {
+  same_as "--vers --ver --w" unshare-run --w / echo --vers --ver --w
+  same_as "--vers" unshare-run --w=/ -- echo --vers
+  same_as "--w" unshare-run --w / -- echo --w
+  # --fo(rk) and --ma(p-root-user) are abbreviations only before COMMAND.
+  same_as "--fo --ma" unshare-run --w / echo --fo --ma
+}
+
+@test "long options: rmtree's --no-preserve-root is written in full, as rm's" {
+  mkdir d
+  run --separate-stderr env LC_ALL=C rm -r --no-preserve-r d
+  assert_failure
+  local want=${stderr//rm:/rmtree:}
+  [[ $want == "rmtree: you may not abbreviate the --no-preserve-root option" ]]
+  run --separate-stderr rmtree --no-preserve-r d
+  assert_failure 2
+  assert_err "$want
+Try 'rmtree --help' for more information."
+  assert [ -d d ]
+  run --separate-stderr rmtree --no-preserve-root=x d
+  assert_failure 2
+  assert [ -d d ]
+  # In full, or another option abbreviated (--pres(erve-root)), it is
+  # taken.
+  run --separate-stderr rmtree --pres --no-preserve-root d
+  assert_success
+  assert_not_exists d
+}
+
+@test "long options: POSIXLY_CORRECT ends the options at the first operand, as in cp" {
+  printf 'hello world\n' >f
+  # shellcheck disable=SC2225 # --reflink is the destination here
+  POSIXLY_CORRECT=1 cp f --reflink
+  assert_same f --reflink
+  rm -- --reflink
+  POSIXLY_CORRECT=1 xcp f --reflink
+  assert_same f --reflink
+  assert_not_exists --reflink=
+  run --separate-stderr env POSIXLY_CORRECT=1 xcp --verb f --vers
+  assert_success
+  assert_output "'f' -> '--vers'"
+  assert_same f --vers
+}
