@@ -46,7 +46,7 @@
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
-       OPT_NO_TARGET_DIR, OPT_JOBS };
+       OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -94,6 +94,11 @@ static struct poptOption tool_options[] = {
     OPT_PRESERVE,
     "keep these attributes: mode, ownership, timestamps, links, xattr, "
     "all (default: mode,ownership,timestamps)", "LIST" },
+  { "no-preserve", '\0', POPT_ARG_STRING, NULL, OPT_NO_PRESERVE,
+    "do not keep these attributes: mode, ownership, timestamps, links, "
+    "xattr, context (none without SELinux), all; after --preserve or "
+    "--archive, which it undoes as the options come; without mode, new "
+    "copies get 0666 or 0777 less the umask", "LIST" },
   { "jobs", 'j', POPT_ARG_STRING, NULL, OPT_JOBS,
     "copy the files of directories with N threads (default: one per "
     "CPU it may run on; 1: one file at a time, no thread)", "N" },
@@ -398,26 +403,44 @@ parse_engine (const char *arg)
   return engines[cli_keyword ("engine", arg, words)];
 }
 
-/* Add the attributes of the list ARG (NULL or empty: the default list)
-   to KEEP.  */
+/* Set the attributes of the list ARG in X to ON, under the name OPTION:
+   for --preserve, NULL or empty is the default list; --no-preserve
+   also takes context, which a kernel without SELinux has none of, to
+   leave it out.  The words in cp's order.  */
 static void
-parse_preserve (const char *arg, struct copy_preserve *keep)
+parse_preserve (const char *option, const char *arg, bool on,
+                struct copy_options *x)
 {
   static const char *const words[] = {
-    "mode", "ownership", "timestamps", "links", "xattr", "all", NULL
+    "mode", "timestamps", "ownership", "links", "xattr", "all", NULL
   };
-  bool *const kept[] = { &keep->mode, &keep->owner, &keep->times,
+  static const char *const no_words[] = {
+    "mode", "timestamps", "ownership", "links", "context", "xattr", "all",
+    NULL
+  };
+  struct copy_preserve *keep = &x->preserve;
+  bool context;
+  bool *const kept[] = { &keep->mode, &keep->times, &keep->owner,
                          &keep->links, &keep->xattr };
-  enum { ALL = sizeof kept / sizeof kept[0] };
+  bool *const no_kept[] = { &keep->mode, &keep->times, &keep->owner,
+                            &keep->links, &context, &keep->xattr };
+  enum { ALL = sizeof kept / sizeof kept[0],
+         NO_ALL = sizeof no_kept / sizeof no_kept[0] };
+  if (!on && (!arg || !*arg))
+    cli_keyword (option, "", no_words);     /* ambiguous, as in cp */
   char *list = xstrdup (arg && *arg ? arg : PRESERVE_DEFAULT);
   char *save = NULL;
   for (char *tok = strtok_r (list, ",", &save); tok;
        tok = strtok_r (NULL, ",", &save))
     {
-      size_t i = cli_keyword ("preserve", tok, words);
-      for (size_t k = 0; k < ALL; k++)
-        if (k == i || i == ALL)
-          *kept[k] = true;
+      size_t i = cli_keyword (option, tok, on ? words : no_words);
+      size_t all = on ? ALL : NO_ALL;
+      for (size_t k = 0; k < all; k++)
+        if (k == i || i == all)
+          *(on ? kept : no_kept)[k] = on;
+      /* The last word about the mode wins, as in cp.  */
+      if (i == 0 || i == all)
+        x->default_mode = !on;
     }
   free (list);
 }
@@ -444,10 +467,13 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_PRESERVE:          /* each --preserve adds to the list */
     case OPT_PRESERVE_DEFAULT:
-      parse_preserve (arg, &x->preserve);
+      parse_preserve ("preserve", arg, true, x);
+      break;
+    case OPT_NO_PRESERVE:       /* and each --no-preserve takes away */
+      parse_preserve ("no-preserve", arg, false, x);
       break;
     case OPT_ARCHIVE:
-      parse_preserve ("all", &x->preserve);
+      parse_preserve ("preserve", "all", true, x);
       x->recursive = true;
       break;
     case OPT_RECURSIVE:

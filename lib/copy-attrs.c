@@ -151,6 +151,18 @@ plain_mode (mode_t mode, mode_t umask_bits)
   return mode & (S_ISDIR (mode) ? 0777 | S_ISVTX : 0777) & ~umask_bits;
 }
 
+/* The mode a new copy of MODE is made from without --preserve=mode:
+   the source's, or with --no-preserve=mode (O's default_mode) the
+   default permissions of its type, as cp gives them.  */
+static mode_t
+made_from (const struct copy_options *o, mode_t mode)
+{
+  if (!o->default_mode)
+    return mode;
+  return (mode & S_IFMT)
+         | (S_ISDIR (mode) || S_ISSOCK (mode) ? 0777 : 0666);
+}
+
 /* The mode to give a copy of SRC_MODE with --preserve=mode, now owned by
    UID and GID: set-user-ID and set-group-ID only where the owner is the
    source's, as cp does (they would grant another user's rights).  */
@@ -347,7 +359,8 @@ set_entry_attrs (const struct copy_options *o, int dirfd, const char *name,
     {
       mode_t want = o->preserve.mode
                     ? kept_mode (st, uid, gid)
-                    : plain_mode (st->st_mode, o->umask_bits) | inherited;
+                    : plain_mode (made_from (o, st->st_mode), o->umask_bits)
+                      | inherited;
       if (want != made_mode || (chowned && (want & 06000))
           || (o->preserve.mode && S_ISDIR (st->st_mode)))
         {

@@ -187,7 +187,8 @@ open_copy (struct one_copy *c)
 {
   const struct dest *d = c->d;
   struct put *p = &c->p;
-  c->made_mode = S_ISREG (c->st.st_mode) ? c->st.st_mode & 0777 : 0666;
+  c->made_mode = S_ISREG (c->st.st_mode) && !c->x->default_mode
+                 ? c->st.st_mode & 0777 : 0666;
   if (p->how == PUT_REPLACE)
     {
       /* The ACL and security labels it keeps are read from it.  */

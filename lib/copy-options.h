@@ -47,6 +47,9 @@ struct copy_options
   bool inplace;                 /* --inplace: write over a regular file */
   bool fsync;                   /* --fsync: each file and its directory */
   struct copy_preserve preserve;
+  /* --no-preserve=mode: new copies get 0666 (directories and sockets
+     0777) less the umask rather than the source's permissions.  */
+  bool default_mode;
   /* Several sources into one directory: remember what this run made, so
      that a later source of the same name does not replace it.  */
   bool record_made;

@@ -217,6 +217,7 @@ declare -gA ARG_KIND=(
   [xcp --reflink]=words
   [xcp --sparse]=words
   [xcp --preserve]=list
+  [xcp --no-preserve]=list
   [xcp --target-directory]=dirs
   [xcp --jobs]=nothing
 )

@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# xcp-options.bats -- the cp options scripts use that xcp takes as GNU
+# cp does (issue 28, item 8), each against the real cp on the same tree:
+# --no-preserve=LIST, undoing -a, -p and --preserve in command-line
+# order; --strip-trailing-slashes.  Every comparison is made with one
+# worker and with two (-j 1, -j 2).
+
+load test_helper
+load xcp_helper
+
+setup() {
+  nc_setup
+  require_cmd python3 cp
+}
+
+# listing DIR: one line per entry of DIR, sorted by path: type, mode,
+# owner, size, link target, the mtime in ns or "new" for a time of this
+# run's (the copies are not made at the same instant), the first path of
+# its hard-link group and its link count, the user.* xattrs.
+listing() {
+  python3 - "$1" <<'EOF'
+import os, stat, sys, time
+
+old = time.time_ns() - 3600 * 10**9
+first = {}
+out = []
+os.chdir(sys.argv[1])
+for top, dirs, files in os.walk("."):
+    for name in [""] + sorted(dirs + files) if top == "." else sorted(dirs + files):
+        p = os.path.join(top, name) if name else "."
+        st = os.lstat(p)
+        m = st.st_mode
+        s = "%s %s %04o %d:%d" % (p, stat.filemode(m)[0], stat.S_IMODE(m),
+                                  st.st_uid, st.st_gid)
+        if stat.S_ISREG(m):
+            s += " size %d" % st.st_size
+        if stat.S_ISLNK(m):
+            s += " -> " + os.readlink(p)
+        else:
+            s += " mtime %s" % (st.st_mtime_ns if st.st_mtime_ns < old
+                                else "new")
+            s += " xattrs %s" % sorted(n for n in os.listxattr(p)
+                                       if n.startswith("user."))
+        if not stat.S_ISDIR(m):
+            s += " group %s links %d" % (
+                first.setdefault((st.st_dev, st.st_ino), p), st.st_nlink)
+        out.append(s)
+print("\n".join(sorted(out)))
+EOF
+}
+
+# assert_same_listing A B: the listings of A and B are the same.
+assert_same_listing() {
+  local d
+  d=$(diff <(listing "$1") <(listing "$2")) \
+    || fail "$(printf '%s and %s differ:\n%s' "$1" "$2" "$d")"
+}
+
+# make_src: the tree of make_tree in src, with a user.* xattr on a file
+# and on a directory where the file system has them.
+make_src() {
+  make_tree src
+  python3 -c 'import os
+for p in ("src/file", "src/sub"):
+    try:
+        os.setxattr(p, "user.test", b"kept")
+    except OSError:
+        pass'
+}
+
+# like_cp OPTION...: cp -r OPTION... src c, and xcp -j 1 and -j 2 with
+# the same options to x1 and x2, make the same tree.
+like_cp() {
+  rm -rf c x1 x2
+  cp -r "$@" src c || fail "cp -r $* failed"
+  run xcp -j 1 -r "$@" src x1
+  assert_success
+  assert_same_listing c x1
+  run xcp -j 2 -r "$@" src x2
+  assert_success
+  assert_same_listing c x2
+}
+
+@test "xcp --no-preserve=LIST undoes -a, -p and --preserve in order, as cp" {
+  make_src
+  like_cp --no-preserve=mode
+  like_cp -a --no-preserve=mode
+  like_cp --no-preserve=mode -a
+  like_cp -a --no-preserve=all
+  like_cp --no-preserve=all -a
+  like_cp -a --no-preserve=timestamps,ownership
+  like_cp -a --no-preserve=links
+  like_cp -a --no-preserve=xattr
+  like_cp -p --no-preserve=timestamps --preserve=links
+  like_cp --preserve=all --no-preserve=mode,links -p
+  # cp knows context, which it leaves alone without SELinux.
+  like_cp -a --no-preserve=context
+  # Abbreviated words, as cp takes them.
+  like_cp -a --no-preserve=own,time
+}
+
+@test "xcp --no-preserve=mode: new files and directories get the default permissions less the umask, as cp" {
+  printf x >f
+  chmod 0750 f
+  mkdir d
+  chmod 0700 d
+  mkfifo p
+  chmod 0600 p
+  umask 027
+  cp -r --no-preserve=mode f d p c-dir 2>/dev/null || {
+    mkdir c-dir && cp -r --no-preserve=mode f d p c-dir
+  }
+  mkdir x-dir
+  run xcp -r --no-preserve=mode f d p x-dir
+  assert_success
+  assert_equal "$(stat -c '%n %a' x-dir/f x-dir/d x-dir/p)" \
+    "$(stat -c '%n %a' c-dir/f c-dir/d c-dir/p | sed 's/^c-dir/x-dir/')"
+  assert_equal "$(stat -c %a x-dir/f x-dir/d x-dir/p | tr '\n' ' ')" \
+    "640 750 640 "
+  # An existing file keeps its mode, as without the option.
+  printf old >x-dir/old
+  chmod 0600 x-dir/old
+  run xcp --no-preserve=mode f x-dir/old
+  assert_success
+  assert_equal "$(stat -c %a x-dir/old)" 600
+}
+
+@test "xcp --no-preserve: its argument errors are cp's, exit 2" {
+  printf x >f
+  local arg
+  for arg in --no-preserve=bogus --no-preserve= "--no-preserve f"; do
+    # shellcheck disable=SC2086 # the last one is two words
+    run --separate-stderr cp $arg f g
+    assert_failure 1
+    # shellcheck disable=SC2154 # set by run --separate-stderr.
+    local cp_err=${stderr//[‘’]/\'}
+    # shellcheck disable=SC2086
+    run --separate-stderr xcp $arg f g
+    # xcp's usage errors exit 2, cp's 1.
+    assert_failure 2
+    assert_equal "${stderr//xcp:/cp:}" "${cp_err//cp --help/xcp --help}"
+    assert [ ! -e g ]
+  done
+}
