@@ -46,7 +46,8 @@
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
-       OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE };
+       OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
+       OPT_STRIP_SLASHES };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -106,6 +107,9 @@ static struct poptOption tool_options[] = {
     "copy every SRC into DIR", "DIR" },
   { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
     "treat DST as the name of the copy, even if it is a directory", NULL },
+  { "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES,
+    "copy each SRC into DIR by its name without the slashes at its end: "
+    "a symbolic link to a directory is then copied as a link", NULL },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -320,6 +324,14 @@ static void
 copy_into (const struct copy_options *x, const char *src, int dirfd,
            const char *dir)
 {
+  char *stripped = NULL;
+  if (x->strip_slashes)
+    {
+      size_t len = strlen (src);
+      while (len > 1 && src[len - 1] == '/')
+        len--;
+      src = stripped = ximemdup0 (src, len);
+    }
   char *base = base_name_of (src);
   size_t dlen = strlen (dir);
   char *dst = xmalloc (dlen + strlen (base) + 2);
@@ -328,6 +340,7 @@ copy_into (const struct copy_options *x, const char *src, int dirfd,
   copy_operand (x, src, dirfd, base, dst);
   free (dst);
   free (base);
+  free (stripped);
 }
 
 /* Copy SRC to DST, a name.  */
@@ -505,6 +518,9 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_NO_TARGET_DIR:
       x->no_target_dir = true;
+      break;
+    case OPT_STRIP_SLASHES:
+      x->strip_slashes = true;
       break;
     case OPT_JOBS:
       x->jobs = (unsigned int) cli_parse_number ("jobs", "number of jobs",

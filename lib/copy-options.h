@@ -61,6 +61,9 @@ struct copy_options
   bool recursive;               /* -r: directories and what is below */
   char *target_dir;             /* -t DIR: every source into DIR */
   bool no_target_dir;           /* -T: the destination is the copy's name */
+  /* --strip-trailing-slashes: each SRC copied into a directory is named
+     without the slashes at its end (cp strips them there only).  */
+  bool strip_slashes;
 
   /* Telling.  */
   bool verbose;                 /* -v: "'SRC' -> 'DST'" on standard output */

@@ -2,7 +2,7 @@
 # xcp-options.bats -- the cp options scripts use that xcp takes as GNU
 # cp does (issue 28, item 8), each against the real cp on the same tree:
 # --no-preserve=LIST, undoing -a, -p and --preserve in command-line
-# order; --strip-trailing-slashes.  Every comparison is made with one
+# order; --strip-trailing-slashes, for each SRC copied into a directory.  Every comparison is made with one
 # worker and with two (-j 1, -j 2).
 
 load test_helper
@@ -141,4 +141,42 @@ like_cp() {
     assert_equal "${stderr//xcp:/cp:}" "${cp_err//cp --help/xcp --help}"
     assert [ ! -e g ]
   done
+}
+
+@test "xcp --strip-trailing-slashes: each SRC copied into a directory by its name without them, as cp" {
+  mkdir d
+  echo x >d/f
+  ln -s d l
+  echo y >f
+  local -a args
+  local cmd x
+  for cmd in "-r l/ f// d/// DIR" "-t DIR l/ f//" "l// f/ DIR" \
+    "-r l/ DIR/new"; do
+    rm -rf c x1 x2
+    mkdir c x1 x2
+    read -ra args <<<"$cmd"
+    run --separate-stderr cp -v --strip-trailing-slashes "${args[@]//DIR/c}"
+    local cp_status=$status cp_out=$output
+    for x in x1 x2; do
+      run --separate-stderr xcp -j "${x#x}" -v --strip-trailing-slashes \
+        "${args[@]//DIR/$x}"
+      assert_equal "$status" "$cp_status"
+      assert_equal "$output" "${cp_out//c\//$x/}"
+      assert_same_listing c "$x"
+    done
+  done
+  # SRC DST: not stripped, the link followed, as by cp.
+  assert [ ! -L x2/new ]
+  assert [ -d x2/new ]
+  # Into a directory, the link itself is copied, not the directory it
+  # names; without the option, the slash follows the link.
+  rm -rf x1 x2
+  mkdir x1 x2
+  run xcp -r --strip-trailing-slashes l/ f x1
+  assert_success
+  assert [ -L x1/l ]
+  run xcp -r l/ f x2
+  assert_success
+  assert [ ! -L x2/l ]
+  assert [ -d x2/l ]
 }
