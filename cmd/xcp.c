@@ -47,7 +47,7 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
        OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
-       OPT_STRIP_SLASHES };
+       OPT_STRIP_SLASHES, OPT_ONE_FS };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -107,6 +107,9 @@ static struct poptOption tool_options[] = {
     "copy every SRC into DIR", "DIR" },
   { "no-target-directory", 'T', POPT_ARG_NONE, NULL, OPT_NO_TARGET_DIR,
     "treat DST as the name of the copy, even if it is a directory", NULL },
+  { "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_ONE_FS,
+    "with -r, copy a directory on another file system than its SRC's "
+    "empty, as a mount point", NULL },
   { "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES,
     "copy each SRC into DIR by its name without the slashes at its end: "
     "a symbolic link to a directory is then copied as a link", NULL },
@@ -518,6 +521,9 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_NO_TARGET_DIR:
       x->no_target_dir = true;
+      break;
+    case OPT_ONE_FS:
+      x->one_fs = true;
       break;
     case OPT_STRIP_SLASHES:
       x->strip_slashes = true;

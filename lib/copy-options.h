@@ -59,6 +59,8 @@ struct copy_options
 
   /* The operands.  */
   bool recursive;               /* -r: directories and what is below */
+  /* -x: a directory on another device than its SRC is copied empty.  */
+  bool one_fs;
   char *target_dir;             /* -t DIR: every source into DIR */
   bool no_target_dir;           /* -T: the destination is the copy's name */
   /* --strip-trailing-slashes: each SRC copied into a directory is named

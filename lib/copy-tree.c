@@ -863,6 +863,10 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
       return enter_dir (t, w, e);
     case WALK_DIR_POST:
       return leave_dir (t, w, e);
+    case WALK_MOUNT:            /* -x: made, as cp makes it, but empty */
+      if (enter_dir (t, w, e) == WALK_CONTINUE)
+        leave_dir (t, w, e);
+      return WALK_CONTINUE;
     case WALK_REG:
       copy_regular (t, w, e);
       return WALK_CONTINUE;
@@ -934,7 +938,8 @@ copy_tree (const struct copy_options *x, const char *src, int dirfd,
   walk_stack_init (&t.dirs, limits->dst_fds);
   if (t.max_dirs)
     t.leaves = xnmalloc (t.max_dirs, sizeof *t.leaves);
-  walk_at_fds (AT_FDCWD, src, 0, limits->walk_fds, src, visit, &t);
+  walk_at_fds (AT_FDCWD, src, x->one_fs ? WALK_ONE_FS | WALK_ONE_DEV : 0,
+               limits->walk_fds, src, visit, &t);
   drop_levels (&t, 0);
   while (leave_oldest (&t, true))
     ;

@@ -445,10 +445,16 @@ enter (struct walk *w, const char *name, uint64_t d_ino,
   int ret = stat_at (fd, "", AT_EMPTY_PATH, &dst, &mount);
   if (ret < 0)
     e.err = -ret;
-  else if ((w->flags & WALK_ONE_FS) && (dst.st_dev != w->root_dev || mount))
+  else if ((w->flags & WALK_ONE_FS)
+           && (dst.st_dev != w->root_dev
+               || (mount && !(w->flags & WALK_ONE_DEV))))
     {
       e.type = WALK_MOUNT;
+      e.fd = fd;
       e.st = &dst;
+      int action = call (w, &e, d, name);
+      sys_close (fd);
+      return action;
     }
   else if (st ? !same_file (st, &dst)
            /* The d_ino of a mount point is the inode it covers.  */

@@ -65,7 +65,8 @@ enum walk_type
   WALK_BLK,
   WALK_OTHER,
   WALK_MOUNT,       /* with WALK_ONE_FS: a directory on another file
-                       system, or any other mount point; not entered */
+                       system, or any other mount point; not entered
+                       (fd is the directory, as for WALK_DIR) */
   WALK_ERR          /* an entry that could not be visited: see err */
 };
 
@@ -83,7 +84,10 @@ enum
      mount point: visit it as WALK_MOUNT.  */
   WALK_ONE_FS = 1 << 1,
   /* Fill st for every entry, at the cost of one fstatat each.  */
-  WALK_STAT = 1 << 2
+  WALK_STAT = 1 << 2,
+  /* With WALK_ONE_FS, a mount point on NAME's device (a bind mount) is
+     entered too: only another device is a WALK_MOUNT, as cp -x has it.  */
+  WALK_ONE_DEV = 1 << 3
 };
 
 /* What VISIT returns.  */
@@ -112,8 +116,8 @@ struct walk_entry
      For WALK_EMOVED, dirfd is -1: the parent is not known any more.  */
   int dirfd;
   const char *name;
-  /* WALK_DIR, WALK_DIR_POST, and WALK_ERR while reading a directory: the
-     directory itself, open read-only; otherwise -1.  Valid during the
+  /* WALK_DIR, WALK_DIR_POST, WALK_MOUNT, and WALK_ERR while reading a
+     directory: the directory itself, open read-only; otherwise -1.  Valid during the
      visit only.  */
   int fd;
   /* Directories always (as fstat said on the way in); other entries with

@@ -937,6 +937,16 @@ test_one_fs (void)
     skip ("one-fs: bind mount: %s", strerror (errno));
   run_free (&r);
 
+  struct run o = { .record = true };
+  walk_at (dfd, "fs", WALK_ONE_FS | WALK_ONE_DEV, NULL, visit, &o);
+  check (find (&o, "fs/t", WALK_MOUNT) >= 0
+         && count_prefix (&o, "fs/t/") == 0 && !o.bad_entry,
+         "one-dev: another file system is WALK_MOUNT, not entered");
+  if (bind)
+    check (find (&o, "fs/b/s", WALK_REG) >= 0 && find (&o, "fs/b", WALK_ERR) < 0,
+           "one-dev: a bind mount of the same file system is entered");
+  run_free (&o);
+
   struct run a = { .record = true };
   walk_at (dfd, "fs", 0, NULL, visit, &a);
   check (find (&a, "fs/t/inside", WALK_REG) >= 0,

@@ -2,7 +2,9 @@
 # xcp-options.bats -- the cp options scripts use that xcp takes as GNU
 # cp does (issue 28, item 8), each against the real cp on the same tree:
 # --no-preserve=LIST, undoing -a, -p and --preserve in command-line
-# order; --strip-trailing-slashes, for each SRC copied into a directory.  Every comparison is made with one
+# order; --strip-trailing-slashes, for each SRC copied into a directory;
+# -x, --one-file-system, in a mount namespace of its own with tmpfs
+# mounts.  Every comparison is made with one
 # worker and with two (-j 1, -j 2).
 
 load test_helper
@@ -179,4 +181,41 @@ like_cp() {
   assert_success
   assert [ ! -L x2/l ]
   assert [ -d x2/l ]
+}
+
+@test "xcp -x: a directory on another file system than SRC is copied empty, a bind mount of the same whole, as cp -x" {
+  require_root
+  require_cmd unshare mount
+  cat >ns.sh <<'EOF'
+set -e
+mkdir -p src/m src/keep/deep src/b
+mount -t tmpfs -o mode=0750 nc-test src/m || exit 77
+mkdir src/m/sub
+echo in >src/m/f
+echo k >src/keep/deep/k
+mount --bind src/keep src/b
+touch -d 2001-01-01 src/m
+for tool in cp "xcp -j 1" "xcp -j 2"; do
+  out=${tool// /}
+  $tool -a -x src "$out-x"
+  $tool -a --one-file-system src "$out-long"
+  $tool -a src "$out-all"
+  $tool -a -x src/m "$out-top"
+done
+EOF
+  PATH=$NC_BINDIR:$PATH run unshare -m --propagation private bash ns.sh
+  [[ $status -ne 77 ]] || skip "cannot mount a tmpfs"
+  assert_success
+  local x form
+  for form in x long all top; do
+    for x in xcp-j1 xcp-j2; do
+      assert_same_listing "cp-$form" "$x-$form"
+    done
+  done
+  # The mount point itself, empty, with its mode and time.
+  assert_equal "$(find xcp-j2-x/m | wc -l)" 1
+  assert_equal "$(stat -c '%a %Y' xcp-j2-x/m)" "750 $(date -d 2001-01-01 +%s)"
+  assert_file_exists xcp-j2-x/b/deep/k
+  assert_file_exists xcp-j2-all/m/f
+  assert_file_exists xcp-j2-top/f
 }
