@@ -47,7 +47,8 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
        OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
-       OPT_STRIP_SLASHES, OPT_ONE_FS };
+       OPT_STRIP_SLASHES, OPT_ONE_FS,
+       OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -87,6 +88,17 @@ static struct poptOption tool_options[] = {
     "copy directories and everything below them; symbolic links are "
     "copied as links", NULL },
   { NULL, 'R', POPT_ARG_NONE, NULL, OPT_RECURSIVE, "same as -r", NULL },
+  { "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NO_DEREF,
+    "copy symbolic links as links, operands too (the default with -r)",
+    NULL },
+  { NULL, 'H', POPT_ARG_NONE, NULL, OPT_DEREF_ARGS,
+    "follow the symbolic links given as operands, not those in a tree",
+    NULL },
+  { "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREF,
+    "follow symbolic links, operands (the default without -r) and those "
+    "in a tree: one in a tree is not followed yet, but reported", NULL },
+  { NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_LINKS,
+    "same as -P --preserve=links", NULL },
   { "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
     "same as -r --preserve=all", NULL },
   { NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT,
@@ -268,11 +280,12 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
       return;
     }
   bool parent_acl = dir_has_default_acl (dirfd);
-  if (!x->recursive)
+  struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
+                    .display = dst, .inherits_acl = parent_acl,
+                    .made_here = copy_made_here };
+  bool follow = copy_follows_operand (x);
+  if (!x->recursive && follow)
     {
-      struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
-                        .display = dst, .inherits_acl = parent_acl,
-                        .made_here = copy_made_here };
       copy_file (x, AT_FDCWD, src, src, 0, false, &d);
       return;
     }
@@ -284,9 +297,36 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
       copy_fail (-ret, "cannot stat %s", src);
       return;
     }
+  /* -P without -r: a link is copied as a link, anything else as
+     without it.  */
+  if (!x->recursive && !S_ISLNK (st.st_mode))
+    {
+      copy_file (x, AT_FDCWD, src, src, 0, false, &d);
+      return;
+    }
+  /* -H, -L: the walk enters the directory a link names as SRC/.; a
+     link to anything else is copied as a file, as without -r.  */
+  char *walk_name = NULL;
+  if (x->recursive && follow && S_ISLNK (st.st_mode))
+    {
+      ret = sys_fstatat (AT_FDCWD, src, &st, 0);
+      if (ret < 0)
+        {
+          copy_fail (-ret, "cannot stat %s", src);
+          return;
+        }
+      if (!S_ISDIR (st.st_mode))
+        {
+          copy_file (x, AT_FDCWD, src, src, 0, false, &d);
+          return;
+        }
+      walk_name = xmalloc (strlen (src) + 3);
+      sprintf (walk_name, "%s/.", src);
+    }
   if (S_ISDIR (st.st_mode) && inside (&st, dirfd))
     {
       copy_fail2 (0, "cannot copy a directory, %s, into itself, %s", src, dst);
+      free (walk_name);
       return;
     }
   /* The descriptors left under RLIMIT_NOFILE, shared between the
@@ -309,7 +349,9 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
       fprintf (stderr, "%s: %s: %u jobs\n", program_name, quote_msg (src),
                limits.jobs);
     }
-  copy_tree (x, src, dirfd, &dir_st, parent_acl, name, dst, &limits);
+  copy_tree (x, walk_name ? walk_name : src, src, dirfd, &dir_st, parent_acl,
+             name, dst, &limits);
+  free (walk_name);
 }
 
 /* Open directory DIR for copies into it.  */
@@ -521,6 +563,19 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_NO_TARGET_DIR:
       x->no_target_dir = true;
+      break;
+    case OPT_NO_DEREF:          /* the last of -P, -H, -L counts */
+      x->deref = COPY_DEREF_NEVER;
+      break;
+    case OPT_NO_DEREF_LINKS:
+      x->deref = COPY_DEREF_NEVER;
+      x->preserve.links = true;
+      break;
+    case OPT_DEREF_ARGS:
+      x->deref = COPY_DEREF_ARGS;
+      break;
+    case OPT_DEREF:
+      x->deref = COPY_DEREF_ALWAYS;
       break;
     case OPT_ONE_FS:
       x->one_fs = true;

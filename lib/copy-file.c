@@ -290,7 +290,10 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
-  bool track = x->preserve.links && c.st.st_nlink > 1 && d->link_path;
+  /* -L makes one file of every name a tree has for it, links too, as
+     cp -L does: each is looked up whatever its link count.  */
+  bool track = x->preserve.links && d->link_path
+               && (c.st.st_nlink > 1 || x->deref == COPY_DEREF_ALWAYS);
   if (done_by_link (&c, check, track) || !open_copy (&c))
     goto out;
   bool short_read;

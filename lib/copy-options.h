@@ -24,6 +24,15 @@ enum copy_clobber
   COPY_CLOBBER_ASK,             /* ask on standard error */
 };
 
+/* Which symbolic links among the sources are followed: -P, -H, -L.  */
+enum copy_deref
+{
+  COPY_DEREF_DEFAULT,           /* the operands without -r, as cp */
+  COPY_DEREF_NEVER,             /* -P: none, links are copied as links */
+  COPY_DEREF_ARGS,              /* -H: the operands */
+  COPY_DEREF_ALWAYS,            /* -L: every one */
+};
+
 /* --preserve's attributes of the source that a copy keeps.  */
 struct copy_preserve
 {
@@ -59,6 +68,7 @@ struct copy_options
 
   /* The operands.  */
   bool recursive;               /* -r: directories and what is below */
+  enum copy_deref deref;
   /* -x: a directory on another device than its SRC is copied empty.  */
   bool one_fs;
   char *target_dir;             /* -t DIR: every source into DIR */
@@ -98,6 +108,14 @@ copy_tell_copied (const struct copy_options *x, const char *src,
 {
   if (x->copied)
     x->copied (x, src, dst, file);
+}
+
+/* Whether X follows a symbolic link given as an operand.  */
+static inline bool
+copy_follows_operand (const struct copy_options *x)
+{
+  return x->deref == COPY_DEREF_ARGS || x->deref == COPY_DEREF_ALWAYS
+         || (x->deref == COPY_DEREF_DEFAULT && !x->recursive);
 }
 
 /* Fill X's process fields: the umask (read without changing it for

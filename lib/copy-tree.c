@@ -821,8 +821,11 @@ use_workers (struct copy_tree *t)
 
 /* Copy the regular file E: queued for a worker below the top, where
    there are workers; else here.  */
+/* FOLLOWED: the entry is a symbolic link to a regular file, copied as
+   that file (-L), by the walk itself.  */
 static void
-copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
+              bool followed)
 {
   size_t d = e->depth;
   dev_t dev;
@@ -839,6 +842,8 @@ copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   struct copy_dirs *dirs;
   if (parent < 0)
     copy_fail_walk (-parent, "cannot create %s", dd.display);
+  else if (followed)
+    copy_file (t->x, e->dirfd, e->name, src, 0, false, &dd);
   else if (d > 0 && use_workers (t)
            && (dirs = files_dirs (t, e, d - 1, parent, dev)))
     {
@@ -851,6 +856,25 @@ copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   else
     copy_file (t->x, e->dirfd, e->name, src, e->ino, true, &dd);
   free (src);
+}
+
+/* -L: a symbolic link of the tree copied as the regular file it names.
+   One to anything else is reported and left out: following it is not
+   done yet.  */
+static void
+copy_followed (struct copy_tree *t, struct walk *w,
+               const struct walk_entry *e)
+{
+  struct stat st;
+  int ret = sys_fstatat (e->dirfd, e->name, &st, 0);
+  if (ret < 0)
+    copy_fail_walk (-ret, "cannot stat %s", walk_path (w));
+  else if (!S_ISREG (st.st_mode))
+    copy_fail2 (0, "%s: -L does not follow a symbolic link to a directory "
+                "or special file in a tree yet; %s not made", walk_path (w),
+                dst_path (t, w));
+  else
+    copy_regular (t, w, e, true);
 }
 
 static int
@@ -868,7 +892,13 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         leave_dir (t, w, e);
       return WALK_CONTINUE;
     case WALK_REG:
-      copy_regular (t, w, e);
+      copy_regular (t, w, e, false);
+      return WALK_CONTINUE;
+    case WALK_LNK:
+      if (t->x->deref == COPY_DEREF_ALWAYS && e->depth > 0)
+        copy_followed (t, w, e);
+      else
+        copy_special (t, w, e);
       return WALK_CONTINUE;
     case WALK_ERR:
       if (!e->is_dir)
@@ -924,13 +954,14 @@ copy_tree_fds (unsigned int *jobs, size_t *walk_fds, size_t *dst_fds,
 }
 
 void
-copy_tree (const struct copy_options *x, const char *src, int dirfd,
+copy_tree (const struct copy_options *x, const char *src,
+           const char *src_display, int dirfd,
            const struct stat *dir_st, bool parent_acl, const char *name,
            const char *dst, const struct copy_tree_limits *limits)
 {
   struct copy_tree t = {
     .x = x,
-    .src_display = src, .src_display_len = strlen (src),
+    .src_display = src_display, .src_display_len = strlen (src_display),
     .dst_parent = dirfd, .dst_parent_dev = dir_st->st_dev, .dst_name = name,
     .dst_display = dst, .dst_parent_acl = parent_acl,
     .jobs = limits->jobs, .max_dirs = limits->dirs,
@@ -939,7 +970,7 @@ copy_tree (const struct copy_options *x, const char *src, int dirfd,
   if (t.max_dirs)
     t.leaves = xnmalloc (t.max_dirs, sizeof *t.leaves);
   walk_at_fds (AT_FDCWD, src, x->one_fs ? WALK_ONE_FS | WALK_ONE_DEV : 0,
-               limits->walk_fds, src, visit, &t);
+               limits->walk_fds, src_display, visit, &t);
   drop_levels (&t, 0);
   while (leave_oldest (&t, true))
     ;

@@ -71,8 +71,11 @@ size_t copy_tree_fds (unsigned int *jobs, size_t *walk_fds, size_t *dst_fds,
 
 /* Copy SRC (a directory and everything below it, or anything else as
    what it is) to NAME in DIRFD, whose stat is DIR_ST and which has a
-   default ACL if PARENT_ACL; DST in messages; within LIMITS.  */
-void copy_tree (const struct copy_options *o, const char *src, int dirfd,
+   default ACL if PARENT_ACL; SRC_DISPLAY and DST in messages (SRC may
+   be the operand with "/." added, to enter the directory a symbolic
+   link names: -H, -L); within LIMITS.  */
+void copy_tree (const struct copy_options *o, const char *src,
+                const char *src_display, int dirfd,
                 const struct stat *dir_st, bool parent_acl,
                 const char *name, const char *dst,
                 const struct copy_tree_limits *limits);

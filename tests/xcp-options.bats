@@ -4,7 +4,7 @@
 # --no-preserve=LIST, undoing -a, -p and --preserve in command-line
 # order; --strip-trailing-slashes, for each SRC copied into a directory;
 # -x, --one-file-system, in a mount namespace of its own with tmpfs
-# mounts.  Every comparison is made with one
+# mounts; -P, -H, -L and -d, the last of -P, -H, -L counting.  Every comparison is made with one
 # worker and with two (-j 1, -j 2).
 
 load test_helper
@@ -203,7 +203,8 @@ for tool in cp "xcp -j 1" "xcp -j 2"; do
   $tool -a -x src/m "$out-top"
 done
 EOF
-  PATH=$NC_BINDIR:$PATH run unshare -m --propagation private bash ns.sh
+  # xcp by PATH, which test_helper begins with $NC_BINDIR.
+  run unshare -m --propagation private bash ns.sh
   [[ $status -ne 77 ]] || skip "cannot mount a tmpfs"
   assert_success
   local x form
@@ -218,4 +219,88 @@ EOF
   assert_file_exists xcp-j2-x/b/deep/k
   assert_file_exists xcp-j2-all/m/f
   assert_file_exists xcp-j2-top/f
+}
+
+# like_cp_into OPTION... SRC...: cp OPTION... SRC... c/out and xcp -j 1,
+# -j 2 with the same to x1/out, x2/out make the same trees and say the
+# same (-v's lines, sorted: the order of a directory's entries is the
+# file system's, which cp and xcp read differently; the exit status).
+like_cp_into() {
+  rm -rf c x1 x2
+  mkdir c x1 x2
+  local cp_out cp_status=0 out status x
+  cp_out=$(cp -v "$@" c/out 2>/dev/null) || cp_status=$?
+  cp_out=$(sort <<<"$cp_out")
+  for x in x1 x2; do
+    status=0
+    out=$(xcp -j "${x#x}" -v "$@" "$x/out" 2>/dev/null) || status=$?
+    [[ $status -eq $cp_status ]] ||
+      fail "xcp -j ${x#x} -v $* $x/out: status $status, cp's $cp_status"
+    assert_equal "$(sort <<<"$out")" "${cp_out//c\/out/$x/out}"
+    assert_same_listing c "$x"
+  done
+}
+
+@test "xcp -P, -H, -L, -d: symbolic links given as operands, as cp" {
+  mkdir d
+  echo x >d/f
+  ln -s ../d/f d/up
+  ln -s d l
+  echo y >f
+  ln -s f lf
+  ln -s nowhere dang
+  # cp's defaults: followed without -r, not with it.
+  like_cp_into lf
+  like_cp_into -r lf
+  like_cp_into -r l
+  like_cp_into -P lf
+  like_cp_into -P dang
+  like_cp_into -P l
+  like_cp_into --no-dereference lf
+  like_cp_into -d lf
+  like_cp_into -rH l
+  like_cp_into -a -H l
+  like_cp_into -rH lf
+  like_cp_into -rH dang
+  like_cp_into -rL l
+  like_cp_into -r --dereference lf
+  like_cp_into -L dang
+  # The last of -P, -H, -L counts.
+  like_cp_into -r -L -P l
+  like_cp_into -P -L lf
+  like_cp_into -r -P -H l
+  like_cp_into -r -H -P l
+}
+
+@test "xcp -L: the links inside a tree copied as the files they name, one file per target with --preserve=links, as cp" {
+  mkdir -p s/sub
+  echo a >s/f
+  ln -s f s/l1
+  ln -s ../f s/sub/l2
+  echo b >s/g
+  ln s/g s/h
+  ln -s g s/lg
+  echo c >outside
+  ln -s ../outside s/lo
+  like_cp_into -rL s
+  like_cp_into -rL --preserve=links s
+  assert [ "$(stat -c %i x2/out/f)" = "$(stat -c %i x2/out/sub/l2)" ]
+  assert [ ! -L x2/out/lo ]
+  like_cp_into -a -L s
+  like_cp_into -a -H s
+  assert [ -L x2/out/lo ]
+}
+
+@test "xcp -L: a link to a directory inside a tree is reported, not followed yet; the rest copied" {
+  mkdir -p s/d
+  echo a >s/d/f
+  ln -s d s/ld
+  echo b >s/g
+  ln -s g s/lg
+  run --separate-stderr xcp -rL s out
+  assert_failure 1
+  assert_err "xcp: 's/ld': -L does not follow a symbolic link to a directory or special file in a tree yet; 'out/ld' not made"
+  assert_not_exist out/ld
+  assert_same s/g out/lg
+  assert_same s/d/f out/d/f
 }
