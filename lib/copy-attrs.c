@@ -188,7 +188,9 @@ set_file_owner (const struct copy_options *o, int out_fd,
   int ret;
   *uid = o->euid;
   *gid = o->egid;
-  if (a->made_mode == (mode_t) -1)
+  /* In place, the file's owner; new in a set-group-ID directory, its
+     group: what a kept owner is compared with.  */
+  if (a->made_mode == (mode_t) -1 || o->preserve.owner)
     {
       struct stat now;
       if (sys_fstat (out_fd, &now) == 0)
@@ -330,7 +332,15 @@ set_entry_attrs (const struct copy_options *o, int dirfd, const char *name,
   bool chowned = false;
   uid_t uid = o->euid;
   gid_t gid = o->egid;
-  if (o->preserve.owner && (st->st_uid != o->euid || st->st_gid != o->egid))
+  struct stat now;
+  /* A new entry of a set-group-ID directory has its group.  */
+  if (o->preserve.owner
+      && sys_fstatat (dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      uid = now.st_uid;
+      gid = now.st_gid;
+    }
+  if (o->preserve.owner && (st->st_uid != uid || st->st_gid != gid))
     {
       ret = sys_fchownat (dirfd, name, st->st_uid, st->st_gid,
                           AT_SYMLINK_NOFOLLOW);

@@ -304,3 +304,29 @@ like_cp_into() {
   assert_same s/g out/lg
   assert_same s/d/f out/d/f
 }
+
+@test "xcp -a into a set-group-ID directory: each copy gets its source's group, as from cp -a" {
+  require_root
+  mkdir s c x1 x2
+  echo x >s/f
+  mkfifo s/p
+  ln -s f s/l
+  # Root's own, which a copy made by root does not need to be given,
+  # but there the directory's group would be left.
+  chown 0:0 s/f s/p
+  chown -h 2222:3333 s/l
+  chown :7777 c x1 x2
+  chmod 2775 c x1 x2
+  cp -a s/f s/p s/l c
+  run xcp -j 1 -a s/f s/p s/l x1
+  assert_success
+  assert_same_listing c x1
+  run xcp -j 2 -a s x2
+  assert_success
+  assert_equal "$(stat -c %g x2/s/f x2/s/p x2/s/l)" "0
+0
+3333"
+  assert_equal "$(stat -c %g x1/f x1/p x1/l)" "0
+0
+3333"
+}
