@@ -48,7 +48,8 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
        OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
        OPT_STRIP_SLASHES, OPT_ONE_FS,
-       OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS };
+       OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS,
+       OPT_PARENTS };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -122,6 +123,9 @@ static struct poptOption tool_options[] = {
   { "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_ONE_FS,
     "with -r, copy a directory on another file system than its SRC's "
     "empty, as a mount point", NULL },
+  { "parents", '\0', POPT_ARG_NONE, NULL, OPT_PARENTS,
+    "copy each SRC to DIR/SRC, making the directories of its path there "
+    "as SRC's are", NULL },
   { "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES,
     "copy each SRC into DIR by its name without the slashes at its end: "
     "a symbolic link to a directory is then copied as a link", NULL },
@@ -364,19 +368,27 @@ open_target_dir (const char *dir)
   return fd;
 }
 
+/* With --strip-trailing-slashes, *SRC without the slashes at its end:
+   the new string to free, which *SRC then is; else NULL.  */
+static char *
+strip_slashes (const struct copy_options *x, const char **src)
+{
+  if (!x->strip_slashes)
+    return NULL;
+  size_t len = strlen (*src);
+  while (len > 1 && (*src)[len - 1] == '/')
+    len--;
+  char *stripped = ximemdup0 (*src, len);
+  *src = stripped;
+  return stripped;
+}
+
 /* Copy SRC into directory DIRFD, DIR in messages.  */
 static void
 copy_into (const struct copy_options *x, const char *src, int dirfd,
            const char *dir)
 {
-  char *stripped = NULL;
-  if (x->strip_slashes)
-    {
-      size_t len = strlen (src);
-      while (len > 1 && src[len - 1] == '/')
-        len--;
-      src = stripped = ximemdup0 (src, len);
-    }
+  char *stripped = strip_slashes (x, &src);
   char *base = base_name_of (src);
   size_t dlen = strlen (dir);
   char *dst = xmalloc (dlen + strlen (base) + 2);
@@ -385,6 +397,163 @@ copy_into (const struct copy_options *x, const char *src, int dirfd,
   copy_operand (x, src, dirfd, base, dst);
   free (dst);
   free (base);
+  free (stripped);
+}
+
+/* --- --parents ---------------------------------------------------- */
+
+/* A directory --parents made (or found, with -p), its attributes to
+   come once the copy below it is done (they may take away our write
+   permission).  */
+struct made_parent
+{
+  int parent;                   /* the directory it is in */
+  char *name;
+  char *dst;
+  struct stat src_st;           /* of the source's directory */
+  mode_t made_mode;
+  mode_t inherited;             /* set-group-ID from its parent */
+};
+
+/* Make, under DIRFD (DIR in messages), the directory NAME, copy of the
+   directory SRC of the source's path, unless it is there; *MADE gets it
+   if made, or if there and attributes are kept, unless ALL_THERE, the
+   whole path (*IS_MADE says).  Return the directory's descriptor or -1 after a reported
+   failure.  */
+static int
+make_parent (const struct copy_options *x, int dirfd, const char *name,
+             const char *src, const char *dst, bool all_there,
+             struct made_parent *made, bool *is_made)
+{
+  struct stat st;
+  *is_made = false;
+  int ret = sys_fstatat (AT_FDCWD, src, &st, 0);
+  if (ret < 0)
+    {
+      copy_fail (-ret, "failed to get attributes of %s", src);
+      return -1;
+    }
+  /* Writable and searchable by us while the copy goes in.  */
+  mode_t mode = (st.st_mode | S_IRWXU) & 0777;
+  ret = sys_mkdirat (dirfd, name, mode);
+  if (ret < 0 && ret != -EEXIST)
+    {
+      copy_fail (-ret, "cannot make directory %s", dst);
+      return -1;
+    }
+  int fd = sys_openat (dirfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      copy_fail (-fd, "cannot open directory %s", dst);
+      return -1;
+    }
+  /* One there already gets what -p or -a keeps too, as from cp, unless
+     the whole path was there.  */
+  const struct copy_preserve *keep = &x->preserve;
+  if (ret == 0
+      || (!all_there && (keep->mode || keep->owner || keep->times)))
+    {
+      struct stat now;
+      *is_made = true;
+      *made = (struct made_parent) {
+        .parent = sys_fcntl (dirfd, F_DUPFD_CLOEXEC, 0),
+        .name = xstrdup (name), .dst = xstrdup (dst), .src_st = st,
+        .made_mode = ret == 0 ? mode & ~x->umask_bits : (mode_t) -1,
+        .inherited = sys_fstat (fd, &now) == 0 ? now.st_mode & S_ISGID : 0,
+      };
+    }
+  if (ret == 0)
+    {
+      if (x->verbose)
+        {
+          /* Unquoted, as cp says these.  */
+          progress_clear (&bar);
+          printf ("%s -> %s\n", src, dst);
+        }
+    }
+  return fd;
+}
+
+/* Give the directories MADE[0..N-1] their attributes, the deepest
+   first, and forget them.  */
+static void
+finish_parents (const struct copy_options *x, struct made_parent *made,
+                size_t n)
+{
+  while (n-- > 0)
+    {
+      struct made_parent *m = &made[n];
+      if (m->parent >= 0)
+        {
+          set_entry_attrs (x, m->parent, m->name, &m->src_st, m->dst,
+                           m->made_mode, m->inherited);
+          sys_close (m->parent);
+        }
+      free (m->name);
+      free (m->dst);
+    }
+}
+
+/* --parents: copy SRC to DIR/SRC, DIRFD open on DIR, making the
+   directories of SRC's path under DIR as cp does: each from the
+   source's directory of that path, its mode less the umask, or its
+   attributes with -p or -a.  */
+static void
+copy_parents (const struct copy_options *x, const char *src, int dirfd,
+              const char *dir)
+{
+  char *stripped = strip_slashes (x, &src);
+  size_t dlen = strlen (dir);
+  char *dst = xmalloc (dlen + strlen (src) + 2);
+  sprintf (dst, "%s%s%s", dir,
+           (dlen && dir[dlen - 1] == '/') || src[0] == '/' ? "" : "/", src);
+  size_t dst_off = strlen (dst) - strlen (src);
+  char *base = base_name_of (src);
+  /* The path up to its last component, each directory of it in turn.  */
+  size_t end = last_component (src) - src;
+  char *path = xstrdup (src);
+  struct made_parent *made = xnmalloc (end / 2 + 1, sizeof *made);
+  size_t n = 0;
+  int cur = sys_fcntl (dirfd, F_DUPFD_CLOEXEC, 0);
+  size_t i = strspn (src, "/");
+  struct stat st;
+  char *whole = ximemdup0 (src + i, end > i ? end - i : 0);
+  bool all_there = !*whole || (sys_fstatat (dirfd, whole, &st, 0) == 0
+                               && S_ISDIR (st.st_mode));
+  free (whole);
+  while (cur >= 0 && i < end)
+    {
+      while (i < end && src[i] == '/')
+        i++;
+      size_t j = i;
+      while (j < end && src[j] != '/')
+        j++;
+      if (j == i)
+        break;
+      path[j] = '\0';
+      char *name = ximemdup0 (src + i, j - i);
+      char *dpath = ximemdup0 (dst, dst_off + j);
+      bool is_made;
+      int fd = make_parent (x, cur, name, path, dpath, all_there, &made[n],
+                            &is_made);
+      n += is_made;
+      free (name);
+      free (dpath);
+      path[j] = src[j];
+      sys_close (cur);
+      cur = fd;
+      i = j;
+    }
+  if (cur >= 0)
+    {
+      copy_operand (x, src, cur, base, dst);
+      sys_close (cur);
+    }
+  finish_parents (x, made, n);
+  free (made);
+  free (path);
+  free (base);
+  free (dst);
   free (stripped);
 }
 
@@ -577,6 +746,9 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_DEREF:
       x->deref = COPY_DEREF_ALWAYS;
       break;
+    case OPT_PARENTS:
+      x->parents = true;
+      break;
     case OPT_ONE_FS:
       x->one_fs = true;
       break;
@@ -720,9 +892,14 @@ main (int argc, char **argv)
     {
       int dirfd = open_target_dir (dir);
       for (size_t i = 0; i < n; i++)
-        copy_into (&x, args[i], dirfd, dir);
+        if (x.parents)
+          copy_parents (&x, args[i], dirfd, dir);
+        else
+          copy_into (&x, args[i], dirfd, dir);
       sys_close (dirfd);
     }
+  else if (x.parents)
+    cli_usage_error ("with --parents, the destination must be a directory");
   else
     copy_to (&x, args[0], args[1]);
 

@@ -73,6 +73,7 @@ struct copy_options
   bool one_fs;
   char *target_dir;             /* -t DIR: every source into DIR */
   bool no_target_dir;           /* -T: the destination is the copy's name */
+  bool parents;                 /* --parents: SRC copied to DIR/SRC */
   /* --strip-trailing-slashes: each SRC copied into a directory is named
      without the slashes at its end (cp strips them there only).  */
   bool strip_slashes;

@@ -4,7 +4,8 @@
 # --no-preserve=LIST, undoing -a, -p and --preserve in command-line
 # order; --strip-trailing-slashes, for each SRC copied into a directory;
 # -x, --one-file-system, in a mount namespace of its own with tmpfs
-# mounts; -P, -H, -L and -d, the last of -P, -H, -L counting.  Every comparison is made with one
+# mounts; -P, -H, -L and -d, the last of -P, -H, -L counting; --parents;
+# and -a's group in a set-group-ID directory.  Every comparison is made with one
 # worker and with two (-j 1, -j 2).
 
 load test_helper
@@ -303,6 +304,72 @@ like_cp_into() {
   assert_not_exist out/ld
   assert_same s/g out/lg
   assert_same s/d/f out/d/f
+}
+
+# like_cp_parents OPTION... SRC...: cp --parents -v OPTION... SRC... c and
+# xcp -j 1, -j 2 the same into x1, x2 (made here, or there already as
+# c is) make the same trees and say the same lines, in the same order.
+like_cp_parents() {
+  local cp_out cp_status=0 out status x
+  mkdir -p c x1 x2
+  cp_out=$(cp --parents -v "$@" c 2>/dev/null) || cp_status=$?
+  for x in x1 x2; do
+    status=0
+    out=$(xcp -j "${x#x}" --parents -v "$@" "$x" 2>/dev/null) || status=$?
+    [[ $status -eq $cp_status ]] ||
+      fail "xcp -j ${x#x} --parents -v $* $x: status $status, cp's $cp_status"
+    assert_equal "$out" "$(sed -e "s|-> c/|-> $x/|" -e "s|-> 'c/|-> '$x/|" \
+      <<<"$cp_out")"
+    assert_same_listing c "$x"
+  done
+  rm -rf c x1 x2
+}
+
+@test "xcp --parents: SRC copied to DIR/SRC, its path's directories made as cp makes them" {
+  mkdir -p a/b/c
+  echo x >a/b/c/f
+  echo y >a/b/g
+  chmod 0750 a
+  chmod 02771 a/b
+  chmod 0705 a/b/c
+  touch -d 2002-02-02 a/b/c
+  touch -d 2001-01-01 a/b
+  touch -d 2003-03-03 a
+  if [[ $(id -u) -eq 0 ]]; then
+    chown 1234:5678 a/b
+  fi
+  like_cp_parents a/b/c/f a/b/g
+  like_cp_parents -p a/b/c/f
+  like_cp_parents -a a/b/c/f a/b/g
+  like_cp_parents -a --no-preserve=mode a/b/c/f
+  like_cp_parents --preserve=timestamps a/b/g
+  like_cp_parents -r a/b
+  like_cp_parents ./a//b///g
+  like_cp_parents --strip-trailing-slashes a/b/c/
+  ( umask 077 && like_cp_parents a/b/c/f )
+  # The directories there already are left as they are, but given what
+  # -a keeps.
+  mkdir -p c/a x1/a x2/a
+  chmod 0700 c/a x1/a x2/a
+  like_cp_parents a/b/g
+  mkdir -p c/a x1/a x2/a
+  chmod 0700 c/a x1/a x2/a
+  like_cp_parents -a a/b/g
+  # An absolute SRC: its whole path under DIR.
+  like_cp_parents "$PWD/a/b/g"
+}
+
+@test "xcp --parents: the destination must be a directory, as for cp" {
+  echo x >f
+  run --separate-stderr xcp --parents f g
+  assert_failure 2
+  assert_err "xcp: with --parents, the destination must be a directory
+Try 'xcp --help' for more information."
+  assert_not_exist g
+  run --separate-stderr cp --parents f g
+  assert_failure 1
+  assert_err "cp: with --parents, the destination must be a directory
+Try 'cp --help' for more information."
 }
 
 @test "xcp -a into a set-group-ID directory: each copy gets its source's group, as from cp -a" {
