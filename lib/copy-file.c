@@ -210,7 +210,8 @@ open_copy (struct one_copy *c)
     }
   if (p->how == PUT_INPLACE || p->how == PUT_INTO)
     {
-      c->out_fd = sys_openat (p->dirfd, p->name, O_WRONLY | O_TRUNC
+      c->out_fd = sys_openat (p->dirfd, p->name, O_WRONLY
+                              | (c->x->attributes_only ? 0 : O_TRUNC)
                               | O_NOCTTY | O_CLOEXEC
                               | (p->follow ? 0 : O_NOFOLLOW), 0);
       if (c->out_fd < 0)
@@ -290,15 +291,19 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
+  /* No data: an existing file keeps its own, as cp leaves it.  */
+  if (x->attributes_only && c.p.how == PUT_REPLACE)
+    c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
   /* -L makes one file of every name a tree has for it, links too, as
      cp -L does: each is looked up whatever its link count.  */
   bool track = x->preserve.links && d->link_path
                && (c.st.st_nlink > 1 || x->deref == COPY_DEREF_ALWAYS);
   if (done_by_link (&c, check, track) || !open_copy (&c))
     goto out;
-  bool short_read;
-  if (!copy_data (x, c.in_fd, &c.st, c.out_fd, c.p.how != PUT_INTO, c.p.dev,
-                  src, d->display, &short_read))
+  bool short_read = false;
+  if (!x->attributes_only
+      && !copy_data (x, c.in_fd, &c.st, c.out_fd, c.p.how != PUT_INTO,
+                     c.p.dev, src, d->display, &short_read))
     goto discard;
   /* A copy of a file that changed meanwhile is not put in place, as the
      failures above are not: DST stays as it was.  One written in place

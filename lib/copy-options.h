@@ -55,6 +55,9 @@ struct copy_options
   bool update;                  /* -u: only over an older file */
   bool inplace;                 /* --inplace: write over a regular file */
   bool fsync;                   /* --fsync: each file and its directory */
+  /* --attributes-only: no data; a new file is empty, an existing one
+     keeps its own and is given the attributes kept.  */
+  bool attributes_only;
   struct copy_preserve preserve;
   /* --no-preserve=mode: new copies get 0666 (directories and sockets
      0777) less the umask rather than the source's permissions.  */

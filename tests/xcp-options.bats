@@ -5,7 +5,7 @@
 # order; --strip-trailing-slashes, for each SRC copied into a directory;
 # -x, --one-file-system, in a mount namespace of its own with tmpfs
 # mounts; -P, -H, -L and -d, the last of -P, -H, -L counting; --parents;
-# and -a's group in a set-group-ID directory.  Every comparison is made with one
+# --attributes-only; and -a's group in a set-group-ID directory.  Every comparison is made with one
 # worker and with two (-j 1, -j 2).
 
 load test_helper
@@ -370,6 +370,48 @@ Try 'xcp --help' for more information."
   assert_failure 1
   assert_err "cp: with --parents, the destination must be a directory
 Try 'cp --help' for more information."
+}
+
+# md5s DIR: the checksum of each regular file below DIR, by path.
+md5s() {
+  (cd "$1" && find . -type f -exec md5sum {} + | LC_ALL=C sort -k 2)
+}
+
+@test "xcp --attributes-only: no data, a new file empty, an existing one keeps its own, the attributes kept, as cp" {
+  make_src
+  like_cp --attributes-only
+  like_cp -a --attributes-only
+  like_cp -p --attributes-only --no-preserve=timestamps
+  assert_equal "$(find x2 -type f -size +0 | wc -l)" 0
+  # Over existing files of other data and attributes: theirs kept, the
+  # attributes -a keeps given.
+  local x
+  for x in c x1 x2; do
+    rm -rf "$x"
+    mkdir -p "$x/sub/deeper"
+    # Not file: which of its two names cp copies first, and makes the
+    # other a link to, is the order of the directory.
+    printf 'old data of exec\n' >"$x/exec"
+    printf 'old f2\n' >"$x/sub/deeper/f2"
+    chmod 0606 "$x/exec" "$x/sub/deeper/f2"
+  done
+  cp -a --attributes-only src/. c
+  run xcp -j 1 -a --attributes-only src/. x1
+  assert_success
+  run xcp -j 2 -a --attributes-only src/. x2
+  assert_success
+  assert_same_listing c x1
+  assert_same_listing c x2
+  assert_equal "$(md5s x2)" "$(md5s c)"
+  assert_equal "$(cat x2/exec)" "old data of exec"
+  assert_equal "$(stat -c %a x2/exec)" 711
+  # Without -p, the existing file's mode too.
+  printf 'kept\n' >x2/own
+  chmod 0600 x2/own
+  run xcp --attributes-only src/exec x2/own
+  assert_success
+  assert_equal "$(cat x2/own)" kept
+  assert_equal "$(stat -c %a x2/own)" 600
 }
 
 @test "xcp -a into a set-group-ID directory: each copy gets its source's group, as from cp -a" {
