@@ -49,7 +49,7 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
        OPT_STRIP_SLASHES, OPT_ONE_FS,
        OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS,
-       OPT_PARENTS, OPT_ATTRIBUTES_ONLY };
+       OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -126,6 +126,11 @@ static struct poptOption tool_options[] = {
   { "attributes-only", '\0', POPT_ARG_NONE, NULL, OPT_ATTRIBUTES_ONLY,
     "copy no data: a new file is made empty, an existing one keeps its "
     "data; the attributes as --preserve says", NULL },
+  { "keep-directory-symlink", '\0', POPT_ARG_NONE, NULL,
+    OPT_KEEP_DIR_SYMLINK,
+    "with -r, copy into the directory a symbolic link at the destination "
+    "names, where the source has a directory, leaving the link and the "
+    "directory's attributes as they are", NULL },
   { "parents", '\0', POPT_ARG_NONE, NULL, OPT_PARENTS,
     "copy each SRC to DIR/SRC, making the directories of its path there "
     "as SRC's are", NULL },
@@ -751,6 +756,9 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_ATTRIBUTES_ONLY:
       x->attributes_only = true;
+      break;
+    case OPT_KEEP_DIR_SYMLINK:
+      x->keep_dir_symlink = true;
       break;
     case OPT_PARENTS:
       x->parents = true;

@@ -77,6 +77,9 @@ struct copy_options
   char *target_dir;             /* -t DIR: every source into DIR */
   bool no_target_dir;           /* -T: the destination is the copy's name */
   bool parents;                 /* --parents: SRC copied to DIR/SRC */
+  /* --keep-directory-symlink: a symbolic link to a directory where a
+     tree's copy has a directory is followed.  */
+  bool keep_dir_symlink;
   /* --strip-trailing-slashes: each SRC copied into a directory is named
      without the slashes at its end (cp strips them there only).  */
   bool strip_slashes;

@@ -213,6 +213,7 @@ struct dlevel
   struct stat src_st;   /* the source directory */
   mode_t made_mode;     /* the mode it was made with */
   bool fresh;           /* made by this run: empty to begin with */
+  bool linked;          /* reached through a symbolic link: left as is */
   bool default_acl;     /* files made in it inherit an ACL */
   /* With workers: the directories its files are copied with, or NULL
      (none queued yet, or let go of to bound the descriptors).  */
@@ -230,6 +231,7 @@ struct leave
   struct stat src_st;
   mode_t made_mode;
   bool fresh;
+  bool linked;
   mode_t inherited;             /* the mode bits it got from its parent */
   struct copy_dirs *files;      /* its files, or NULL */
 };
@@ -400,6 +402,12 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
           copy_fail2 (0, "%s and %s are the same file", walk_path (w), dst);
           return WALK_SKIP;
         }
+      /* --keep-directory-symlink: a link there to a directory is gone
+         through, the directory left as it is.  */
+      struct stat lst;
+      l->linked = ret == 0 && x->keep_dir_symlink
+                  && sys_fstatat (parent, name, &lst, AT_SYMLINK_NOFOLLOW) == 0
+                  && S_ISLNK (lst.st_mode);
     }
   if (ret < 0)
     {
@@ -409,7 +417,9 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 
   /* Fewer descriptors than counted (another thread, a library): the
      stack holds fewer levels from then on.  */
-  int fd = walk_stack_open (&t->dirs, parent, name);
+  int fd = l->linked ? sys_openat (parent, name, O_RDONLY | O_DIRECTORY
+                                              | O_CLOEXEC, 0)
+                     : walk_stack_open (&t->dirs, parent, name);
   struct stat dst_st;
   if (fd >= 0 && (ret = sys_fstat (fd, &dst_st)) < 0)
     {
@@ -439,6 +449,8 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 static void
 set_dir_attrs (struct copy_tree *t, const struct leave *l)
 {
+  if (l->linked)
+    return;
   set_entry_attrs (t->x, l->parent, l->name, &l->src_st, l->dst,
                    l->fresh ? l->made_mode : (mode_t) -1, l->inherited);
 }
@@ -515,7 +527,7 @@ leave_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   struct leave now = {
     .parent = parent, .name = (char *) (d ? e->name : t->dst_name),
     .dst = (char *) dst_path (t, w), .src_st = l->src_st,
-    .made_mode = l->made_mode, .fresh = l->fresh,
+    .made_mode = l->made_mode, .fresh = l->fresh, .linked = l->linked,
     .inherited = t->dirs.dir[d].st.st_mode & S_ISGID,
   };
   if (parent < 0)

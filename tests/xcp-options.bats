@@ -5,7 +5,9 @@
 # order; --strip-trailing-slashes, for each SRC copied into a directory;
 # -x, --one-file-system, in a mount namespace of its own with tmpfs
 # mounts; -P, -H, -L and -d, the last of -P, -H, -L counting; --parents;
-# --attributes-only; and -a's group in a set-group-ID directory.  Every comparison is made with one
+# --attributes-only; --keep-directory-symlink (coreutils 9.5's, which the
+# cp 9.1 here lacks: without it, compared with cp); and -a's group in a
+# set-group-ID directory.  Every comparison is made with one
 # worker and with two (-j 1, -j 2).
 
 load test_helper
@@ -412,6 +414,44 @@ md5s() {
   assert_success
   assert_equal "$(cat x2/own)" kept
   assert_equal "$(stat -c %a x2/own)" 600
+}
+
+@test "xcp --keep-directory-symlink: a link to a directory at the destination is copied into, and left as it is" {
+  mkdir -p s/d/e
+  echo f >s/d/e/f
+  echo g >s/g
+  chmod 0700 s/d
+  touch -d 2001-01-01 s/d
+  local x
+  for x in c x1 x2; do
+    mkdir -p "$x/out" "$x/real"
+    chmod 0751 "$x/real"
+    ln -s ../real "$x/out/d"
+  done
+  # Without it, as cp 9.1: the link is not replaced, nor gone through.
+  run cp -a s/. c/out
+  assert_failure 1
+  run --separate-stderr xcp -a s/. x1/out
+  assert_failure 1
+  assert [ -L x1/out/d ]
+  assert_not_exist x1/real/e
+  for x in x1 x2; do
+    run xcp -j "${x#x}" -a --keep-directory-symlink s/. "$x/out"
+    assert_success
+    assert_equal "$(readlink "$x/out/d")" ../real
+    assert_equal "$(cat "$x/real/e/f")" f
+    assert_equal "$(cat "$x/out/g")" g
+    # The directory reached keeps its own attributes.
+    assert_equal "$(stat -c %a "$x/real")" 751
+  done
+  # -T, and a link to a directory of the destination itself.
+  rm -rf a b
+  mkdir -p a/b b/d/e
+  ln -s b a/d
+  run xcp -RT --keep-directory-symlink b a
+  assert_success
+  assert_dir_exists a/b/e
+  assert [ -L a/d ]
 }
 
 @test "xcp -a into a set-group-ID directory: each copy gets its source's group, as from cp -a" {
