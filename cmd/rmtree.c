@@ -238,9 +238,10 @@ write_protected (const struct walk_entry *e, bool link)
   if (link)
     return false;
   int ret = sys_faccessat (e->dirfd, e->name, W_OK, AT_EACCESS);
-  /* Before Linux 5.8 (no faccessat2), the real ids: those of every run
-     but a set-user-ID one.  */
-  if (ret == -ENOSYS)
+  /* Before Linux 5.8 (no faccessat2), or where a seccomp filter refuses
+     the call (EPERM, as older container runtimes do), the real ids:
+     those of every run but a set-user-ID one.  */
+  if (ret == -ENOSYS || ret == -EPERM)
     ret = sys_faccessat (e->dirfd, e->name, W_OK, 0);
   return ret == -EACCES;
 }
@@ -689,10 +690,13 @@ set_interactive (const char *arg)
   size_t i = arg && *arg ? cli_keyword ("interactive", arg, words) : 4;
   ask_when = whens[i];
   ask_once = strcmp (words[i], "once") == 0;
+  if (ask_when != ASK_NEVER || ask_once)
+    force = false;
 }
 
 /* Apply option OPT (ARG its argument, or NULL).  The last of -f, -i, -I
-   and --interactive wins, as in rm.  */
+   and --interactive wins, as in rm: one that asks cancels -f entirely,
+   missing operands included.  */
 static void
 apply_option (int opt, const char *arg)
 {
@@ -704,10 +708,12 @@ apply_option (int opt, const char *arg)
       ask_once = false;
       break;
     case OPT_ASK_ALWAYS:
+      force = false;
       ask_when = ASK_ALWAYS;
       ask_once = false;
       break;
     case OPT_ASK_ONCE:
+      force = false;
       ask_when = ASK_NEVER;
       ask_once = true;
       break;
@@ -729,12 +735,12 @@ apply_option (int opt, const char *arg)
 
 /* -I: one question for all the operands (N of them), asked when they
    are removed recursively (always, but with -d alone) or when there are
-   more than three, as rm asks.  */
+   more than three, as rm asks; none for no operand (-f).  */
 static bool
 confirm_all (size_t n)
 {
   bool recursing = recursive || !dir_only;
-  if (!ask_once || dry_run || (!recursing && n <= 3))
+  if (!ask_once || dry_run || n == 0 || (!recursing && n <= 3))
     return true;
   fprintf (stderr, "%s: remove %zu argument%s%s? ", program_name, n,
            n == 1 ? "" : "s", recursing ? " recursively" : "");

@@ -203,6 +203,19 @@ EOF
   same_as_rm $'n\n' "-r -f -i" "-f -i" e
   assert_success
   assert_err "rmtree: remove directory 'e'? "
+  # An option that asks cancels -f whole: a missing operand fails again.
+  local opts
+  for opts in "-f -i" "-f -I" "-f --interactive" "-f --interactive=once"; do
+    # (-I's question answered yes.)
+    same_as_rm $'y\n' "-r $opts" "$opts" nope
+    assert_failure 1
+    assert_err --partial "rmtree: cannot remove 'nope': No such file or directory"
+  done
+  same_as_rm "" "-r -f --interactive=never" "-f --interactive=never" nope
+  assert_success
+  same_as_rm "" "-r -i -f" "-i -f" nope
+  assert_success
+  assert_err ""
 }
 
 # --- -I and --interactive --------------------------------------------------
