@@ -300,12 +300,12 @@ EOF
     mkdir -m 0777 "$tool"
     (cd "$tool" && touch f && echo data >g && mkdir -p d && touch d/h \
       && ln -s f l && chmod 0444 f g d/h && chown -R 65534:65534 .)
-    # The answers the terminal echoes are dropped: when they show
-    # depends on the scheduling.
+    # The answers the terminal echoes are dropped: where they show,
+    # at the start or after a question, depends on the scheduling.
     out=$(cd "$tool" && printf 'n\ny\ny\ny\n' \
       | script -qec "setpriv --reuid=65534 --regid=65534 --clear-groups \
           $tool -r f g d l 2>&1" /dev/null \
-      | tr -d '\r' | grep -v '^[ny]$')
+      | tr -d '\r' | sed -zE ':a; s/(^|\? )[ny]\n/\1/; ta')
     [[ $tool != rm ]] || out=${out//rm: /rmtree: }
     left=$(cd "$tool" && find . | sort)
     printf -v "out_$tool" '%s' "$out"
