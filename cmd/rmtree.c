@@ -1,5 +1,7 @@
 /* rmtree -- remove directory trees with openat, getdents64 and unlinkat,
-   without following a symbolic link and without a PATH_MAX limit.
+   without following a symbolic link and without a PATH_MAX limit.  A
+   drop-in for rm -r: its options, questions, messages and exit statuses
+   (rmtree recurses with or without -r).
 
    SYNOPSIS: rmtree [OPTION]... PATH...  */
 
@@ -95,8 +97,10 @@ static struct poptOption options[] = {
     "relative to a directory already open, so a tree changed during the "
     "removal cannot lead outside itself.  A PATH written with a trailing "
     "slash is resolved, as by rm: LINK/ empties the directory LINK points "
-    "to, and keeps LINK.  The progress line counts the entries removed, "
-    "and their rate.\n\n"
+    "to, and keeps LINK.  As rm -r, with or without -r, it asks before "
+    "removing a write-protected file if standard input is a terminal, and "
+    "as -i or -I say.  The progress line counts the entries removed, and "
+    "their rate.\n\n"
     CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
@@ -147,15 +151,17 @@ count_removed (void)
 /* --- what each directory being walked became ------------------------
 
    Indexed by depth, for the directories from the operand down to the
-   one being read.  A directory below which something failed, or whose
+   one being read.  A directory that keeps an entry that failed, or a
    subdirectory the user chose not to enter, is left quietly with its
    ancestors, as rm does: it cannot be empty.  One where the user only
-   kept a file is still asked about and tried, and its removal fails.  */
+   kept files (or said no to removing a subdirectory) is still asked
+   about and tried, and its removal fails.  The walker counts the entries
+   kept (kept); those the user chose to keep are counted here.  */
 
 struct dir_state
 {
-  bool failed;  /* something below failed or was not entered */
-  bool asked;   /* the user already said to remove it */
+  unsigned long declined;  /* entries the user chose to keep */
+  bool asked;              /* the user already said to remove it */
 };
 
 static struct dir_state *dirs;
@@ -174,21 +180,20 @@ dir_state (size_t depth)
   return &dirs[depth];
 }
 
-/* The directory holding E keeps something that failed: so do its
-   ancestors.  */
-static void
-fail_parent (const struct walk_entry *e)
+/* The user chose to keep E: return what VISIT returns for it.  */
+static int
+keep (const struct walk_entry *e)
 {
   if (e->depth > 0)
-    dir_state (e->depth - 1)->failed = true;
+    dir_state (e->depth - 1)->declined++;
+  return WALK_CONTINUE;
 }
 
 /* --- messages ------------------------------------------------------ */
 
 static void
-report (struct walk *w, const struct walk_entry *e, int err)
+report (struct walk *w, int err)
 {
-  fail_parent (e);
   cli_fail (0, "cannot remove %s: %s", quote_file (walk_path (w)),
             walk_strerror (err));
 }
@@ -275,9 +280,9 @@ ask (struct walk *w, const char *verb, bool protected, const char *what)
   return yesno ();
 }
 
-/* Ask whether to remove E, of the kind its stat says: true to remove
-   it.  An entry that cannot be stat'ed is reported.  */
-static bool
+/* Ask whether to remove E, of the kind its stat says: 1 to remove it,
+   0 to keep it, -1 if it cannot be stat'ed (reported).  */
+static int
 ask_remove (struct walk *w, const struct walk_entry *e, bool protected)
 {
   struct stat st;
@@ -287,8 +292,8 @@ ask_remove (struct walk *w, const struct walk_entry *e, bool protected)
       int ret = sys_fstatat (e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW);
       if (ret < 0)
         {
-          report (w, e, -ret);
-          return false;
+          report (w, -ret);
+          return -1;
         }
       stp = &st;
     }
@@ -368,7 +373,7 @@ remove_dir (struct walk *w, const struct walk_entry *e)
       if (e->depth == 0 && top.slash && top_not_dir ())
         {
           if (!force)
-            report (w, e, ENOTDIR);
+            report (w, ENOTDIR);
           return WALK_CONTINUE;
         }
       say (w, true);
@@ -381,18 +386,15 @@ remove_dir (struct walk *w, const struct walk_entry *e)
   bool again = !e->complete && e->rescans < RESCANS_MAX;
   if (e->kept && again)
     return WALK_RESCAN;
-  /* Something below failed and was reported: leave the ancestors
-     quietly.  */
-  if (ds->failed)
-    {
-      fail_parent (e);
-      return WALK_CONTINUE;
-    }
+  /* Something below failed and was reported, or was not entered: leave
+     the ancestors quietly.  */
+  if (e->kept > ds->declined)
+    return WALK_CONTINUE;
   bool protected;
   if (!ds->asked && must_ask (e, false, &protected))
     {
       if (!ask (w, "remove", protected, "directory"))
-        return WALK_CONTINUE;
+        return keep (e);
       ds->asked = true;
     }
   int ret = unlink_retry (e->dirfd, e->name, AT_REMOVEDIR);
@@ -413,7 +415,7 @@ remove_dir (struct walk *w, const struct walk_entry *e)
      -f takes ENOTDIR for a missing operand, as rm -f does.  */
   if (e->depth == 0 && force && ret == -ENOTDIR)
     return WALK_CONTINUE;
-  report (w, e, -ret);
+  report (w, -ret);
   return WALK_CONTINUE;
 }
 
@@ -426,9 +428,12 @@ remove_file (struct walk *w, const struct walk_entry *e)
       return WALK_CONTINUE;
     }
   bool protected;
-  if (must_ask (e, e->type == WALK_LNK, &protected)
-      && !ask_remove (w, e, protected))
-    return WALK_CONTINUE;
+  if (must_ask (e, e->type == WALK_LNK, &protected))
+    {
+      int answer = ask_remove (w, e, protected);
+      if (answer <= 0)
+        return answer == 0 ? keep (e) : WALK_CONTINUE;
+    }
   int ret = unlink_retry (e->dirfd, e->name, 0);
   if (ret == 0 || ret == -ENOENT)
     {
@@ -439,7 +444,7 @@ remove_file (struct walk *w, const struct walk_entry *e)
         }
       return WALK_REMOVED;
     }
-  report (w, e, -ret);
+  report (w, -ret);
   return WALK_CONTINUE;
 }
 
@@ -465,7 +470,7 @@ failed (struct walk *w, const struct walk_entry *e)
       bool protected;
       if (must_ask (e, false, &protected)
           && !ask (w, "remove", protected, "directory"))
-        return WALK_CONTINUE;
+        return keep (e);
       int ret = unlink_retry (e->dirfd, e->name, AT_REMOVEDIR);
       if (ret == 0)
         {
@@ -474,7 +479,7 @@ failed (struct walk *w, const struct walk_entry *e)
           return WALK_REMOVED;
         }
     }
-  report (w, e, err);
+  report (w, err);
   return WALK_CONTINUE;
 }
 
@@ -527,7 +532,7 @@ remove_empty_operand (struct walk *w, const struct walk_entry *e)
       int empty = dir_empty (e->fd);
       if (empty <= 0)
         {
-          report (w, e, empty < 0 ? -empty : ENOTEMPTY);
+          report (w, empty < 0 ? -empty : ENOTEMPTY);
           return WALK_SKIP;
         }
     }
@@ -540,7 +545,7 @@ remove_empty_operand (struct walk *w, const struct walk_entry *e)
     }
   int ret = unlink_retry (e->dirfd, e->name, AT_REMOVEDIR);
   if (ret < 0)
-    report (w, e, -ret);
+    report (w, -ret);
   else
     {
       say (w, true);
@@ -575,8 +580,7 @@ enter_dir (struct walk *w, const struct walk_entry *e)
       ds->asked = empty;
       return WALK_CONTINUE;
     }
-  /* Not entered: its ancestors cannot be emptied.  */
-  fail_parent (e);
+  /* Not entered: its ancestors are left quietly.  */
   return WALK_SKIP;
 }
 
@@ -593,7 +597,6 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
     case WALK_MOUNT:
       /* GNU rm's words for another device; rmtree also skips a mount
          point of the same device (a bind mount), and says so.  */
-      fail_parent (e);
       cli_fail (0, "skipping %s, since it's %s", quote_file (walk_path (w)),
                 e->st->st_dev != top.dev ? "on a different device"
                                          : "a mount point");
