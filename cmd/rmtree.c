@@ -751,10 +751,33 @@ confirm_all (size_t n)
   return yesno ();
 }
 
+/* The command line, for hint_dash_files.  */
+static char **command_line;
+
+/* After an unknown option: the first word beginning with '-' that names
+   an existing file may have been meant as that file, as rm hints.  */
+static void
+hint_dash_files (void)
+{
+  struct stat st;
+  for (char **word = command_line + 1; *word; word++)
+    if ((*word)[0] == '-' && (*word)[1]
+        && sys_fstatat (AT_FDCWD, *word, &st, AT_SYMLINK_NOFOLLOW) == 0)
+      {
+        fprintf (stderr, "Try '%s ./%s' to remove the file %s.\n",
+                 program_name,
+                 quotearg_n_style (1, shell_escape_quoting_style, *word),
+                 quote_file (*word));
+        return;
+      }
+}
+
 int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
+  command_line = argv;
+  cli_on_bad_option (hint_dash_files);
   /* As rm: --interactive and --preserve-root take their argument only
      after '='.  */
   poptContext ctx = cli_context_flags (argc, argv, options,

@@ -386,3 +386,25 @@ EOF
   assert_success
   assert_not_exist d
 }
+
+# --- an option that is a file ----------------------------------------------
+
+# rm's hint for a word meant as a file: the first such word that names a
+# file, after the unknown option's message.  rmtree exits 2 (usage), rm 1.
+@test "rmtree: an unknown option that names a file gets rm's hint: Try 'rmtree ./-foo'" {
+  touch -- -foo '-a b'
+  run --separate-stderr rmtree -foo '-a b'
+  assert_failure 2
+  assert_equal "${stderr_lines[1]}" "Try 'rmtree ./-foo' to remove the file '-foo'."
+  assert_equal "${stderr_lines[2]}" "Try 'rmtree --help' for more information."
+  run --separate-stderr rmtree '-a b'
+  assert_equal "${stderr_lines[1]}" "Try 'rmtree ./'-a b'' to remove the file '-a b'."
+  run -1 --separate-stderr command rm '-a b'
+  assert_equal "${#stderr_lines[@]}" 3
+  # No hint where no such file exists, nor for other usage errors.
+  command rm -- -foo '-a b'
+  run --separate-stderr rmtree -foo
+  assert_equal "${#stderr_lines[@]}" 2
+  run --separate-stderr rmtree
+  assert_equal "${stderr_lines[1]}" "Try 'rmtree --help' for more information."
+}
