@@ -329,18 +329,20 @@ files_done (struct copy_tree *t, size_t d)
 
 /* Forget the levels from D down that the walker left without a
    WALK_DIR_POST (it reports a source directory moved away and goes on
-   above it): their copies are left as they are.  Level D - 1 is reached
-   first, while the levels below it can lead to it.  */
+   above it, maybe hundreds of levels up): their copies are left as they
+   are.  Level D - 1 must stay reachable, through the levels below it:
+   the way up goes one level at a time, each level above opened again
+   (as ".." of this one) before this one is closed, so that no more are
+   open at once than the stack holds.  */
 static void
 drop_levels (struct copy_tree *t, size_t d)
 {
-  if (t->dirs.n <= d)
-    return;
-  if (d > 0)
-    walk_stack_fd (&t->dirs, d - 1);
   while (t->dirs.n > d)
     {
-      files_done (t, t->dirs.n - 1);
+      size_t n = t->dirs.n;
+      if (d > 0)
+        walk_stack_fd (&t->dirs, n - 2);
+      files_done (t, n - 1);
       walk_stack_pop (&t->dirs);
     }
 }
