@@ -117,7 +117,9 @@ static struct poptOption options[] = {
     "written through; a device, FIFO or socket is written into.  Where a "
     "replacement could not keep what DST is (other hard links, an owner "
     "this user cannot give, a directory this user cannot write), DST is "
-    "written in place, as cp does.  The progress line shows bytes, files, "
+    "written in place, as cp does; where cp removes it first (other hard "
+    "links with --preserve=links, one -f cannot open), a new file "
+    "replaces it.  The progress line shows bytes, files, "
     "rate and time left.\n\n"
     CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS

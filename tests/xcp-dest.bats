@@ -138,6 +138,7 @@ in_private_tmpfs() {
 
 @test "a replaced file loses its file capability, as with cp; -a gives the source's" {
   require_cmd setcap getcap
+  # shellcheck disable=SC2016 # expanded by the inner shell
   run in_private_tmpfs '
     cp /bin/true ping
     setcap cap_net_raw+ep ping
@@ -164,6 +165,7 @@ in_private_tmpfs() {
 
 @test "a replaced file keeps its security label, not its security.ima, security.evm or trusted.*" {
   require_cmd python3
+  # shellcheck disable=SC2016 # expanded by the inner shell
   run in_private_tmpfs '
     echo old >f
     python3 -c "
