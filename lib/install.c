@@ -216,17 +216,19 @@ reap_dir (int dirfd)
   if (fd < 0)
     return;
   pid_t self = getpid ();
-  static _Thread_local union { struct nc_dirent64 d; char b[8192]; } buf;
+  enum { BUF_SIZE = 32768 };
+  char *buf = xmalloc (BUF_SIZE);
   ssize_t n;
-  while ((n = sys_getdents64 (fd, buf.b, sizeof buf.b)) > 0)
+  while ((n = sys_getdents64 (fd, buf, BUF_SIZE)) > 0)
     for (ssize_t off = 0; off < n;)
       {
-        struct nc_dirent64 *d = (struct nc_dirent64 *) (buf.b + off);
+        struct nc_dirent64 *d = (struct nc_dirent64 *) (buf + off);
         pid_t pid;
         off += d->d_reclen;
         if (tmp_name_pid (d->d_name, &pid) && pid != self && pid_gone (pid))
           reap_one (fd, d->d_name);
       }
+  free (buf);
   sys_close (fd);
 }
 
