@@ -6,7 +6,17 @@
    by linkat where the name is free, else through a temporary name renamed
    over the old file (renameat2).  Whoever opens the name therefore finds
    the old file or the new one, never a half-written file, and a failure
-   or a signal leaves no temporary name behind.
+   or a caught signal leaves no temporary name behind.
+
+   SIGKILL can: between the linkat to a temporary name and the rename
+   (no call links an unnamed file over a name), or during the copy
+   without O_TMPFILE.  Such names are removed later: the first time a run
+   makes a temporary name in a directory, it removes there every
+   ".xcp-PID-N.tmp" whose PID names no process (pidfd_open: ESRCH) and,
+   for a regular file, that no process holds a lock on (each regular file
+   of ours is locked, F_OFD_SETLK, before it gets a temporary name: the
+   lock protects a live one of another PID namespace or NFS client, whose
+   pid means nothing here).
 
    Each thread has one temporary name at a time (the module keeps it, for
    the signal handler): threads may copy concurrently, each into its own
