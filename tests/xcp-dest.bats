@@ -276,10 +276,13 @@ tmp_names() {
   echo locked >"dst/.xcp-$free-1.tmp"
   flock_ofd "dst/.xcp-$free-1.tmp" &
   HOLDER=$!
+  local ino
+  ino=$(stat -c %i "dst/.xcp-$free-1.tmp")
   for ((i = 0; i < 100; i++)); do
-    grep -q OFDLCK /proc/locks && break
+    grep -q "OFDLCK .*:$ino " /proc/locks && break
     sleep 0.05
   done
+  grep -q "OFDLCK .*:$ino " /proc/locks || fail "the lock was not taken"
   run xcp -r src/. dst
   assert_success
   kill "$HOLDER"
