@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fatal-signal.h"
@@ -163,11 +164,13 @@ pid_gone (pid_t pid)
   return fd == -ESRCH;
 }
 
-/* Lock the file FD (open for writing) as one of ours in use: the lock
-   goes with the last descriptor, so with the process, whatever kills it;
-   reap_one leaves a file so locked, seen from any PID namespace (and
-   from other NFS clients, where the locks are the server's).  A file
-   system without locks leaves the process's pid alone to tell.  */
+/* Lock the file FD (open for writing), written under a temporary name
+   (no O_TMPFILE), as one of ours in use: the lock goes with the last
+   descriptor, so with the process, whatever kills it; reap_one leaves a
+   file so locked, seen from any PID namespace (and from other NFS
+   clients, where the locks are the server's).  The temporary name of a
+   replacement lives for two calls only: TMP_MIN_AGE covers it, where a
+   lock would cost a tenth of a small file's replacement.  */
 static void
 lock_tmp (int fd)
 {
@@ -175,15 +178,22 @@ lock_tmp (int fd)
   sys_fcntl (fd, F_OFD_SETLK, (long) (intptr_t) &fl);
 }
 
+/* A temporary name younger than this many seconds may be another PID
+   namespace's or another host's, whose pid means nothing here, between
+   its two calls: it is left.  */
+enum { TMP_MIN_AGE = 5 };
+
 /* Remove the temporary name NAME of DIRFD (open, not O_PATH), made by a
-   process that no longer exists, unless the file is locked (lock_tmp):
-   then the name is another PID namespace's, or another host's, in use.
-   A regular file that cannot be opened for reading is left.  */
+   process that no longer exists, unless it changed in the last
+   TMP_MIN_AGE seconds or the file is locked (lock_tmp): then it may be
+   another PID namespace's, or another host's, in use.  A regular file
+   that cannot be opened for reading is left.  */
 static void
 reap_one (int dirfd, const char *name)
 {
   struct stat st;
-  if (sys_fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+  if (sys_fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0
+      || st.st_ctim.tv_sec > time (NULL) - TMP_MIN_AGE)
     return;
   int fd = -1;
   if (S_ISREG (st.st_mode))
@@ -386,8 +396,6 @@ static int
 link_renamed_over (const struct link_source *s, int dirfd, const char *name)
 {
   int ret = -EEXIST;
-  if (s->fd >= 0)
-    lock_tmp (s->fd);
   for (int tries = 0; tries < 100; tries++)
     {
       const char *tmp = install_tmp_name (dirfd);

@@ -12,11 +12,13 @@
    (no call links an unnamed file over a name), or during the copy
    without O_TMPFILE.  Such names are removed later: the first time a run
    makes a temporary name in a directory, it removes there every
-   ".xcp-PID-N.tmp" whose PID names no process (pidfd_open: ESRCH) and,
-   for a regular file, that no process holds a lock on (each regular file
-   of ours is locked, F_OFD_SETLK, before it gets a temporary name: the
-   lock protects a live one of another PID namespace or NFS client, whose
-   pid means nothing here).
+   ".xcp-PID-N.tmp" whose PID names no process (pidfd_open: ESRCH), that
+   has not changed for TMP_MIN_AGE seconds (a replacement's temporary
+   name lives for two calls) and, for a regular file, that no process
+   holds a lock on (a copy written under a temporary name is locked,
+   F_OFD_SETLK, for the whole copy).  The age and the lock protect a live
+   name of another PID namespace or NFS client, whose pid means nothing
+   here.
 
    Each thread has one temporary name at a time (the module keeps it, for
    the signal handler): threads may copy concurrently, each into its own

@@ -266,9 +266,10 @@ tmp_names() {
     [[ -z $found ]] || break
   done
   [[ -n $found ]] || skip "no round was killed in the window in 60 s"
-  # One that is not ours, one of a process still running, and one locked
-  # by another PID namespace's xcp (here: a locked file whose pid is
-  # free) stay.
+  # One that is not ours, one of a process still running, one locked by
+  # another PID namespace's xcp (here: a locked file whose pid is free),
+  # and one that changed in the last 5 s (another namespace's between its
+  # two calls) stay; the others once 5 s old are removed.
   echo mine >dst/.xcp-notapid.tmp
   echo live >"dst/.xcp-$$-1.tmp"
   local free=4194000
@@ -283,6 +284,8 @@ tmp_names() {
     sleep 0.05
   done
   grep -q "OFDLCK .*:$ino " /proc/locks || fail "the lock was not taken"
+  sleep 5.5
+  ln -s "$free" "dst/.xcp-$free-2.tmp"
   run xcp -r src/. dst
   assert_success
   kill "$HOLDER"
@@ -291,6 +294,7 @@ tmp_names() {
   run tmp_names dst
   assert_output --partial ".xcp-$$-1.tmp"
   assert_output --partial ".xcp-$free-1.tmp"
+  assert_output --partial ".xcp-$free-2.tmp"
   for i in $found; do
     refute_output --partial "$i"
   done
