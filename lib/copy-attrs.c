@@ -24,6 +24,21 @@ acl_bit (const char *name)
          : strcmp (name, ACL_DEFAULT) == 0 ? ACL_DEFAULT_BIT : 0;
 }
 
+/* Whether NAME is a security label that a file replaced passes to its
+   copy, as a write in place keeps it: it says who may use the file.  The
+   other security.* attributes are about the old contents and are never
+   carried over to new ones: security.capability grants privileges to
+   what it holds (the kernel removes it on a write), security.ima and
+   security.evm are a hash and a signature of it, security.SMACK64EXEC
+   and SMACK64MMAP the label a program runs with.  trusted.* and user.*
+   are not carried over either.  */
+static bool
+kept_label (const char *name)
+{
+  return strcmp (name, "security.selinux") == 0
+         || strcmp (name, "security.SMACK64") == 0;
+}
+
 static bool
 xattr_wanted (const char *name, enum xattr_set set)
 {
@@ -36,7 +51,7 @@ xattr_wanted (const char *name, enum xattr_set set)
     case XATTRS_ACL:
       return acl_bit (name);
     case XATTRS_ACL_SECURITY:
-      return acl_bit (name) || strncmp (name, "security.", 9) == 0;
+      return acl_bit (name) || kept_label (name);
     }
   return false;
 }
@@ -163,6 +178,23 @@ kept_mode (const struct stat *src, uid_t uid, gid_t gid)
   return want;
 }
 
+/* The mode of the file of mode MODE once this process wrote into it:
+   without CAP_FSETID (not root), the kernel drops set-user-ID, and
+   set-group-ID where the group may execute it.  A copy that replaces
+   the file gets no more than a write in place would leave it.  */
+static mode_t
+written_mode (const struct copy_options *o, mode_t mode)
+{
+  mode &= 07777;
+  if (!o->is_root)
+    {
+      mode &= ~(mode_t) S_ISUID;
+      if (mode & S_IXGRP)
+        mode &= ~(mode_t) S_ISGID;
+    }
+  return mode;
+}
+
 /* Give the copy OUT_FD the owner O keeps of the source or, when it
    replaces a file, that file's; *UID and *GID become the copy's owner.
    Return false, after reporting it, if the copy cannot be given the
@@ -285,7 +317,7 @@ set_file_attrs (const struct copy_options *o, int out_fd,
     }
   else if (a->old && a->made_mode != (mode_t) -1)
     {
-      want = a->old->st_mode & 07777;
+      want = written_mode (o, a->old->st_mode);
       set_mode = true;
     }
   if (set_mode)

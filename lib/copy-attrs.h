@@ -5,7 +5,10 @@
    for; without, a new file gets the source's permissions less the umask
    and a file that replaces another (written in place, or replaced whole)
    keeps that file's owner, mode, ACL and security labels, as cp's write
-   in place leaves them.  The POSIX ACLs go with the mode: --preserve=xattr
+   in place leaves them: not its set-user-ID bit, nor set-group-ID with
+   group execution, unless root (the kernel drops them on a write), nor
+   any other extended attribute (security.capability, security.ima...:
+   see kept_label).  The POSIX ACLs go with the mode: --preserve=xattr
    alone leaves them out.  set-user-ID and set-group-ID are kept only where
    the owner is the source's (they would grant another user's rights).
 
