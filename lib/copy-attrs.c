@@ -24,19 +24,18 @@ acl_bit (const char *name)
          : strcmp (name, ACL_DEFAULT) == 0 ? ACL_DEFAULT_BIT : 0;
 }
 
-/* Whether NAME is a security label that a file replaced passes to its
-   copy, as a write in place keeps it: it says who may use the file.  The
-   other security.* attributes are about the old contents and are never
-   carried over to new ones: security.capability grants privileges to
-   what it holds (the kernel removes it on a write), security.ima and
-   security.evm are a hash and a signature of it, security.SMACK64EXEC
-   and SMACK64MMAP the label a program runs with.  trusted.* and user.*
-   are not carried over either.  */
+/* Whether NAME is an attribute of a file's contents rather than of the
+   file, which a file replaced does not pass to new contents: a write in
+   place keeps every other one (user.*, trusted.*, the security labels).
+   security.capability grants privileges to what the file holds (the
+   kernel removes it on a write); security.ima and security.evm are a
+   hash and a signature of the old contents.  */
 static bool
-kept_label (const char *name)
+bound_to_contents (const char *name)
 {
-  return strcmp (name, "security.selinux") == 0
-         || strcmp (name, "security.SMACK64") == 0;
+  return strcmp (name, "security.capability") == 0
+         || strcmp (name, "security.ima") == 0
+         || strcmp (name, "security.evm") == 0;
 }
 
 static bool
@@ -50,8 +49,8 @@ xattr_wanted (const char *name, enum xattr_set set)
       return !acl_bit (name);
     case XATTRS_ACL:
       return acl_bit (name);
-    case XATTRS_ACL_SECURITY:
-      return acl_bit (name) || kept_label (name);
+    case XATTRS_KEPT_BY_WRITE:
+      return !bound_to_contents (name);
     }
   return false;
 }
@@ -278,7 +277,7 @@ set_file_acls (const struct copy_options *o, int out_fd,
   else if (a->old_fd >= 0)
     {
       acls = copy_xattrs (a->old_fd, out_fd,
-                          o->preserve.xattr ? XATTRS_ACL : XATTRS_ACL_SECURITY,
+                          o->preserve.xattr ? XATTRS_ACL : XATTRS_KEPT_BY_WRITE,
                           dst);
       acls_exact = true;
     }
@@ -289,7 +288,8 @@ set_file_acls (const struct copy_options *o, int out_fd,
 
 /* Give the copy OUT_FD the attributes --preserve asks to keep of the
    source and, when it replaces a file, the rest of that file's: owner,
-   mode, ACL and security labels, as cp's write in place leaves them.  */
+   mode, ACL and extended attributes, as cp's write in place leaves
+   them.  */
 bool
 set_file_attrs (const struct copy_options *o, int out_fd,
                 const struct file_attrs *a, const char *dst)

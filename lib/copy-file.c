@@ -209,7 +209,7 @@ open_copy (struct one_copy *c)
   c->made_mode = S_ISREG (c->st.st_mode) ? c->st.st_mode & 0777 : 0666;
   if (p->how == PUT_REPLACE && !p->anew)
     {
-      /* The ACL and security labels it keeps are read from it.  */
+      /* The ACL and extended attributes it keeps are read from it.  */
       c->old_fd = sys_openat (p->dirfd, p->name, O_RDONLY | O_NOFOLLOW
                               | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
       if (c->old_fd < 0)

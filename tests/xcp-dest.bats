@@ -163,26 +163,36 @@ in_private_tmpfs() {
   assert_line "xcp -a: dst cap_net_raw=ep"
 }
 
-@test "a replaced file keeps its security label, not its security.ima, security.evm or trusted.*" {
+# What cp's write in place keeps, less what describes the old contents.
+@test "a replaced file keeps its extended attributes as cp keeps them, not security.capability, .ima or .evm" {
   require_cmd python3
   # shellcheck disable=SC2016 # expanded by the inner shell
   run in_private_tmpfs '
-    echo old >f
-    python3 -c "
-import os
-for n, v in ((\"security.selinux\", b\"label\"), (\"security.ima\", b\"hash\"),
-             (\"security.evm\", b\"sig\"), (\"trusted.t\", b\"t\")):
-    os.setxattr(\"f\", n, v)
-"
     echo new >new
+    for f in f cp-f; do
+      echo old >$f
+      python3 -c "
+import os, sys
+for n, v in ((\"security.selinux\", b\"label\"), (\"security.ima\", b\"hash\"),
+             (\"security.evm\", b\"sig\"), (\"trusted.t\", b\"t\"),
+             (\"user.u\", b\"u\")):
+    os.setxattr(sys.argv[1], n, v)
+" $f
+    done
     "$XCP" new f
+    cp new cp-f
     cat f
-    python3 -c "
-import os
-print(sorted(n for n in os.listxattr(\"f\") if not n.startswith(\"system.\")))
-"'
+    for f in f cp-f; do
+      python3 -c "
+import os, sys
+print(sorted(n for n in os.listxattr(sys.argv[1]) if not n.startswith(\"system.\")))
+" $f
+    done'
   assert_success
-  assert_output $'new\n[\'security.selinux\']'
+  assert_equal "${lines[0]}" new
+  # cp keeps all five; the hash and the signature of the old contents go.
+  assert_equal "${lines[2]}" "['security.evm', 'security.ima', 'security.selinux', 'trusted.t', 'user.u']"
+  assert_equal "${lines[1]}" "['security.selinux', 'trusted.t', 'user.u']"
 }
 
 @test "a user's replaced file loses set-user-ID as with cp; root's keeps it as with cp" {
