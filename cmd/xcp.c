@@ -153,7 +153,9 @@ static struct poptOption options[] = {
     "written through; a device, FIFO or socket is written into.  Where a "
     "replacement could not keep what DST is (other hard links, an owner "
     "this user cannot give, a directory this user cannot write), DST is "
-    "written in place, as cp does.  The progress line shows bytes, files, "
+    "written in place, as cp does; where cp removes it first (other hard "
+    "links with --preserve=links, one -f cannot open), a new file "
+    "replaces it.  The progress line shows bytes, files, "
     "rate and time left.\n\n"
     CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
@@ -292,9 +294,12 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
       return;
     }
   bool parent_acl = dir_has_default_acl (dirfd);
+  /* Without -r, --preserve=links: the operands that are names of one
+     file become links to its first copy, as in a tree.  */
   struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
                     .display = dst, .inherits_acl = parent_acl,
-                    .made_here = copy_made_here };
+                    .made_here = copy_made_here, .link_base = dirfd,
+                    .link_path = x->preserve.links ? name : NULL };
   bool follow = copy_follows_operand (x);
   if (!x->recursive && follow)
     {
@@ -716,6 +721,7 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_FORCE:
       x->clobber = COPY_CLOBBER_YES;
+      x->force = true;
       break;
     case OPT_NO_CLOBBER:
       x->clobber = COPY_CLOBBER_NO;

@@ -593,12 +593,26 @@ cli_context (int argc, char **argv, const struct poptOption *options,
   return cli_context_flags (argc, argv, options, synopsis, 0);
 }
 
-/* The end of every usage error: the line pointing at --help, and the
-   exit.  */
+/* The tool's hint for an unknown option (cli_on_bad_option), and
+   whether the usage error being reported is one.  */
+static void (*bad_option_hint) (void);
+static bool bad_option_seen;
+
+void
+cli_on_bad_option (void (*hint) (void))
+{
+  bad_option_hint = hint;
+}
+
+/* The end of every usage error: the tool's hint after an unknown option,
+   the line pointing at --help, and the exit.  */
 static _Noreturn void
 end_usage_error (void)
 {
-  fprintf (stderr, "\nTry '%s --help' for more information.\n",
+  fputc ('\n', stderr);
+  if (bad_option_seen && bad_option_hint)
+    bad_option_hint ();
+  fprintf (stderr, "Try '%s --help' for more information.\n",
            program_name);
   exit (EXIT_USAGE);
 }
@@ -668,6 +682,7 @@ cli_next_option_operands (poptContext ctx,
   if (rc < -1)
     {
       const char *word = poptBadOption (ctx, POPT_BADOPTION_NOALIAS);
+      bad_option_seen = rc == POPT_ERROR_BADOPT;
       if (rc == POPT_ERROR_BADOPT)
         check_ambiguous (word);
       if (rc == POPT_ERROR_BADOPT && negative_number (word))

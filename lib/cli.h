@@ -127,6 +127,12 @@ poptContext cli_context_flags (int argc, char **argv,
    --no-preserve-root).  */
 bool cli_abbreviated (const char *long_name);
 
+/* Call HINT after the message of an unknown option, before the line
+   pointing at --help: for a tool to say more of the words that may have
+   been meant otherwise (rm's "Try 'rm ./-foo'").  HINT writes whole
+   lines to standard error.  */
+void cli_on_bad_option (void (*hint) (void));
+
 /* Return the next option's val from poptGetNextOpt, or -1 at the end; a
    bad option is a usage error ("option '--ver' is ambiguous;
    possibilities: '--verbose' '--version'" for an ambiguous one).  */

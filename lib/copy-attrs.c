@@ -24,6 +24,20 @@ acl_bit (const char *name)
          : strcmp (name, ACL_DEFAULT) == 0 ? ACL_DEFAULT_BIT : 0;
 }
 
+/* Whether NAME is an attribute of a file's contents rather than of the
+   file, which a file replaced does not pass to new contents: a write in
+   place keeps every other one (user.*, trusted.*, the security labels).
+   security.capability grants privileges to what the file holds (the
+   kernel removes it on a write); security.ima and security.evm are a
+   hash and a signature of the old contents.  */
+static bool
+bound_to_contents (const char *name)
+{
+  return strcmp (name, "security.capability") == 0
+         || strcmp (name, "security.ima") == 0
+         || strcmp (name, "security.evm") == 0;
+}
+
 static bool
 xattr_wanted (const char *name, enum xattr_set set)
 {
@@ -35,8 +49,8 @@ xattr_wanted (const char *name, enum xattr_set set)
       return !acl_bit (name);
     case XATTRS_ACL:
       return acl_bit (name);
-    case XATTRS_ACL_SECURITY:
-      return acl_bit (name) || strncmp (name, "security.", 9) == 0;
+    case XATTRS_KEPT_BY_WRITE:
+      return !bound_to_contents (name);
     }
   return false;
 }
@@ -175,6 +189,23 @@ kept_mode (const struct stat *src, uid_t uid, gid_t gid)
   return want;
 }
 
+/* The mode of the file of mode MODE once this process wrote into it:
+   without CAP_FSETID (not root), the kernel drops set-user-ID, and
+   set-group-ID where the group may execute it.  A copy that replaces
+   the file gets no more than a write in place would leave it.  */
+static mode_t
+written_mode (const struct copy_options *o, mode_t mode)
+{
+  mode &= 07777;
+  if (!o->is_root)
+    {
+      mode &= ~(mode_t) S_ISUID;
+      if (mode & S_IXGRP)
+        mode &= ~(mode_t) S_ISGID;
+    }
+  return mode;
+}
+
 /* Give the copy OUT_FD the owner O keeps of the source or, when it
    replaces a file, that file's; *UID and *GID become the copy's owner.
    Return false, after reporting it, if the copy cannot be given the
@@ -260,7 +291,7 @@ set_file_acls (const struct copy_options *o, int out_fd,
   else if (a->old_fd >= 0)
     {
       acls = copy_xattrs (a->old_fd, out_fd,
-                          o->preserve.xattr ? XATTRS_ACL : XATTRS_ACL_SECURITY,
+                          o->preserve.xattr ? XATTRS_ACL : XATTRS_KEPT_BY_WRITE,
                           dst);
       acls_exact = true;
     }
@@ -271,7 +302,8 @@ set_file_acls (const struct copy_options *o, int out_fd,
 
 /* Give the copy OUT_FD the attributes --preserve asks to keep of the
    source and, when it replaces a file, the rest of that file's: owner,
-   mode, ACL and security labels, as cp's write in place leaves them.  */
+   mode, ACL and extended attributes, as cp's write in place leaves
+   them.  */
 bool
 set_file_attrs (const struct copy_options *o, int out_fd,
                 const struct file_attrs *a, const char *dst)
@@ -299,7 +331,7 @@ set_file_attrs (const struct copy_options *o, int out_fd,
     }
   else if (a->old && a->made_mode != (mode_t) -1)
     {
-      want = a->old->st_mode & 07777;
+      want = written_mode (o, a->old->st_mode);
       set_mode = true;
     }
   if (set_mode)

@@ -4,8 +4,13 @@
    With --preserve, a copy gets the source's attributes that were asked
    for; without, a new file gets the source's permissions less the umask
    and a file that replaces another (written in place, or replaced whole)
-   keeps that file's owner, mode, ACL and security labels, as cp's write
-   in place leaves them.  The POSIX ACLs go with the mode: --preserve=xattr
+   keeps that file's owner, mode, ACL and extended attributes, as cp's
+   write in place leaves them: not its set-user-ID bit, nor set-group-ID
+   with group execution, unless root (the kernel drops them on a write),
+   nor the attributes of its contents (security.capability, security.ima,
+   security.evm: see bound_to_contents).  With --preserve=xattr it keeps
+   only its ACLs, the source's attributes taking the place of the others.
+   The POSIX ACLs go with the mode: --preserve=xattr
    alone leaves them out.  set-user-ID and set-group-ID are kept only where
    the owner is the source's (they would grant another user's rights).
 
@@ -36,7 +41,7 @@ struct file_attrs
 
 /* Give the copy OUT_FD (displayed as DST) the attributes O's --preserve
    asks to keep of the source and, when it replaces a file, the rest of
-   that file's: owner, mode, ACL and security labels.  Return false,
+   that file's: owner, mode, ACL and extended attributes.  Return false,
    after reporting it, if the copy cannot be given the owner of the file
    it replaces: the caller then leaves that file as it is.  */
 bool set_file_attrs (const struct copy_options *o, int out_fd,
@@ -72,7 +77,8 @@ enum xattr_set
   XATTRS_ALL,
   XATTRS_NO_ACL,
   XATTRS_ACL,
-  XATTRS_ACL_SECURITY,          /* what a replaced file keeps of itself */
+  XATTRS_KEPT_BY_WRITE,         /* what a replaced file keeps of itself:
+                                   all but those of its contents */
 };
 
 /* Copy the extended attributes of SET from IN_FD to OUT_FD (displayed as

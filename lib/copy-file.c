@@ -179,6 +179,25 @@ done_by_link (struct one_copy *c, int check, bool track)
   return false;
 }
 
+/* Open C's out_fd as a new file to install in place of P's name (or
+   as P's new name); false after a reported failure.  A replacement that
+   cannot make its file (EACCES: the directory is not writable) and may
+   keep the old file writes that in place instead, as cp does.  */
+static bool
+open_new (struct one_copy *c)
+{
+  struct put *p = &c->p;
+  c->out_fd = install_create_tmp (p->dirfd, c->made_mode, &c->named);
+  if (c->out_fd == -EACCES && p->how == PUT_REPLACE && !p->anew)
+    p->how = PUT_INPLACE, p->why = "its directory is not writable";
+  else if (c->out_fd < 0)
+    {
+      copy_fail (-c->out_fd, "cannot create %s", c->d->display);
+      return false;
+    }
+  return true;
+}
+
 /* Open C's out_fd, the file the data goes to: a new one to install, or
    the destination to write in place or into; false after a reported
    failure.  */
@@ -189,31 +208,34 @@ open_copy (struct one_copy *c)
   struct put *p = &c->p;
   c->made_mode = S_ISREG (c->st.st_mode) && !c->x->default_mode
                  ? c->st.st_mode & 0777 : 0666;
-  if (p->how == PUT_REPLACE)
+  if (p->how == PUT_REPLACE && !p->anew)
     {
-      /* The ACL and security labels it keeps are read from it.  */
+      /* The ACL and extended attributes it keeps are read from it.  */
       c->old_fd = sys_openat (p->dirfd, p->name, O_RDONLY | O_NOFOLLOW
                               | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
       if (c->old_fd < 0)
         p->how = PUT_INPLACE, p->why = "it cannot be read for its ACL";
     }
-  if (p->how == PUT_NEW || p->how == PUT_REPLACE)
-    {
-      c->out_fd = install_create_tmp (p->dirfd, c->made_mode, &c->named);
-      if (c->out_fd == -EACCES && p->how == PUT_REPLACE)
-        p->how = PUT_INPLACE, p->why = "its directory is not writable";
-      else if (c->out_fd < 0)
-        {
-          copy_fail (-c->out_fd, "cannot create %s", d->display);
-          return false;
-        }
-    }
+  if ((p->how == PUT_NEW || p->how == PUT_REPLACE) && !open_new (c))
+    return false;
   if (p->how == PUT_INPLACE || p->how == PUT_INTO)
     {
       c->out_fd = sys_openat (p->dirfd, p->name, O_WRONLY
                               | (c->x->attributes_only ? 0 : O_TRUNC)
                               | O_NOCTTY | O_CLOEXEC
                               | (p->follow ? 0 : O_NOFOLLOW), 0);
+      if (c->out_fd < 0 && p->how == PUT_INPLACE && c->x->force
+          && !p->follow)
+        {
+          /* -f: as cp removes the file it cannot open and makes a new
+             one; here the new one is renamed over it.  */
+          if (c->old_fd >= 0)
+            sys_close (c->old_fd);
+          c->old_fd = -1;
+          p->how = PUT_REPLACE;
+          p->anew = true;
+          return open_new (c);
+        }
       if (c->out_fd < 0)
         {
           copy_fail (-c->out_fd, "cannot open %s for writing", d->display);
@@ -245,7 +267,7 @@ finish_copy (struct one_copy *c)
     {
       struct file_attrs a = {
         .in_fd = c->in_fd, .st = &c->st, .old_fd = c->old_fd,
-        .old = p->how == PUT_REPLACE ? &p->st : NULL,
+        .old = p->how == PUT_REPLACE && !p->anew ? &p->st : NULL,
         .made_mode = p->how == PUT_INPLACE ? (mode_t) -1
                                            : c->made_mode & ~x->umask_bits,
         /* Through a link into another directory: not known.  */

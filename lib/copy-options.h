@@ -52,6 +52,9 @@ struct copy_options
 
   /* The destination.  */
   enum copy_clobber clobber;
+  /* -f: a destination that cannot be opened for writing is replaced by
+     a new file, as cp removes it and tries again.  */
+  bool force;
   bool update;                  /* -u: only over an older file */
   bool inplace;                 /* --inplace: write over a regular file */
   bool fsync;                   /* --fsync: each file and its directory */

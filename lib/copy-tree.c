@@ -249,10 +249,16 @@ struct copy_tree
   size_t src_display_len;
   int dst_parent;       /* the directory of the top copy */
   dev_t dst_parent_dev;
+  ino_t dst_parent_ino;
   bool dst_parent_acl;  /* it has a default ACL */
   const char *dst_name;
   const char *dst_display;
   struct walk_stack dirs;  /* the copies, as made, lv[i]'s in dirs.dir[i] */
+  /* Every directory of the copy entered so far (made or filled), by
+     device and inode: a source directory that is one of them, or
+     dst_parent, is the copy itself, met again through a bind mount or
+     moved into the source, whose walk would never end.  */
+  struct ino_map ours;
   struct dlevel *lv;
   size_t nalloc;
   char *path;           /* scratch for dst_path */
@@ -325,18 +331,20 @@ files_done (struct copy_tree *t, size_t d)
 
 /* Forget the levels from D down that the walker left without a
    WALK_DIR_POST (it reports a source directory moved away and goes on
-   above it): their copies are left as they are.  Level D - 1 is reached
-   first, while the levels below it can lead to it.  */
+   above it, maybe hundreds of levels up): their copies are left as they
+   are.  Level D - 1 must stay reachable, through the levels below it:
+   the way up goes one level at a time, each level above opened again
+   (as ".." of this one) before this one is closed, so that no more are
+   open at once than the stack holds.  */
 static void
 drop_levels (struct copy_tree *t, size_t d)
 {
-  if (t->dirs.n <= d)
-    return;
-  if (d > 0)
-    walk_stack_fd (&t->dirs, d - 1);
   while (t->dirs.n > d)
     {
-      files_done (t, t->dirs.n - 1);
+      size_t n = t->dirs.n;
+      if (d > 0)
+        walk_stack_fd (&t->dirs, n - 2);
+      files_done (t, n - 1);
       walk_stack_pop (&t->dirs);
     }
 }
@@ -355,11 +363,27 @@ parent_of (struct copy_tree *t, size_t d, dev_t *dev)
   return walk_stack_fd (&t->dirs, d - 1);
 }
 
+/* Whether the source directory ST is the copy's directory or one of the
+   copies made: the walk has reached its own output.  */
+static bool
+is_ours (const struct copy_tree *t, const struct stat *st)
+{
+  return (st->st_dev == t->dst_parent_dev && st->st_ino == t->dst_parent_ino)
+         || ino_rec (&t->ours, st->st_dev, st->st_ino) != NULL;
+}
+
 static int
 enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 {
   const struct copy_options *x = t->x;
   size_t d = e->depth;
+  if (is_ours (t, e->st))
+    {
+      /* The rest of the walk would copy the copy, without end.  */
+      copy_fail2 (0, "cannot copy a directory, %s, into itself, %s",
+                  t->src_display, t->dst_display);
+      return WALK_STOP;
+    }
   if (t->pool)
     copy_pool_handoff (t->pool);
   drop_levels (t, d);
@@ -432,6 +456,7 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
       return WALK_SKIP;
     }
   walk_stack_push (&t->dirs, fd, &dst_st);
+  ino_add (&t->ours, dst_st.st_dev, dst_st.st_ino, NULL);
   /* A directory's ACLs, the default one too, go with its mode; one it
      inherited is dropped where the source has none, as cp -a leaves.  */
   unsigned int acls = copy_kept_xattrs (x, e->fd, fd, dst);
@@ -974,7 +999,8 @@ copy_tree (const struct copy_options *x, const char *src,
   struct copy_tree t = {
     .x = x,
     .src_display = src_display, .src_display_len = strlen (src_display),
-    .dst_parent = dirfd, .dst_parent_dev = dir_st->st_dev, .dst_name = name,
+    .dst_parent = dirfd, .dst_parent_dev = dir_st->st_dev,
+    .dst_parent_ino = dir_st->st_ino, .dst_name = name,
     .dst_display = dst, .dst_parent_acl = parent_acl,
     .jobs = limits->jobs, .max_dirs = limits->dirs,
   };
@@ -989,6 +1015,7 @@ copy_tree (const struct copy_options *x, const char *src,
   if (t.pool)
     copy_pool_end (t.pool);
   walk_stack_free (&t.dirs);
+  free (t.ours.v);
   free (t.lv);
   free (t.path);
   free (t.lpath);

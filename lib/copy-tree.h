@@ -9,8 +9,19 @@
    bounded as the walker's own: the parent of a copy whose descriptor was
    closed is opened again through ".." and must be the directory made
    (WALK_EMOVED otherwise: the entries that would go in it are reported,
-   nothing is made elsewhere).  Symbolic links are never followed on
-   either side below the top.
+   nothing is made elsewhere).  Where the walker leaves many levels at
+   once (a source directory moved during the walk), the copies' stack is
+   climbed one level at a time, each level above opened before the one
+   below is closed: it never holds more than its bound.  Symbolic links
+   are never followed on either side below the top.
+
+   The walk never copies its own output: a source directory that is the
+   directory of the top copy, or one of the copies' directories entered
+   so far (by device and inode, remembered for the walk: a bind mount of
+   the destination inside the source, the destination moved into the
+   source during the copy), ends the walk with cp's message, "cannot
+   copy a directory, 'SRC', into itself, 'DST'", before anything is made
+   for it.
 
    Hard links: with --preserve=links, a file with more than one link is
    copied once, and its other names in the tree become links to the copy

@@ -228,7 +228,9 @@ through_link (const struct dest *d, struct put *p)
 /* How the copy takes the place of the existing P.  Replaced whole, a
    file keeps its owner, mode and ACL (set_file_attrs) but would lose the
    names that are not this one, and an owner this user cannot give: those
-   are written in place, as cp writes.  */
+   are written in place, as cp writes.  Where cp removes the file first
+   (--preserve=links and other names; -f and no permission to write it),
+   the copy is a new file, still put in place atomically.  */
 static void
 choose_how (const struct copy_options *o, struct put *p)
 {
@@ -236,6 +238,8 @@ choose_how (const struct copy_options *o, struct put *p)
     p->how = PUT_INTO;
   else if (p->follow)
     p->how = PUT_INPLACE, p->why = "it is reached through /proc";
+  else if (p->st.st_nlink > 1 && o->preserve.links)
+    p->how = PUT_REPLACE, p->anew = true;
   else if (o->inplace)
     p->how = PUT_INPLACE, p->why = "--inplace";
   else if (p->st.st_nlink > 1)
@@ -246,7 +250,12 @@ choose_how (const struct copy_options *o, struct put *p)
            && !group_member (p->st.st_gid))
     p->how = PUT_INPLACE, p->why = "its group is not one of this user's";
   else
-    p->how = PUT_REPLACE;
+    {
+      p->how = PUT_REPLACE;
+      /* Our own file: its owner's bits alone say whether cp could open
+         it for writing (an ACL does not apply to the owner).  */
+      p->anew = o->force && !o->is_root && !(p->st.st_mode & S_IWUSR);
+    }
 }
 
 int

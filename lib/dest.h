@@ -14,6 +14,11 @@
      where a replacement could not keep what it is: other hard links, an
      owner or group this user cannot give, a directory this user cannot
      write, --inplace.  Those are written in place, as cp writes.
+   - Where cp removes the file and makes a new one, the copy takes its
+     name as a new file, keeping nothing of it (PUT_REPLACE with anew):
+     one of other hard links with --preserve=links (the other names keep
+     the old file), and with -f one this user cannot write (cp's open
+     fails; it removes it and tries again).
    - An entry this run made (another operand copied to the same name) is
      never overwritten.
 
@@ -69,6 +74,9 @@ struct put
   dev_t dev;
   struct stat st;
   const char *why;      /* PUT_INPLACE: the reason, for --debug */
+  /* PUT_REPLACE: the copy is a new file (cp removes the old one first),
+     given nothing of the file it replaces.  */
+  bool anew;
   bool follow;          /* NAME is a link of /proc, opened through */
   int own_dirfd;        /* a directory a link led to, or -1 */
   char *own_name;

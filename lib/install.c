@@ -6,15 +6,21 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fatal-signal.h"
 #include "sys.h"
+#include "xalloc.h"
 
 /* --- temporary names ----------------------------------------------- */
 
@@ -120,10 +126,188 @@ install_thread_end (void)
   my_slot = NULL;
 }
 
+/* --- the temporary names of processes that were killed ------------- */
+
+/* Whether NAME is a temporary name as install_tmp_name makes them,
+   ".xcp-PID-N.tmp" exactly; *PID the process that made it.  */
+static bool
+tmp_name_pid (const char *name, pid_t *pid)
+{
+  if (strncmp (name, ".xcp-", 5) != 0)
+    return false;
+  const char *p = name + 5;
+  uint64_t n = 0;
+  if (*p < '1' || *p > '9')
+    return false;
+  for (; *p >= '0' && *p <= '9'; p++)
+    if ((n = n * 10 + (uint64_t) (*p - '0')) > INT32_MAX)
+      return false;
+  if (*p++ != '-' || *p < '0' || *p > '9')
+    return false;
+  while (*p >= '0' && *p <= '9')
+    p++;
+  if (strcmp (p, ".tmp") != 0)
+    return false;
+  *pid = (pid_t) n;
+  return true;
+}
+
+/* Whether no process PID exists (as this PID namespace numbers them).
+   Where it cannot be told (no pidfd_open before Linux 5.3, a thread's
+   id), it may: the name is left.  */
+static bool
+pid_gone (pid_t pid)
+{
+  int fd = sys_pidfd_open (pid, 0);
+  if (fd >= 0)
+    sys_close (fd);
+  return fd == -ESRCH;
+}
+
+/* Lock the file FD (open for writing), written under a temporary name
+   (no O_TMPFILE), as one of ours in use: the lock goes with the last
+   descriptor, so with the process, whatever kills it; reap_one leaves a
+   file so locked, seen from any PID namespace (and from other NFS
+   clients, where the locks are the server's).  The temporary name of a
+   replacement lives for two calls only: TMP_MIN_AGE covers it, where a
+   lock would cost a tenth of a small file's replacement.  */
+static void
+lock_tmp (int fd)
+{
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+  sys_fcntl (fd, F_OFD_SETLK, (long) (intptr_t) &fl);
+}
+
+/* A temporary name younger than this many seconds may be another PID
+   namespace's or another host's, whose pid means nothing here, between
+   its two calls: it is left.  */
+enum { TMP_MIN_AGE = 5 };
+
+/* Remove the temporary name NAME of DIRFD (open, not O_PATH), made by a
+   process that no longer exists, unless it changed in the last
+   TMP_MIN_AGE seconds or the file is locked (lock_tmp): then it may be
+   another PID namespace's, or another host's, in use.  A regular file
+   that cannot be opened for reading is left.  */
+static void
+reap_one (int dirfd, const char *name)
+{
+  struct stat st;
+  if (sys_fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0
+      || st.st_ctim.tv_sec > time (NULL) - TMP_MIN_AGE)
+    return;
+  int fd = -1;
+  if (S_ISREG (st.st_mode))
+    {
+      fd = sys_openat (dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+                       | O_NOCTTY | O_CLOEXEC, 0);
+      if (fd < 0)
+        return;
+      /* Held until the name is gone: a conflicting lock means in use.  */
+      struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
+      int ret = sys_fcntl (fd, F_OFD_SETLK, (long) (intptr_t) &fl);
+      if (ret == -EAGAIN || ret == -EACCES)
+        {
+          sys_close (fd);
+          return;
+        }
+    }
+  sys_unlinkat (dirfd, name, 0);
+  if (fd >= 0)
+    sys_close (fd);
+}
+
+/* Remove from directory DIRFD (which may be an O_PATH descriptor) the
+   temporary names of processes that were killed between making and
+   renaming them (SIGKILL, a crash).  */
+static void
+reap_dir (int dirfd)
+{
+  int fd = sys_openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return;
+  pid_t self = getpid ();
+  enum { BUF_SIZE = 32768 };
+  char *buf = xmalloc (BUF_SIZE);
+  ssize_t n;
+  while ((n = sys_getdents64 (fd, buf, BUF_SIZE)) > 0)
+    for (ssize_t off = 0; off < n;)
+      {
+        struct nc_dirent64 *d = (struct nc_dirent64 *) (buf + off);
+        pid_t pid;
+        off += d->d_reclen;
+        if (tmp_name_pid (d->d_name, &pid) && pid != self && pid_gone (pid))
+          reap_one (fd, d->d_name);
+      }
+  free (buf);
+  sys_close (fd);
+}
+
+/* The directories looked at for dead temporary names, by device and
+   inode: each once a run.  An open-addressing set, shared by the
+   threads.  */
+struct dir_id
+{
+  dev_t dev;
+  ino_t ino;
+};
+static struct dir_id *reaped;
+static size_t reaped_used, reaped_cap;
+static pthread_mutex_t reaped_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static size_t
+reaped_slot (const struct dir_id *v, size_t cap, dev_t dev, ino_t ino)
+{
+  uint64_t h = ((uint64_t) ino * 0x9e3779b97f4a7c15u) ^ (uint64_t) dev;
+  size_t i = (h ^ (h >> 29)) & (cap - 1);
+  while ((v[i].dev || v[i].ino) && !(v[i].dev == dev && v[i].ino == ino))
+    i = (i + 1) & (cap - 1);
+  return i;
+}
+
+/* Add DEV/INO to the set; false if it was there.  */
+static bool
+reaped_add (dev_t dev, ino_t ino)
+{
+  pthread_mutex_lock (&reaped_mutex);
+  if (2 * (reaped_used + 1) > reaped_cap)
+    {
+      size_t cap = reaped_cap ? 2 * reaped_cap : 64;
+      struct dir_id *v = xcalloc (cap, sizeof *v);
+      for (size_t i = 0; i < reaped_cap; i++)
+        if (reaped[i].dev || reaped[i].ino)
+          v[reaped_slot (v, cap, reaped[i].dev, reaped[i].ino)] = reaped[i];
+      free (reaped);
+      reaped = v;
+      reaped_cap = cap;
+    }
+  size_t i = reaped_slot (reaped, reaped_cap, dev, ino);
+  bool added = !(reaped[i].dev == dev && reaped[i].ino == ino);
+  if (added)
+    {
+      reaped[i] = (struct dir_id) { .dev = dev, .ino = ino };
+      reaped_used++;
+    }
+  pthread_mutex_unlock (&reaped_mutex);
+  return added;
+}
+
+/* The first time this run makes a temporary name in DIRFD: remove the
+   dead ones there (reap_dir).  */
+static void
+reap_once (int dirfd)
+{
+  struct stat st;
+  if (sys_fstat (dirfd, &st) == 0 && reaped_add (st.st_dev, st.st_ino))
+    reap_dir (dirfd);
+}
+
+/* --- this process's temporary names ------------------------------- */
+
 const char *
 install_tmp_name (int dirfd)
 {
   static atomic_ulong counter;
+  reap_once (dirfd);
   if (!my_slot)
     my_slot = take_slot ();
   struct tmp_slot *s = my_slot;
@@ -258,6 +442,7 @@ install_create_tmp (int dirfd, mode_t mode, bool *named)
           else
             {
               install_tmp_made ();
+              lock_tmp (fd);
               *named = true;
             }
           return fd;

@@ -6,7 +6,19 @@
    by linkat where the name is free, else through a temporary name renamed
    over the old file (renameat2).  Whoever opens the name therefore finds
    the old file or the new one, never a half-written file, and a failure
-   or a signal leaves no temporary name behind.
+   or a caught signal leaves no temporary name behind.
+
+   SIGKILL can: between the linkat to a temporary name and the rename
+   (no call links an unnamed file over a name), or during the copy
+   without O_TMPFILE.  Such names are removed later: the first time a run
+   makes a temporary name in a directory, it removes there every
+   ".xcp-PID-N.tmp" whose PID names no process (pidfd_open: ESRCH), that
+   has not changed for TMP_MIN_AGE seconds (a replacement's temporary
+   name lives for two calls) and, for a regular file, that no process
+   holds a lock on (a copy written under a temporary name is locked,
+   F_OFD_SETLK, for the whole copy).  The age and the lock protect a live
+   name of another PID namespace or NFS client, whose pid means nothing
+   here.
 
    Each thread has one temporary name at a time (the module keeps it, for
    the signal handler): threads may copy concurrently, each into its own

@@ -64,6 +64,7 @@ struct level
   bool pos_ok;           /* fd's offset is resume: no lseek needed */
   bool dino_ok;          /* "." was listed with d_ino == st_ino */
   bool removed;          /* an entry was removed in this pass */
+  unsigned int rescans;  /* passes read again after WALK_RESCAN */
   struct kept_set kept_set;
 };
 
@@ -663,10 +664,12 @@ leave (struct walk *w)
                           .name = name, .fd = dir_of (w, d)->fd,
                           .st = &dir_of (w, d)->st,
                           .depth = d, .is_dir = true, .kept = l->kept,
-                          .complete = !l->removed };
+                          .complete = !l->removed,
+                          .rescans = l->rescans };
   int action = call (w, &e, d ? d - 1 : 0, d ? name : NULL);
   if (action == WALK_RESCAN && (w->flags & WALK_REMOVING))
     {
+      l->rescans++;
       l->removed = false;
       l->resume = 0;
       l->pos_ok = false;

@@ -140,9 +140,12 @@ struct walk_entry
      entries were removed during the pass that read it: some file systems
      then skip entries.  A remover that finds the directory not empty
      returns WALK_RESCAN: the walker reads it again from the start,
-     skipping the entries already left in place.  */
+     skipping the entries already left in place.  RESCANS counts those
+     readings again, so that a remover can bound them: a process that
+     keeps creating entries would otherwise keep every pass incomplete.  */
   unsigned long kept;
   bool complete;
+  unsigned int rescans;
 };
 
 struct walk;

@@ -161,6 +161,16 @@ expected_options() {
   [[ $stderr != *nospace* ]] || fail "nospace after an option without argument"
   # The argument of --reflink is optional, given only after '='.
   expect 'xcp --refl' --reflink
+  expect 'rmtree --interac' --interactive
+  expect 'rmtree --preserve-r' --preserve-root
+}
+
+@test "rmtree: the words of --interactive= and --preserve-root=" {
+  expect 'rmtree --interactive=' never once always
+  expect 'rmtree --interactive=o' once
+  expect 'rmtree --preserve-root=' all
+  # Without '=', the next word is an operand.
+  expect 'rmtree --interactive file' file1
 }
 
 @test "after --, operands only: file names, even those starting with '-'" {
@@ -213,6 +223,8 @@ declare -gA ARG_KIND=(
   [unshare-run --boottime]=nothing
   [unshare-run --kill-child]=signals
   [unshare-run --json-status-fd]=nothing
+  [rmtree --interactive]=words
+  [rmtree --preserve-root]=words
   [xcp --engine]=words
   [xcp --reflink]=words
   [xcp --sparse]=words

@@ -27,6 +27,10 @@
    rmtree-race move ROUNDS TREE OUTSIDE CMD [ARG]...
        The same with TREE/v the top of a 40-level chain, which the racer
        keeps moving to OUTSIDE/v and back.
+   rmtree-race create DIR SECONDS
+       Keep creating empty files c0, c1... in DIR (which must exist),
+       as fast as it can, for SECONDS, or until DIR is removed.  Another
+       process that keeps a directory from ever being empty.
    Both races fail (exit 1) as soon as a file of OUTSIDE is missing after
    a round, and print the number of rounds and of changes made while CMD
    was running.  Scratch files live in DIR, TREE, OUTSIDE only.  */
@@ -45,6 +49,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #undef open
@@ -436,6 +441,38 @@ race (char **argv, bool move)
   return failed_cmds ? 1 : 0;
 }
 
+/* Create files in DIR for SECONDS; DIR removed meanwhile ends it.  */
+static int
+create_files (const char *dir, long seconds)
+{
+  int fd = openat (AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    die ("open %s", dir);
+  struct timespec start, now;
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  char name[64];
+  for (unsigned long i = 0; ; i++)
+    {
+      /* The clock read every 256 files only.  */
+      if ((i & 255) == 0)
+        {
+          clock_gettime (CLOCK_MONOTONIC, &now);
+          if (now.tv_sec - start.tv_sec >= seconds)
+            break;
+        }
+      snprintf (name, sizeof name, "c%lu", i);
+      if (mknodat (fd, name, S_IFREG | 0644, 0) < 0)
+        {
+          if (errno == ENOENT)
+            break;
+          if (errno != EEXIST)
+            die ("create %s", name);
+        }
+    }
+  close (fd);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -457,6 +494,8 @@ main (int argc, char **argv)
       proc_remove (-1, argv[2]);
       return pstatus;
     }
+  else if (strcmp (what, "create") == 0 && argc == 4)
+    return create_files (argv[2], number (argv[3]));
   else if (strcmp (what, "symlink") == 0 && argc >= 6)
     return race (argv + 2, false);
   else if (strcmp (what, "move") == 0 && argc >= 6)
@@ -465,6 +504,7 @@ main (int argc, char **argv)
     {
       fputs ("usage: rmtree-race deep DIR LEVELS FILES | wide DIR N"
              " | bushy DIR DIRS FILES | pathrm PATH | procrm PATH\n"
+             "     | create DIR SECONDS\n"
              "     | symlink|move ROUNDS TREE OUTSIDE CMD [ARG]...\n",
              stderr);
       return 2;

@@ -1813,17 +1813,21 @@ require_acl() {
   assert_output "'../x/./f' -> '././f'"
 }
 
-@test "xcp: a replaced file keeps its security.* attributes; -a gives the source's" {
+@test "xcp: a replaced file keeps its security.* attributes but those of its contents; -a gives the source's" {
   require_root
   echo new >f
   echo old >d
-  python3 -c 'import os, sys; os.setxattr("d", "security.nc", b"label-of-d")' 2>/dev/null \
+  python3 -c 'import os, sys; os.setxattr("d", "security.nc", b"of-d")' 2>/dev/null \
     || skip "no security.* attributes on this file system"
+  python3 -c 'import os, sys; os.setxattr("d", "security.selinux", b"label-of-d")' 2>/dev/null \
+    || skip "security.selinux is the LSM's here"
   run --separate-stderr xcp f d
   assert_success
   assert_same f d
-  assert_equal "$(python3 -c 'import os; print(os.getxattr("d", "security.nc").decode())')" \
+  assert_equal "$(python3 -c 'import os; print(os.getxattr("d", "security.selinux").decode())')" \
     label-of-d
+  assert_equal "$(python3 -c 'import os; print(os.getxattr("d", "security.nc").decode())')" \
+    of-d
   python3 -c 'import os; os.setxattr("f", "security.nc", b"label-of-f")'
   run --separate-stderr xcp -a f d
   assert_success
