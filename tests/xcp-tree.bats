@@ -3,7 +3,8 @@
 # where the source moves under it: a bind mount of the destination inside
 # the source, or the destination moved into the source during the copy,
 # is refused as cp refuses it (the same message and status), before the
-# copy copies itself; a source directory moved during a walk deeper than
+# copy copies itself, and the directories made get their attributes as
+# cp -a gives them; a source directory moved during a walk deeper than
 # the descriptors allow is the only error, and its ancestors keep their
 # modes and times.  Each with one walker and with workers (-j 2).
 #
@@ -57,6 +58,39 @@ xcp: cannot copy a directory, 'src', into itself, 'dst/src'
 status 1
 xcp: cannot copy a directory, 'src', into itself, 'dst/src'
 status 1"
+}
+
+# Refused three levels down, the copies of those levels (made writable
+# and searchable by their owner, 0750 under a umask of 022) get their
+# own modes and times on the way out, as cp -a gives them; cp makes the
+# mount point's copy before it finds itself inside it.
+@test "xcp -a: refused midway by a bind mount of the destination, the directories made get their modes and times as cp -a gives them (-j 1, -j 2)" {
+  # shellcheck disable=SC2016 # for the inner bash.
+  run --separate-stderr in_own_tmpfs '
+    mkdir -p src/a/b/m dst && echo data >src/a/b/f \
+      && mount --bind dst src/a/b/m || exit 99
+    chmod 0550 src src/a src/a/b \
+      && touch -h -d "2001-02-03 04:05:06.5" src src/a src/a/b || exit 99
+    for cmd in "cp -a" "$XCP -a -j 1" "$XCP -a -j 2"; do
+      timeout 60 $cmd src dst/ 2>&1
+      echo "status $?"
+      find dst/src -path dst/src/a/b/m -prune -o -type d \
+        -printf "%p %m %T@\n" | sort
+      chmod -R u+w dst/src && rm -rf dst/src
+    done'
+  assert_success
+  local made="dst/src 550 981173106.5000000000
+dst/src/a 550 981173106.5000000000
+dst/src/a/b 550 981173106.5000000000"
+  assert_output "cp: cannot copy a directory, 'src', into itself, 'dst/src'
+status 1
+$made
+xcp: cannot copy a directory, 'src', into itself, 'dst/src'
+status 1
+$made
+xcp: cannot copy a directory, 'src', into itself, 'dst/src'
+status 1
+$made"
 }
 
 # The racer moves the destination into a directory of the source 280
