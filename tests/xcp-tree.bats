@@ -24,6 +24,14 @@ setup() {
   export TREE_HELPER XCP
 }
 
+# A copy left stopped (SIGSTOP) by a test that failed before its SIGCONT
+# is killed.
+teardown() {
+  if [[ -n ${BG_PID:-} ]]; then
+    kill -KILL "$BG_PID" 2>/dev/null || true
+  fi
+}
+
 # in_own_tmpfs SCRIPT: SCRIPT run by bash in a mount namespace of its
 # own (private propagation), in a tmpfs of 64 MiB and 20000 inodes
 # mounted on ./ns.  Exit status 99: the stage could not be set.
@@ -164,5 +172,40 @@ xcp: cannot copy a directory, 'src', into itself, 'dst/src'"
     assert_line --index 1 --regexp "^xcp: cannot open directory '.*': Directory moved during the walk$"
     run bash -c "find dst -mindepth 1 -maxdepth 99 -type d -printf '%m %T@\n' | uniq -c"
     assert_output --regexp "^ +99 750 981173106\.50+$"
+  done
+}
+
+# A subtree removed during the walk (rm -rf, or mv to another file system,
+# which copies and then removes): the walker, 900 levels down, climbs back
+# through every removed level, none of which can be read any more; only
+# the top-most, 3 levels down, is reported.  The copies of all the levels,
+# the removed ones too, get their modes and times.  The copy is stopped
+# (SIGSTOP) while the walker is below the level removed.
+@test "xcp -a: a subtree removed during a walk 1000 deep is reported once, at its top; every directory copied keeps its mode and times (-j 1, -j 2)" {
+  require_helper "$TREE_HELPER"
+  local jobs mark end status
+  mark=dst$(printf '/d%.0s' $(seq 900))
+  for jobs in 1 2; do
+    rm -rf src dst
+    "$TREE_HELPER" deep src 1000 0
+    find src -type d \
+      -exec chmod 0750 {} + -exec touch -d "2001-02-03 04:05:06.5" {} +
+    "$XCP" -a -j "$jobs" src dst 2>err &
+    BG_PID=$!
+    end=$((SECONDS + 30))
+    until [[ -d $mark ]] || ((SECONDS >= end)); do :; done
+    kill -STOP "$BG_PID"
+    rm -rf src/d/d/d || fail "cannot remove the levels"
+    kill -CONT "$BG_PID"
+    status=0
+    wait "$BG_PID" || status=$?
+    BG_PID=
+    assert_equal "$status" 1
+    run cat err
+    assert_output "xcp: cannot read directory 'src/d/d/d': No such file or directory"
+    run bash -c "find dst -type d -printf '%m %T@\n' | uniq -c"
+    assert_output --regexp "^ +[0-9]+ 750 981173106\.50+$"
+    run find dst -type d -name d -path 'dst/d/d/d/*'
+    assert [ "${#lines[@]}" -ge 897 ]
   done
 }
