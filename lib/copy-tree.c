@@ -541,17 +541,18 @@ defer_leave (struct copy_tree *t, const struct leave *now, size_t d)
   return true;
 }
 
-static int
-leave_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+/* Leave the copy of level D, the deepest, NAME in its parent (DST in
+   messages): its attributes now, or once its files are copied.  */
+static void
+leave_level (struct copy_tree *t, size_t d, const char *name,
+             const char *dst)
 {
-  size_t d = e->depth;
   struct dlevel *l = &t->lv[d];
-  drop_levels (t, d + 1);
   dev_t dev;
   int parent = parent_of (t, d, &dev);
   struct leave now = {
-    .parent = parent, .name = (char *) (d ? e->name : t->dst_name),
-    .dst = (char *) dst_path (t, w), .src_st = l->src_st,
+    .parent = parent, .name = (char *) name,
+    .dst = (char *) dst, .src_st = l->src_st,
     .made_mode = l->made_mode, .fresh = l->fresh, .linked = l->linked,
     .inherited = t->dirs.dir[d].st.st_mode & S_ISGID,
   };
@@ -568,7 +569,37 @@ leave_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   /* The level above is read next; the walker holds it open, and so do
      we: parent_of opened it again if it was closed.  */
   walk_stack_pop (&t->dirs);
+}
+
+static int
+leave_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+{
+  size_t d = e->depth;
+  drop_levels (t, d + 1);
+  leave_level (t, d, d ? e->name : t->dst_name, dst_path (t, w));
   return WALK_CONTINUE;
+}
+
+/* The walk stops at E (a directory not entered): leave the copies of
+   the levels above it, deepest first, as their WALK_DIR_POST would (cp
+   gives them their attributes on its way out too).  Their names are in
+   the path of E; the levels below them that the walker abandoned before
+   are left as they are (see drop_levels).  */
+static void
+leave_all (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
+{
+  size_t d = e->depth;
+  drop_levels (t, d);
+  char *dst = xstrdup (dst_path (t, w));
+  while (d-- > 0)
+    {
+      /* DST becomes the path of level D: its last name is E's, or that
+         of the level left before.  */
+      *strrchr (dst, '/') = '\0';
+      leave_level (t, d, d ? strrchr (dst, '/') + 1 : t->dst_name,
+                   d ? dst : t->dst_display);
+    }
+  free (dst);
 }
 
 /* The last component of PATH, trailing slashes left out, in a new
@@ -921,7 +952,12 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
   switch (e->type)
     {
     case WALK_DIR:
-      return enter_dir (t, w, e);
+      {
+        int action = enter_dir (t, w, e);
+        if (action == WALK_STOP)
+          leave_all (t, w, e);
+        return action;
+      }
     case WALK_DIR_POST:
       return leave_dir (t, w, e);
     case WALK_MOUNT:            /* -x: made, as cp makes it, but empty */

@@ -21,7 +21,8 @@
    the destination inside the source, the destination moved into the
    source during the copy), ends the walk with cp's message, "cannot
    copy a directory, 'SRC', into itself, 'DST'", before anything is made
-   for it.
+   for it; the copies of the directories above it are given their
+   attributes, as they would be on the way out.
 
    Hard links: with --preserve=links, a file with more than one link is
    copied once, and its other names in the tree become links to the copy

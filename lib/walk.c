@@ -645,6 +645,31 @@ lost (struct walk *w, int err)
   return redescend (w);
 }
 
+/* Whether the directory open as FD is removed: no name leads to it any
+   more (a subtree removed, or moved to another file system, during the
+   walk).  */
+static bool
+removed (int fd)
+{
+  struct stat st;
+  return stat_at (fd, "", AT_EMPTY_PATH, &st, NULL) == 0
+         && st.st_nlink == 0;
+}
+
+/* lv[depth], removed, could not be read.  Return whether its parent is
+   removed too: the subtree removed begins above it, and only its
+   top-most level is reported, not each level the walk climbs back
+   through (each fails to be read, thousands in a deep tree).  The
+   parent is opened again if it was closed.  */
+static bool
+parent_removed (struct walk *w)
+{
+  size_t d = depth (w);
+  if (d == 0 || (dir_of (w, d - 1)->fd < 0 && reach_parent (w) < 0))
+    return false;
+  return removed (dir_of (w, d - 1)->fd);
+}
+
 /* lv[depth] is read to its end: visit it in post-order and leave it.
    Return WALK_STOP, 1 if the walk is over, or 0.  */
 static int
@@ -779,7 +804,12 @@ walk_loop (struct walk *w)
             while ((n = sys_getdents64 (ld->fd, w->buf, WALK_BUFSIZE))
                    == -EINTR)
               continue;
-          if (n < 0)
+          /* Removed, it fails to be read with ENOENT, or with EINVAL
+             from the lseek on tmpfs: ENOENT is what it is.  */
+          bool gone = n < 0 && removed (ld->fd);
+          if (gone)
+            n = -ENOENT;
+          if (n < 0 && !(gone && parent_removed (w)))
             {
               size_t d = depth (w);
               const char *name = level_name (w, d);
@@ -790,9 +820,11 @@ walk_loop (struct walk *w)
                                       .err = (int) -n, .is_dir = true };
               if (call (w, &e, d ? d - 1 : 0, d ? name : NULL) == WALK_STOP)
                 return WALK_STOP;
-              /* What could not be read is left in place.  */
-              l->kept++;
             }
+          /* What could not be read is left in place, unless it is
+             removed with the directory.  */
+          if (n < 0 && !gone)
+            l->kept++;
           if (n <= 0)
             {
               int ret = leave (w);

@@ -39,7 +39,11 @@
 
    Every failure is a visit of type WALK_ERR and the walk goes on.  An
    entry that disappears during the walk (ENOENT) is not visited, except
-   NAME itself.  */
+   NAME itself.  A subtree removed while the walk is inside it (rm -rf,
+   a move to another file system) is reported once, as a WALK_ERR
+   (ENOENT) of its top-most directory: the walk climbs back to it
+   through the removed levels below, each visited in post-order and
+   none reported.  */
 
 #ifndef NC_WALK_H
 #define NC_WALK_H

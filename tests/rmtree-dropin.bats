@@ -395,6 +395,7 @@ EOF
   touch -- -foo '-a b'
   run --separate-stderr rmtree -foo '-a b'
   assert_failure 2
+  # shellcheck disable=SC2154 # run --separate-stderr sets stderr_lines
   assert_equal "${stderr_lines[1]}" "Try 'rmtree ./-foo' to remove the file '-foo'."
   assert_equal "${stderr_lines[2]}" "Try 'rmtree --help' for more information."
   run --separate-stderr rmtree '-a b'

@@ -902,6 +902,69 @@ test_moved (int at, const char *where)
   remove_all (at, "away");
 }
 
+/* rm/c/c/.../c (40 levels): at the deepest, remove the 20th and what is
+   below it, as rm -rf or a move to another file system does.  */
+static int
+remove_hook (struct walk *w, const struct walk_entry *e, const char *path,
+             struct run *r)
+{
+  (void) w;
+  struct move *m = r->data;
+  if (!m->done && e->type == WALK_DIR && e->depth == 40)
+    {
+      m->done = true;
+      char from[256] = "";
+      strncat (from, path, 2 + 2 * 20);
+      remove_all (m->at, from);
+    }
+  return -1;
+}
+
+static size_t
+count_type (const struct run *r, enum walk_type type)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < r->n; i++)
+    n += r->v[i].type == type;
+  return n;
+}
+
+/* Every level below the one removed fails to be read on the way back
+   up: only the top-most is reported, then the walk goes on above it;
+   with 4 descriptors, the levels closed are opened again through "..".
+   Removing, the rest is removed.  */
+static void
+test_removed (int at, const char *where)
+{
+  char c19[128] = "rm", c20[128];
+  for (int i = 0; i < 19; i++)
+    strcat (c19, "/c");
+  snprintf (c20, sizeof c20, "%s/c", c19);
+  for (int removing = 0; removing < 2; removing++)
+    {
+      chain (at, "rm", "c", 40, 2);
+      struct move m = { at, false, false };
+      struct run r = { .record = true, .remove = removing,
+                       .hook = remove_hook, .data = &m };
+      walk_at_fds (at, "rm", removing ? WALK_REMOVING : 0, 4, NULL, visit,
+                   &r);
+      long i = find (&r, c20, WALK_ERR);
+      dump (&r, !check (m.done && count_type (&r, WALK_ERR) == 1 && i >= 0
+                        && r.v[i].err == ENOENT
+                        && find (&r, c19, WALK_DIR_POST) > i
+                        && find (&r, "rm", WALK_DIR_POST) > i,
+                        "removed %s%s: one error, at the top of the subtree "
+                        "removed; the walk goes on above it", where,
+                        removing ? ", removing" : ""));
+      if (removing)
+        check (!exists (at, "rm"), "removed %s, removing: the rest is "
+               "removed", where);
+      else
+        remove_all (at, "rm");
+      run_free (&r);
+    }
+}
+
 /* WALK_ONE_FS with a tmpfs and a bind mount inside the tree.  */
 static void
 test_one_fs (void)
@@ -1215,6 +1278,7 @@ main (void)
   test_kept_resume (dfd, "disk");
   test_replaced (dfd, "disk");
   test_moved (dfd, "disk");
+  test_removed (dfd, "disk");
   test_wide (dfd, "disk", 2000);
   test_ino (dfd, "disk");
   test_stack (dfd, "disk");
@@ -1225,6 +1289,7 @@ main (void)
       test_kept_resume (sfd, "tmpfs");
       test_replaced (sfd, "tmpfs");
       test_moved (sfd, "tmpfs");
+      test_removed (sfd, "tmpfs");
       test_wide (sfd, "tmpfs", 100000);
       test_ino (sfd, "tmpfs");
       test_stack (sfd, "tmpfs");

@@ -315,7 +315,7 @@ like_cp_into() {
 # of each one's reading, cp's sorted by inode number).
 like_cp_parents() {
   local cp_out cp_status=0 out status x order=cat
-  [[ " $* " != *" -r "* ]] || order=sort
+  [[ " $* " != *" -r "* ]] || order='sort'
   mkdir -p c x1 x2
   cp_out=$(cp --parents -v "$@" c 2>/dev/null) || cp_status=$?
   for x in x1 x2; do

@@ -3,7 +3,8 @@
 # where the source moves under it: a bind mount of the destination inside
 # the source, or the destination moved into the source during the copy,
 # is refused as cp refuses it (the same message and status), before the
-# copy copies itself; a source directory moved during a walk deeper than
+# copy copies itself, and the directories made get their attributes as
+# cp -a gives them; a source directory moved during a walk deeper than
 # the descriptors allow is the only error, and its ancestors keep their
 # modes and times.  Each with one walker and with workers (-j 2).
 #
@@ -21,6 +22,14 @@ setup() {
   TREE_HELPER="$builddir/tests/rmtree-race"
   XCP=$NC_BINDIR/xcp
   export TREE_HELPER XCP
+}
+
+# A copy left stopped (SIGSTOP) by a test that failed before its SIGCONT
+# is killed.
+teardown() {
+  if [[ -n ${BG_PID:-} ]]; then
+    kill -KILL "$BG_PID" 2>/dev/null || true
+  fi
 }
 
 # in_own_tmpfs SCRIPT: SCRIPT run by bash in a mount namespace of its
@@ -59,11 +68,44 @@ xcp: cannot copy a directory, 'src', into itself, 'dst/src'
 status 1"
 }
 
+# Refused three levels down, the copies of those levels (made writable
+# and searchable by their owner, 0750 under a umask of 022) get their
+# own modes and times on the way out, as cp -a gives them; cp makes the
+# mount point's copy before it finds itself inside it.
+@test "xcp -a: refused midway by a bind mount of the destination, the directories made get their modes and times as cp -a gives them (-j 1, -j 2)" {
+  # shellcheck disable=SC2016 # for the inner bash.
+  run --separate-stderr in_own_tmpfs '
+    mkdir -p src/a/b/m dst && echo data >src/a/b/f \
+      && mount --bind dst src/a/b/m || exit 99
+    chmod 0550 src src/a src/a/b \
+      && touch -h -d "2001-02-03 04:05:06.5" src src/a src/a/b || exit 99
+    for cmd in "cp -a" "$XCP -a -j 1" "$XCP -a -j 2"; do
+      timeout 60 $cmd src dst/ 2>&1
+      echo "status $?"
+      find dst/src -path dst/src/a/b/m -prune -o -type d \
+        -printf "%p %m %T@\n" | sort
+      chmod -R u+w dst/src && rm -rf dst/src
+    done'
+  assert_success
+  local made="dst/src 550 981173106.5000000000
+dst/src/a 550 981173106.5000000000
+dst/src/a/b 550 981173106.5000000000"
+  assert_output "cp: cannot copy a directory, 'src', into itself, 'dst/src'
+status 1
+$made
+xcp: cannot copy a directory, 'src', into itself, 'dst/src'
+status 1
+$made
+xcp: cannot copy a directory, 'src', into itself, 'dst/src'
+status 1
+$made"
+}
+
 # The racer moves the destination into a directory of the source 280
 # levels down once the copy is 20 levels down (the copy stopped meanwhile
 # by SIGSTOP): the walker lists that directory only when it gets there.
-# A copy already in that directory when stopped (a busy machine let it
-# run on) proves nothing: that round is run again, up to three times.
+# Where the racer, slowed by a loaded machine, stopped the copy after the
+# walker got there, the try does not count and is made again (3 at most).
 # A copy that does not stop is killed after 60 s.
 @test "xcp -r: the destination moved into the source during the copy stops it at once (-j 1, -j 2)" {
   require_helper "$TREE_HELPER"
@@ -83,23 +125,19 @@ status 1"
         end=$((SECONDS + 20))
         until [[ -d $mark ]] || ((SECONDS >= end)); do :; done
         kill -STOP "$pid"
-        if [[ -e dst/${into%/d} ]]; then
-          kill -CONT "$pid"
-          wait "$pid"
-          pkill -P "$watchdog" sleep
-          continue
-        fi
-        mv dst "$into/" && echo moved
+        [[ -e dst/src${into#src} ]] || break
         kill -CONT "$pid"
         wait "$pid"
-        echo "status $?"
         pkill -P "$watchdog" sleep
-        cat err
-        # The moved destination was not entered: no copy of it in itself.
-        [[ ! -e $into/dst/src${into#src}/dst ]] || echo "the copy copied itself"
-        exit 0
       done
-      echo "the copy was never stopped before level 280"'
+      mv dst "$into/" && echo moved
+      kill -CONT "$pid"
+      wait "$pid"
+      echo "status $?"
+      pkill -P "$watchdog" sleep
+      cat err
+      # The moved destination was not entered: no copy of it in itself.
+      [[ ! -e $into/dst/src${into#src}/dst ]] || echo "the copy copied itself"'
     assert_success
     assert_output "moved
 status 1
@@ -143,5 +181,47 @@ xcp: cannot copy a directory, 'src', into itself, 'dst/src'"
     assert_line --index 1 --regexp "^xcp: cannot open directory '.*': Directory moved during the walk$"
     run bash -c "find dst -mindepth 1 -maxdepth 99 -type d -printf '%m %T@\n' | uniq -c"
     assert_output --regexp "^ +99 750 981173106\.50+$"
+  done
+}
+
+# A subtree removed during the walk (rm -rf, or mv to another file system,
+# which copies and then removes): the walker, 300 levels down or more,
+# climbs back through every removed level, none of which can be read any
+# more; only the top-most, 3 levels down, is reported.  The copies of all
+# the levels, the removed ones too, get their modes and times.  The copy
+# is stopped (SIGSTOP) once it is 300 levels down; where the racer,
+# slowed by a loaded machine, stopped it after the walker left level 3
+# (its copy has its time), the try does not count (3 at most).
+@test "xcp -a: a subtree removed during a walk 1000 deep is reported once, at its top; every directory copied keeps its mode and times (-j 1, -j 2)" {
+  require_helper "$TREE_HELPER"
+  local jobs mark end status
+  mark=dst$(printf '/d%.0s' $(seq 300))
+  for jobs in 1 2; do
+    for _ in 1 2 3; do
+      rm -rf src dst
+      "$TREE_HELPER" deep src 1000 0
+      find src -type d \
+        -exec chmod 0750 {} + -exec touch -d "2001-02-03 04:05:06.5" {} +
+      "$XCP" -a -j "$jobs" src dst 2>err &
+      BG_PID=$!
+      end=$((SECONDS + 30))
+      until [[ -d $mark ]] || ((SECONDS >= end)); do :; done
+      kill -STOP "$BG_PID"
+      [[ $(stat -c %Y dst/d/d/d) != 981173106 ]] && break
+      kill -CONT "$BG_PID"
+      wait "$BG_PID" || true
+    done
+    rm -rf src/d/d/d || fail "cannot remove the levels"
+    kill -CONT "$BG_PID"
+    status=0
+    wait "$BG_PID" || status=$?
+    BG_PID=
+    assert_equal "$status" 1
+    run cat err
+    assert_output "xcp: cannot read directory 'src/d/d/d': No such file or directory"
+    run bash -c "find dst -type d -printf '%m %T@\n' | uniq -c"
+    assert_output --regexp "^ +[0-9]+ 750 981173106\.50+$"
+    run find dst -type d -path 'dst/d/d/d/*'
+    assert [ "${#lines[@]}" -ge 297 ]
   done
 }
