@@ -441,6 +441,9 @@ make_parent (const struct copy_options *x, int dirfd, const char *name,
   struct stat st;
   *is_made = false;
   int ret = sys_fstatat (AT_FDCWD, src, &st, 0);
+  /* A file where the path has a directory: nothing is made for it.  */
+  if (ret == 0 && !S_ISDIR (st.st_mode))
+    ret = -ENOTDIR;
   if (ret < 0)
     {
       copy_fail (-ret, "failed to get attributes of %s", src);

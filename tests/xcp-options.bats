@@ -377,6 +377,19 @@ Try 'xcp --help' for more information."
 Try 'cp --help' for more information."
 }
 
+@test "xcp --parents: a file where SRC's path has a directory is refused before anything is made, as by cp" {
+  touch f
+  mkdir d c
+  run --separate-stderr xcp --parents f/g d
+  assert_failure 1
+  assert_err "xcp: failed to get attributes of 'f': Not a directory"
+  run --separate-stderr cp --parents f/g c
+  assert_failure 1
+  assert_err "cp: failed to get attributes of 'f': Not a directory"
+  assert_equal "$(ls -A d)" ""
+  assert_equal "$(ls -A c)" ""
+}
+
 # md5s DIR: the checksum of each regular file below DIR, by path.
 md5s() {
   (cd "$1" && find . -type f -exec md5sum {} + | LC_ALL=C sort -k 2)
