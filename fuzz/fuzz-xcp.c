@@ -1,5 +1,5 @@
 /* fuzz-xcp.c -- the parsers of xcp's option values, which are static in
-   cmd/xcp.c: parse_preserve (--preserve=LIST), parse_when (--sparse,
+   cmd/xcp.c: parse_preserve (--preserve=LIST, from no attribute kept), parse_when (--sparse,
    --reflink) and parse_engine (--engine), keywords through lib/cli's
    cli_keyword (argmatch: a word or an unambiguous abbreviation of one).
    The tool's file is compiled into this target, its main renamed.
@@ -27,8 +27,9 @@ static void
 call_parse_preserve (void *p)
 {
   struct value_call *c = p;
-  memset (&c->keep, 0, sizeof c->keep);
-  parse_preserve (c->arg, &c->keep);
+  struct copy_options x = { 0 };
+  parse_preserve ("preserve", c->arg, true, &x);
+  c->keep = x.preserve;
 }
 
 static void
@@ -121,7 +122,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   char *argv[FUZZ_MAX_WORDS + 2], *words;
-  int argc = fuzz_argv ("xcp", data, size, argv, &words);
+  fuzz_argv ("xcp", data, size, argv, &words);
 
   check_preserve (argv[1]);
   struct value_call c = { .arg = argv[1] };
