@@ -717,7 +717,7 @@ apply_option (int opt, const char *arg)
       break;
     case OPT_ASK_ONCE:
       force = false;
-      ask_when = ASK_NEVER;
+      ask_when = ASK_PROTECTED;
       ask_once = true;
       break;
     case OPT_INTERACTIVE:

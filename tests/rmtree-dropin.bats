@@ -292,30 +292,45 @@ EOF
 # a terminal (not with -f; a symbolic link never).  As uid 65534 (root
 # may write anything), on a terminal by script(1), echo off so that only
 # the questions show.
-@test "rmtree: a write-protected file on a terminal is asked about, as rm -r; -f and a pipe do not ask" {
-  require_nobody
-  require_terminal
-  local tool left out
+# protected_on_terminal OPTIONS ANSWERS: rm OPTIONS and rmtree OPTIONS
+# on f g d l, each in a tree of its own, as uid 65534 on a terminal, with
+# ANSWERS; their questions in $out_TOOL, the files left in $left_TOOL.
+protected_on_terminal() {
+  local opts=$1 answers=$2 tool left out
+  rm -rf rm rmtree
   for tool in rm rmtree; do
     mkdir -m 0777 "$tool"
     (cd "$tool" && touch f && echo data >g && mkdir -p d && touch d/h \
       && ln -s f l && chmod 0444 f g d/h && chown -R 65534:65534 .)
     # The answers the terminal echoes are dropped: where they show,
     # at the start or after a question, depends on the scheduling.
-    out=$(cd "$tool" && printf 'n\ny\ny\ny\n' \
+    out=$(cd "$tool" && printf '%b' "$answers" \
       | script -qec "setpriv --reuid=65534 --regid=65534 --clear-groups \
-          $tool -r f g d l 2>&1" /dev/null \
+          $tool $opts f g d l 2>&1" /dev/null \
       | tr -d '\r' | sed -zE ':a; s/(^|\? )[ny]\n/\1/; ta')
     [[ $tool != rm ]] || out=${out//rm: /rmtree: }
     left=$(cd "$tool" && find . | sort)
     printf -v "out_$tool" '%s' "$out"
     printf -v "left_$tool" '%s' "$left"
   done
+}
+
+@test "rmtree: a write-protected file on a terminal is asked about, as rm -r and rm -rI; -f and a pipe do not ask" {
+  require_nobody
+  require_terminal
+  local questions="rmtree: remove write-protected regular empty file 'f'? rmtree: remove write-protected regular file 'g'? rmtree: remove write-protected regular empty file 'd/h'? "
+  protected_on_terminal -r 'n\ny\ny\ny\n'
   # shellcheck disable=SC2154 # set by printf -v
   assert_equal "$out_rmtree" "$out_rm"
   # shellcheck disable=SC2154
   assert_equal "$left_rmtree" "$left_rm"
-  assert_equal "$out_rmtree" "rmtree: remove write-protected regular empty file 'f'? rmtree: remove write-protected regular file 'g'? rmtree: remove write-protected regular empty file 'd/h'? "
+  assert_equal "$out_rmtree" "$questions"
+  assert_equal "$left_rmtree" $'.\n./f'
+  # -I asks once, and about each write-protected file still.
+  protected_on_terminal -rI 'y\nn\ny\ny\ny\n'
+  assert_equal "$out_rmtree" "$out_rm"
+  assert_equal "$left_rmtree" "$left_rm"
+  assert_equal "$out_rmtree" "rmtree: remove 4 arguments recursively? $questions"
   assert_equal "$left_rmtree" $'.\n./f'
   # Standard input not a terminal, or -f: removed without a question.
   (cd rmtree && touch f2 && chmod 0444 f2 && chown 65534 f2)
