@@ -183,17 +183,28 @@ lock_tmp (int fd)
    its two calls: it is left.  */
 enum { TMP_MIN_AGE = 5 };
 
+/* Whether the temporary name of status ST may be left
+   by this user's dead process: this user's, unchanged for TMP_MIN_AGE
+   seconds (else it may be another PID namespace's, or another host's,
+   in use).  */
+static bool
+reapable (const struct stat *st)
+{
+  return st->st_uid == geteuid ()
+         && st->st_ctim.tv_sec <= time (NULL) - TMP_MIN_AGE;
+}
+
 /* Remove the temporary name NAME of DIRFD (open, not O_PATH), made by a
-   process that no longer exists, unless it changed in the last
-   TMP_MIN_AGE seconds or the file is locked (lock_tmp): then it may be
-   another PID namespace's, or another host's, in use.  A regular file
-   that cannot be opened for reading is left.  */
+   process that no longer exists, if reapable.  A regular file is removed
+   only if it can be opened, is still the file looked at, and can be
+   locked (lock_tmp's lock means in use; where locks are refused or
+   missing, ENOLCK, nothing tells: it is left).  */
 static void
 reap_one (int dirfd, const char *name)
 {
-  struct stat st;
+  struct stat st, now;
   if (sys_fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0
-      || st.st_ctim.tv_sec > time (NULL) - TMP_MIN_AGE)
+      || !reapable (&st))
     return;
   int fd = -1;
   if (S_ISREG (st.st_mode))
@@ -202,10 +213,11 @@ reap_one (int dirfd, const char *name)
                        | O_NOCTTY | O_CLOEXEC, 0);
       if (fd < 0)
         return;
-      /* Held until the name is gone: a conflicting lock means in use.  */
+      /* Held until the name is gone.  */
       struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
-      int ret = sys_fcntl (fd, F_OFD_SETLK, (long) (intptr_t) &fl);
-      if (ret == -EAGAIN || ret == -EACCES)
+      if (sys_fstat (fd, &now) < 0 || now.st_dev != st.st_dev
+          || now.st_ino != st.st_ino
+          || sys_fcntl (fd, F_OFD_SETLK, (long) (intptr_t) &fl) < 0)
         {
           sys_close (fd);
           return;

@@ -13,10 +13,11 @@
    without O_TMPFILE.  Such names are removed later: the first time a run
    makes a temporary name in a directory, it removes there every
    ".xcp-PID-N.tmp" whose PID names no process (pidfd_open: ESRCH), that
-   has not changed for TMP_MIN_AGE seconds (a replacement's temporary
-   name lives for two calls) and, for a regular file, that no process
-   holds a lock on (a copy written under a temporary name is locked,
-   F_OFD_SETLK, for the whole copy).  The age and the lock protect a live
+   this user owns, that has not changed for TMP_MIN_AGE seconds (a
+   replacement's temporary name lives for two calls) and, for a regular
+   file, that it can lock (a copy written under a temporary name is
+   locked, F_OFD_SETLK, for the whole copy; a file system without locks
+   keeps its names).  The age and the lock protect a live
    name of another PID namespace or NFS client, whose pid means nothing
    here.
 

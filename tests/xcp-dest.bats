@@ -278,9 +278,12 @@ tmp_names() {
   [[ -n $found ]] || skip "no round was killed in the window in 60 s"
   # One that is not ours, one of a process still running, one locked by
   # another PID namespace's xcp (here: a locked file whose pid is free),
-  # and one that changed in the last 5 s (another namespace's between its
-  # two calls) stay; the others once 5 s old are removed.
+  # one of another user, and one that changed in the last 5 s (another
+  # namespace's between its two calls) stay; the others once 5 s old are
+  # removed.
   echo mine >dst/.xcp-notapid.tmp
+  echo theirs >dst/.xcp-4194001-3.tmp
+  chown 65534 dst/.xcp-4194001-3.tmp
   echo live >"dst/.xcp-$$-1.tmp"
   local free=4194000
   while [[ -e /proc/$free ]]; do free=$((free - 1)); done
@@ -309,6 +312,7 @@ tmp_names() {
     refute_output --partial "$i"
   done
   assert_file_exists dst/.xcp-notapid.tmp
+  assert_file_exists dst/.xcp-4194001-3.tmp
   diff -r src dst -x '.xcp-*'
 }
 
