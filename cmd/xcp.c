@@ -562,6 +562,9 @@ copy_parents (const struct copy_options *x, const char *src, int dirfd,
     }
   if (cur >= 0)
     {
+      /* The copies of hard links are found relative to the operand's
+         directory: those of another operand's are not.  */
+      copy_links_forget ();
       copy_operand (x, src, cur, base, dst);
       sys_close (cur);
     }

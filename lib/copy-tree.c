@@ -175,6 +175,17 @@ copy_link_drop (dev_t dev, ino_t ino)
   pthread_mutex_unlock (&links_mutex);
 }
 
+void
+copy_links_forget (void)
+{
+  pthread_mutex_lock (&links_mutex);
+  for (size_t i = 0; i < links.cap; i++)
+    free (links.v[i].path);
+  free (links.v);
+  links = (struct ino_map) { 0 };
+  pthread_mutex_unlock (&links_mutex);
+}
+
 /* With more than one operand, what this run made (not directories, which
    several operands may fill): a second operand of the same name must not
    replace, or write through, the copy of the first, as cp refuses.  */

@@ -107,6 +107,10 @@ void copy_link_add (dev_t dev, ino_t ino, const char *path);
 /* The calling thread's claim of DEV/INO ends with no copy: the next
    name to ask copies it.  */
 void copy_link_drop (dev_t dev, ino_t ino);
+/* Forget every copy recorded: the paths recorded so far are relative to
+   a directory the next copies do not share (xcp --parents).  No claim
+   may be under way.  */
+void copy_links_forget (void);
 
 /* With O->record_made: remember DEV/INO as made by this run; tell
    whether ST was.  Without: nothing, and false.  */

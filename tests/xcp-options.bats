@@ -390,6 +390,25 @@ Try 'cp --help' for more information."
   assert_equal "$(ls -A c)" ""
 }
 
+# The copies of the names of one file are recorded relative to each
+# operand's directory: y/b linked to the copy of x/a, found as "a" in y's,
+# was made a link to the copy of y/a, another file.
+@test "xcp --parents --preserve=links: a name is never linked to another operand's file of the same name" {
+  mkdir x y dst
+  echo I1 >x/a
+  ln x/a y/b
+  echo other >y/a
+  run xcp --preserve=links --parents y/a x/a y/b dst
+  assert_success
+  assert_equal "$(cat dst/y/b)" I1
+  assert_equal "$(cat dst/y/a)" other
+  mkdir dst2
+  run xcp -a --parents y x dst2
+  assert_success
+  assert_equal "$(cat dst2/y/b)" I1
+  assert_equal "$(cat dst2/y/a)" other
+}
+
 # md5s DIR: the checksum of each regular file below DIR, by path.
 md5s() {
   (cd "$1" && find . -type f -exec md5sum {} + | LC_ALL=C sort -k 2)
