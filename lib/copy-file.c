@@ -232,8 +232,7 @@ open_copy (struct one_copy *c)
           if (c->old_fd >= 0)
             sys_close (c->old_fd);
           c->old_fd = -1;
-          p->how = PUT_REPLACE;
-          p->anew = true;
+          put_anew (d, p);
           return open_new (c);
         }
       if (c->out_fd < 0)

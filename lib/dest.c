@@ -295,7 +295,24 @@ check_dest (const struct copy_options *o, const struct stat *st,
     return go;
   p->dev = p->st.st_dev;
   choose_how (o, p);
+  if (p->anew)
+    put_anew (d, p);
   return 1;
+}
+
+void
+put_anew (const struct dest *d, struct put *p)
+{
+  p->how = PUT_REPLACE;
+  p->anew = true;
+  /* cp removes the name it was given: reached through a symbolic link,
+     the link; the file it names, and that file's other names, stay.  */
+  if (p->own_dirfd >= 0)
+    {
+      p->dirfd = d->dirfd;
+      p->name = d->name;
+      p->dev = d->dev;
+    }
 }
 
 /* Make P's name a hard link to FIRST (relative to BASE): a new name, or

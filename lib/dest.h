@@ -88,6 +88,11 @@ struct put
 int check_dest (const struct copy_options *o, const struct stat *st,
                 const char *src, const struct dest *d, struct put *p);
 
+/* Make P, which check_dest filled for D, a replacement by a new file, as
+   where cp removes the destination before it makes its copy: the name D
+   gives, which is a symbolic link's where P was reached through one.  */
+void put_anew (const struct dest *d, struct put *p);
+
 /* Free what check_dest kept in P.  */
 void put_release (struct put *p);
 

@@ -218,6 +218,54 @@ print(sorted(n for n in os.listxattr(sys.argv[1]) if not n.startswith(\"system.\
   assert_equal "$(stat -c %a rprog)" "$(stat -c %a cp-rprog)"
 }
 
+# through_link_case TOOL OPTIONS: in TOOL/, d/f a symbolic link to
+# snap/f, which has a second name snap/f2; TOOL OPTIONS s/f d/f; print
+# what d/f is and what the two names read.
+through_link_case() {
+  mkdir -p "$1" && cd "$1" || return 1
+  mkdir s d snap
+  echo v2 >s/f
+  echo v1 >snap/f
+  ln snap/f snap/f2
+  ln -s ../snap/f d/f
+  # The options split on purpose, none for "".
+  # shellcheck disable=SC2086
+  "$1" $2 s/f d/f
+  echo "$? $(stat -c %F d/f) $(cat snap/f) $(cat snap/f2)"
+  cd .. && rm -rf "$1"
+}
+
+# cp removes the destination before copying where links are preserved and
+# it has other names: the name it was given, a link to the file where it
+# is one.  A new file in its place must not go over the file named.
+@test "a copy made anew replaces a symbolic link at the destination, not the file it names, as cp" {
+  local opts
+  for opts in -a --preserve=links -d -P "" -f -r; do
+    assert_equal "$(PATH=$NC_BINDIR:$PATH through_link_case xcp "$opts")" \
+      "$(through_link_case cp "$opts")"
+  done
+  assert_equal "$(PATH=$NC_BINDIR:$PATH through_link_case xcp -a)" \
+    "0 regular file v1 v1"
+}
+
+@test "xcp -f through a symbolic link to the user's read-only file replaces the link, as cp -f" {
+  require_nobody
+  local tool
+  for tool in cp xcp; do
+    mkdir "$tool"
+    chown 65534:65534 "$tool"
+    (cd "$tool" && as_nobody sh -c 'echo new >src && echo keep-me >ro &&
+      chmod 444 ro && ln -s ro link')
+  done
+  (cd cp && as_nobody cp -f src link)
+  (cd xcp && as_nobody "$NC_BINDIR/xcp" -f src link)
+  for tool in cp xcp; do
+    assert_equal "$(cat "$tool/ro") $(stat -c %F "$tool/link")" \
+      "keep-me regular file"
+    assert_equal "$(cat "$tool/link")" new
+  done
+}
+
 @test "xcp -f onto the user's own mode-000 file replaces it, as cp -f" {
   require_nobody
   mkdir own
