@@ -44,7 +44,8 @@
 #include "yesno.h"
 
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
-       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG, OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
+       OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG,
+       OPT_FSYNC, OPT_INPLACE, OPT_UPDATE,
        OPT_VERBOSE, OPT_RECURSIVE, OPT_ARCHIVE, OPT_TARGET_DIR,
        OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
        OPT_STRIP_SLASHES, OPT_ONE_FS,
@@ -428,11 +429,12 @@ struct made_parent
   mode_t inherited;             /* set-group-ID from its parent */
 };
 
-/* Make, under DIRFD (DIR in messages), the directory NAME, copy of the
-   directory SRC of the source's path, unless it is there; *MADE gets it
-   if made, or if there and attributes are kept, unless ALL_THERE, the
-   whole path (*IS_MADE says).  Return the directory's descriptor or -1 after a reported
-   failure.  */
+/* Make, under DIRFD, the directory NAME (DST in messages), the copy of
+   the directory SRC of the source's path, unless it is there.  *MADE
+   gets it, for its attributes, if it was made, or if it was there and -p
+   or -a keeps attributes, unless ALL_THERE (the whole path was there);
+   *IS_MADE says whether it did.  Return the directory's descriptor, or -1
+   after a reported failure.  */
 static int
 make_parent (const struct copy_options *x, int dirfd, const char *name,
              const char *src, const char *dst, bool all_there,

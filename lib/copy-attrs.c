@@ -290,9 +290,9 @@ set_file_acls (const struct copy_options *o, int out_fd,
     acls_exact = true;
   else if (a->old_fd >= 0)
     {
-      acls = copy_xattrs (a->old_fd, out_fd,
-                          o->preserve.xattr ? XATTRS_ACL : XATTRS_KEPT_BY_WRITE,
-                          dst);
+      enum xattr_set old_set = o->preserve.xattr ? XATTRS_ACL
+                               : XATTRS_KEPT_BY_WRITE;
+      acls = copy_xattrs (a->old_fd, out_fd, old_set, dst);
       acls_exact = true;
     }
   if (acls_exact && (a->inherits_acl || a->made_mode == (mode_t) -1))

@@ -645,11 +645,12 @@ same_special (const struct walk_entry *e, const struct stat *st, int parent,
       size_t dir_len = strlen (e->name) - strlen (base);
       char *dir = dir_len ? ximemdup0 (e->name, dir_len) : xstrdup ("");
       struct stat a, b;
-      bool one_name = st->st_nlink == 1
-                      || (strcmp (base, name) == 0
-                          && sys_fstatat (e->dirfd, dir, &a, AT_EMPTY_PATH) == 0
-                          && sys_fstatat (parent, "", &b, AT_EMPTY_PATH) == 0
-                          && SAME_INODE (a, b));
+      bool one_name
+        = st->st_nlink == 1
+          || (strcmp (base, name) == 0
+              && sys_fstatat (e->dirfd, dir, &a, AT_EMPTY_PATH) == 0
+              && sys_fstatat (parent, "", &b, AT_EMPTY_PATH) == 0
+              && SAME_INODE (a, b));
       free (dir);
       free (base);
       if (!one_name)
@@ -899,9 +900,8 @@ use_workers (struct copy_tree *t)
 }
 
 /* Copy the regular file E: queued for a worker below the top, where
-   there are workers; else here.  */
-/* FOLLOWED: the entry is a symbolic link to a regular file, copied as
-   that file (-L), by the walk itself.  */
+   there are workers; else here.  FOLLOWED: E is a symbolic link to a
+   regular file, copied as that file (-L), by the walk itself.  */
 static void
 copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
               bool followed)

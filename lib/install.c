@@ -481,7 +481,8 @@ install_tmp (int fd, bool named, int dirfd, const char *name, bool exists)
   int ret;
   if (named)
     {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, my_slot->name, dirfd, name, 0));
+      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, my_slot->name, dirfd,
+                                            name, 0));
       if (ret < 0)
         sys_unlinkat (dirfd, my_slot->name, 0);
       install_tmp_forget ();

@@ -121,8 +121,8 @@ struct walk_entry
   int dirfd;
   const char *name;
   /* WALK_DIR, WALK_DIR_POST, WALK_MOUNT, and WALK_ERR while reading a
-     directory: the directory itself, open read-only; otherwise -1.  Valid during the
-     visit only.  */
+     directory: the directory itself, open read-only; otherwise -1.  Valid
+     during the visit only.  */
   int fd;
   /* Directories always (as fstat said on the way in); other entries with
      WALK_STAT, or when d_type did not tell; otherwise NULL.  */
