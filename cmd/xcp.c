@@ -299,6 +299,7 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
      file become links to its first copy, as in a tree.  */
   struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
                     .display = dst, .inherits_acl = parent_acl,
+                    .group_of_dir = dir_st.st_mode & S_ISGID,
                     .made_here = copy_made_here, .link_base = dirfd,
                     .link_path = x->preserve.links ? name : NULL };
   bool follow = copy_follows_operand (x);

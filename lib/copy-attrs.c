@@ -221,7 +221,8 @@ set_file_owner (const struct copy_options *o, int out_fd,
   *gid = o->egid;
   /* In place, the file's owner; new in a set-group-ID directory, its
      group: what a kept owner is compared with.  */
-  if (a->made_mode == (mode_t) -1 || o->preserve.owner)
+  if (a->made_mode == (mode_t) -1
+      || (o->preserve.owner && a->group_of_dir))
     {
       struct stat now;
       if (sys_fstat (out_fd, &now) == 0)

@@ -37,6 +37,7 @@ struct file_attrs
   const struct stat *old;       /* its status (replaced), or NULL */
   mode_t made_mode;             /* created with; (mode_t) -1: in place */
   bool inherits_acl;            /* made in a directory with a default ACL */
+  bool group_of_dir;            /* made new in a set-group-ID directory */
 };
 
 /* Give the copy OUT_FD (displayed as DST) the attributes O's --preserve

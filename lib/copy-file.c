@@ -272,6 +272,8 @@ finish_copy (struct one_copy *c)
         /* Through a link into another directory: not known.  */
         .inherits_acl = p->how != PUT_INPLACE
                         && (p->dirfd != d->dirfd || d->inherits_acl),
+        .group_of_dir = p->how != PUT_INPLACE
+                        && (p->dirfd != d->dirfd || d->group_of_dir),
       };
       if (!set_file_attrs (x, c->out_fd, &a, d->display))
         return false;

@@ -62,7 +62,7 @@ struct entry
   struct copy_dirs *dirs;
   char *name, *src, *dst, *link_path;
   uint64_t ino;
-  bool fresh, inherits_acl;
+  bool fresh, inherits_acl, group_of_dir;
   /* The report, if there is one.  */
   bool told;
   char *told_src, *told_dst;
@@ -290,6 +290,7 @@ run_job (struct copy_pool *p, struct entry *e)
   struct dest d = {
     .dirfd = dirs->dst_fd, .dev = dirs->dst_dev, .name = e->name,
     .display = e->dst, .fresh = e->fresh, .inherits_acl = e->inherits_acl,
+    .group_of_dir = e->group_of_dir,
     .made_here = copy_made_here, .link_base = p->link_base,
     .link_path = e->link_path,
   };
@@ -480,6 +481,7 @@ copy_pool_file (struct copy_pool *p, struct copy_dirs *d,
     .src = xstrdup (f->src), .dst = xstrdup (f->dst),
     .link_path = f->link_path ? xstrdup (f->link_path) : NULL,
     .ino = f->ino, .fresh = f->fresh, .inherits_acl = f->inherits_acl,
+    .group_of_dir = f->group_of_dir,
   };
   add_entry (p);
 }

@@ -55,6 +55,7 @@ struct copy_job_file
   uint64_t ino;                 /* as listed; 0: unknown */
   bool fresh;                   /* the directory of the copy is new */
   bool inherits_acl;            /* it has a default ACL */
+  bool group_of_dir;            /* it is set-group-ID */
 };
 
 /* Start WORKERS threads (2 at least) copying for X, with LINK_BASE the

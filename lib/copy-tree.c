@@ -262,6 +262,7 @@ struct copy_tree
   dev_t dst_parent_dev;
   ino_t dst_parent_ino;
   bool dst_parent_acl;  /* it has a default ACL */
+  mode_t dst_parent_mode;
   const char *dst_name;
   const char *dst_display;
   struct walk_stack dirs;  /* the copies, as made, lv[i]'s in dirs.dir[i] */
@@ -915,6 +916,8 @@ copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
     .dirfd = parent, .dev = dev, .name = d ? e->name : t->dst_name,
     .display = dst_path (t, w), .fresh = d > 0 && t->lv[d - 1].fresh,
     .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
+    .group_of_dir = (d ? t->dirs.dir[d - 1].st.st_mode
+                     : t->dst_parent_mode) & S_ISGID,
     .made_here = copy_made_here, .link_base = t->dst_parent,
     .link_path = lpath,
   };
@@ -929,6 +932,7 @@ copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
       struct copy_job_file f = {
         .name = e->name, .src = src, .dst = dd.display, .link_path = lpath,
         .ino = e->ino, .fresh = dd.fresh, .inherits_acl = dd.inherits_acl,
+        .group_of_dir = dd.group_of_dir,
       };
       copy_pool_file (t->pool, dirs, &f);
     }
@@ -1049,6 +1053,7 @@ copy_tree (const struct copy_options *x, const char *src,
     .dst_parent = dirfd, .dst_parent_dev = dir_st->st_dev,
     .dst_parent_ino = dir_st->st_ino, .dst_name = name,
     .dst_display = dst, .dst_parent_acl = parent_acl,
+    .dst_parent_mode = dir_st->st_mode,
     .jobs = limits->jobs, .max_dirs = limits->dirs,
   };
   walk_stack_init (&t.dirs, limits->dst_fds);

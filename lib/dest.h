@@ -45,6 +45,7 @@ struct dest
   const char *display;
   bool fresh;
   bool inherits_acl;    /* DIRFD has a default ACL */
+  bool group_of_dir;    /* DIRFD is set-group-ID: new files get its group */
   /* Whether this run made ST (another operand copied to the same name):
      such an entry is never overwritten.  NULL: none is.  */
   bool (*made_here) (const struct copy_options *o, const struct stat *st);
