@@ -50,7 +50,8 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
        OPT_STRIP_SLASHES, OPT_ONE_FS,
        OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS,
-       OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK };
+       OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK,
+       OPT_LINK, OPT_SYMBOLIC_LINK };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -102,7 +103,7 @@ static struct poptOption tool_options[] = {
   { NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_LINKS,
     "same as -P --preserve=links", NULL },
   { "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
-    "same as -r --preserve=all", NULL },
+    "same as -r -P --preserve=all", NULL },
   { NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT,
     "same as --preserve=mode,ownership,timestamps", NULL },
   { "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
@@ -138,6 +139,12 @@ static struct poptOption tool_options[] = {
   { "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES,
     "copy each SRC into DIR by its name without the slashes at its end: "
     "a symbolic link to a directory is then copied as a link", NULL },
+  { "link", 'l', POPT_ARG_NONE, NULL, OPT_LINK,
+    "hard-link files instead of copying them (directories are made); "
+    "symbolic links are followed unless -P, -d or -a says not to", NULL },
+  { "symbolic-link", 's', POPT_ARG_NONE, NULL, OPT_SYMBOLIC_LINK,
+    "make symbolic links to the sources instead of copying them: a SRC "
+    "not starting with / only into the current directory", NULL },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -721,9 +728,10 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_NO_PRESERVE:       /* and each --no-preserve takes away */
       parse_preserve ("no-preserve", arg, false, x);
       break;
-    case OPT_ARCHIVE:
+    case OPT_ARCHIVE:           /* -dR --preserve=all: -P too, as cp */
       parse_preserve ("preserve", "all", true, x);
       x->recursive = true;
+      x->deref = COPY_DEREF_NEVER;
       break;
     case OPT_RECURSIVE:
       x->recursive = true;
@@ -784,6 +792,16 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_STRIP_SLASHES:
       x->strip_slashes = true;
       break;
+    case OPT_LINK:
+    case OPT_SYMBOLIC_LINK:
+      {
+        enum copy_link link = opt == OPT_LINK ? COPY_LINK_HARD
+                                              : COPY_LINK_SYMBOLIC;
+        if (x->link != COPY_LINK_NONE && x->link != link)
+          cli_usage_error ("cannot make both hard and symbolic links");
+        x->link = link;
+      }
+      break;
     case OPT_JOBS:
       x->jobs = (unsigned int) cli_parse_number ("jobs", "number of jobs",
                                                  arg, COPY_JOBS_MAX, 0);
@@ -833,6 +851,10 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
       free (arg);
     }
   x->progress = cli_progress;
+  /* -r -l links what a tree's symbolic links name, as cp -r -l does.  */
+  if (x->link == COPY_LINK_HARD && x->recursive
+      && x->deref == COPY_DEREF_DEFAULT)
+    x->deref = COPY_DEREF_ALWAYS;
   if (x->jobs == 0)
     x->jobs = default_jobs ();
   if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)

@@ -17,6 +17,7 @@
 
 #include "copy-attrs.h"
 #include "copy-file.h"
+#include "copy-link.h"
 #include "copy-msg.h"
 #include "copy-options.h"
 #include "copy-tree.h"
@@ -308,6 +309,12 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
            const char *src, uint64_t listed_ino, bool in_tree,
            const struct dest *d)
 {
+  /* -l, -s: nothing is opened, not even the source.  */
+  if (x->link != COPY_LINK_NONE)
+    {
+      copy_file_link (x, src_dirfd, name, src, !in_tree, d);
+      return;
+    }
   struct one_copy c = { .x = x, .d = d, .src = src, .in_fd = -1,
                         .p = { .own_dirfd = -1 }, .out_fd = -1,
                         .old_fd = -1 };

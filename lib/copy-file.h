@@ -25,7 +25,8 @@ struct dest;
    one that is no longer that regular file is skipped, reported.  A
    directory is refused (-r not specified).  In a tree with
    --preserve=links, a second name of a file already copied becomes a
-   link to its copy.  */
+   link to its copy.  With -l or -s, D becomes a link to the source
+   instead (copy-link.h), followed unless IN_TREE.  */
 void copy_file (const struct copy_options *o, int src_dirfd,
                 const char *name, const char *src, uint64_t listed_ino,
                 bool in_tree, const struct dest *d);

@@ -43,12 +43,21 @@ struct copy_preserve
   bool xattr;                   /* extended attributes (ACLs with mode) */
 };
 
+/* What a copy of a file that is not a directory is: -l, -s.  */
+enum copy_link
+{
+  COPY_LINK_NONE,               /* a copy of the data (the default) */
+  COPY_LINK_HARD,               /* -l: a hard link to the source */
+  COPY_LINK_SYMBOLIC,           /* -s: a symbolic link to it, by its name */
+};
+
 struct copy_options
 {
   /* The data.  */
   enum copy_engine engine;      /* --engine; COPY_ENGINE_NONE: choose */
   enum copy_when reflink;
   enum copy_when sparse;
+  enum copy_link link;          /* -l, -s: no data is copied */
 
   /* The destination.  */
   enum copy_clobber clobber;

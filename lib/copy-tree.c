@@ -774,10 +774,19 @@ make_special (const struct copy_options *x, int parent, const char *name,
   return 0;
 }
 
-/* Copy a symbolic link, FIFO, socket or device E as what it is.  */
+static void copy_regular (struct copy_tree *t, struct walk *w,
+                          const struct walk_entry *e, bool followed);
+
+/* Copy a symbolic link, FIFO, socket or device E as what it is; with
+   -l or -s, as a regular file is (a link to it, copy-link.h).  */
 static void
 copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 {
+  if (t->x->link != COPY_LINK_NONE)
+    {
+      copy_regular (t, w, e, false);
+      return;
+    }
   const struct copy_options *x = t->x;
   size_t d = e->depth;
   dev_t dev;
@@ -941,7 +950,8 @@ copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
   free (src);
 }
 
-/* -L: a symbolic link of the tree copied as the regular file it names.
+/* -L: a symbolic link of the tree copied as the regular file it names
+   (with -l or -s, linked to anything but a directory, as cp links it).
    One to anything else is reported and left out: following it is not
    done yet.  */
 static void
@@ -952,7 +962,8 @@ copy_followed (struct copy_tree *t, struct walk *w,
   int ret = sys_fstatat (e->dirfd, e->name, &st, 0);
   if (ret < 0)
     copy_fail_walk (-ret, "cannot stat %s", walk_path (w));
-  else if (!S_ISREG (st.st_mode))
+  else if (!S_ISREG (st.st_mode)
+           && (S_ISDIR (st.st_mode) || t->x->link == COPY_LINK_NONE))
     copy_fail2 (0, "%s: -L does not follow a symbolic link to a directory "
                 "or special file in a tree yet; %s not made", walk_path (w),
                 dst_path (t, w));

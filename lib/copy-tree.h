@@ -5,7 +5,8 @@
    searchable by its owner, whatever the source says) and given its mode,
    times and other attributes on the way out; regular files go through
    copy_file; symbolic links, FIFOs, sockets and devices are made as what
-   they are.  The copies of the directories are held in a walk_stack, as
+   they are (with -l or -s, they go through copy_file too, which links
+   them: copy-link.h).  The copies of the directories are held in a walk_stack, as
    bounded as the walker's own: the parent of a copy whose descriptor was
    closed is opened again through ".." and must be the directory made
    (WALK_EMOVED otherwise: the entries that would go in it are reported,

@@ -386,13 +386,17 @@ link_tmpfile (int fd, int dirfd, const char *name)
                                       AT_SYMLINK_FOLLOW));
 }
 
-/* What a new name is made for: the unnamed file FD, or (FD -1) FIRST
-   relative to BASE.  */
+/* What a new name is made for: the unnamed file FD; or (FD -1) FIRST
+   relative to BASE, a symbolic link followed if FLAGS has
+   AT_SYMLINK_FOLLOW; or (TARGET not NULL) a new symbolic link to
+   TARGET.  */
 struct link_source
 {
   int fd;
   int base;
   const char *first;
+  int flags;
+  const char *target;
 };
 
 static int
@@ -400,7 +404,10 @@ link_source (const struct link_source *s, int dirfd, const char *name)
 {
   if (s->fd >= 0)
     return link_tmpfile (s->fd, dirfd, name);
-  return SYS_RETRY_EINTR (sys_linkat (s->base, s->first, dirfd, name, 0));
+  if (s->target)
+    return sys_symlinkat (s->target, dirfd, name);
+  return SYS_RETRY_EINTR (sys_linkat (s->base, s->first, dirfd, name,
+                                      s->flags));
 }
 
 /* Make S's file NAME in DIRFD through a temporary name renamed over it.  */
@@ -501,7 +508,22 @@ install_tmp (int fd, bool named, int dirfd, const char *name, bool exists)
 int
 install_link (int base, const char *first, int dirfd, const char *name)
 {
-  struct link_source s = { .fd = -1, .base = base, .first = first };
+  return install_link_flags (base, first, 0, dirfd, name);
+}
+
+int
+install_link_flags (int base, const char *first, int flags, int dirfd,
+                    const char *name)
+{
+  struct link_source s = { .fd = -1, .base = base, .first = first,
+                           .flags = flags };
+  return link_renamed_over (&s, dirfd, name);
+}
+
+int
+install_symlink (const char *target, int dirfd, const char *name)
+{
+  struct link_source s = { .fd = -1, .base = -1, .target = target };
   return link_renamed_over (&s, dirfd, name);
 }
 

@@ -85,6 +85,15 @@ int install_tmp (int fd, bool named, int dirfd, const char *name,
    it, so that NAME never goes missing.  Return 0 or -errno.  */
 int install_link (int base, const char *first, int dirfd, const char *name);
 
+/* The same, FLAGS as linkat's (AT_SYMLINK_FOLLOW: a symbolic link FIRST
+   is followed, the file it names linked).  */
+int install_link_flags (int base, const char *first, int flags, int dirfd,
+                        const char *name);
+
+/* Make NAME in DIRFD a new symbolic link to TARGET in place of what NAME
+   is, the same way.  Return 0 or -errno.  */
+int install_symlink (const char *target, int dirfd, const char *name);
+
 /* Flush directory DIRFD (which may be an O_PATH descriptor), where a new
    name was made.  Return 0, or -errno (-EINVAL from a file system that
    cannot flush a directory is 0).  */
