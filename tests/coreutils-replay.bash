@@ -393,10 +393,14 @@ cp_file_perm_race() {
 cp_into_self() {
 	mkdir a dir
 	no "-R dir dir succeeded" X -R dir dir 2> out
-	no "-rl dir dir succeeded" X -rl dir dir 2>> out
-	no "-rl a dir dir succeeded" X -rl a dir dir 2>> out
+	{
+		no "-rl dir dir succeeded" X -rl dir dir
+		no "-rl a dir dir succeeded" X -rl a dir dir
+		no "-rl a dir dir again succeeded" X -rl a dir dir
+	} 2>> out
 	local want="P: cannot copy a directory, 'dir', into itself, 'dir/dir'"
 	msg out "$want
+$want
 $want
 $want"
 	verdict cp/into-self
@@ -418,13 +422,15 @@ cp_link_deref() {
 			for r in '' -R; do
 				rm -rf dst
 				# shellcheck disable=SC2086
-				X --link $o $r $src dst 2>/dev/null; e=$?
+				X --link $o $r $src dst 2>err; e=$?
 				if [ "$o" = -P ]; then
 					[ $e = 0 ] && same_ino $src dst || bad "--link -P $r $src: not a link of the symlink"
 				elif [ $src = danglink ]; then
 					[ $e = 1 ] || bad "--link $o $r danglink: status $e"
+					msg err "P: cannot stat 'danglink': No such file or directory"
 				elif [ $src = dirlink ] && [ -z "$r" ]; then
 					[ $e = 1 ] || bad "--link $o dirlink: status $e"
+					msg err "P: -r not specified; omitting directory 'dirlink'"
 				elif [ $src = dirlink ]; then
 					[ $e = 0 ] && [ -d dst ] && [ ! -L dst ] || bad "--link $o -R dirlink: no new directory"
 				else
