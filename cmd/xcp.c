@@ -379,7 +379,7 @@ open_target_dir (const char *dir)
 {
   int fd = sys_openat (AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0)
-    error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
+    error (EXIT_FAILURE, -fd, "target directory %s", quote_msg (dir));
   return fd;
 }
 
@@ -579,6 +579,28 @@ copy_parents (const struct copy_options *x, const char *src, int dirfd,
   free (stripped);
 }
 
+/* SRC cannot be copied to DST, whose directory cannot be opened (ERR),
+   or which ends in '/' while SRC is no directory (ENOTDIR): report it
+   as cp, which looks at SRC first, then at DST, and fails to create DST
+   only where nothing is there.  */
+static void
+report_unreachable (const struct copy_options *x, const char *src,
+                    const char *dst, int err)
+{
+  struct stat st, dst_st;
+  int ret = sys_fstatat (AT_FDCWD, src, &st, copy_follows_operand (x)
+                                             ? 0 : AT_SYMLINK_NOFOLLOW);
+  if (ret < 0)
+    copy_fail (-ret, "cannot stat %s", src);
+  else if (S_ISDIR (st.st_mode) && !x->recursive)
+    copy_fail (0, "-r not specified; omitting directory %s", src);
+  else if ((ret = sys_fstatat (AT_FDCWD, dst, &dst_st, 0)) < 0
+           && ret != -ENOENT)
+    copy_fail (-ret, "cannot stat %s", dst);
+  else
+    copy_fail_create (err, st.st_mode, dst);
+}
+
 /* Copy SRC to DST, a name.  */
 static void
 copy_to (const struct copy_options *x, const char *src, const char *dst)
@@ -592,7 +614,7 @@ copy_to (const struct copy_options *x, const char *src, const char *dst)
                              x->recursive ? AT_SYMLINK_NOFOLLOW : 0);
       if (ret == 0 && !S_ISDIR (st.st_mode))
         {
-          copy_fail (ENOTDIR, "cannot create %s", dst);
+          report_unreachable (x, src, dst, ENOTDIR);
           return;
         }
     }
@@ -609,7 +631,7 @@ copy_to (const struct copy_options *x, const char *src, const char *dst)
       free (parent);
       if (dirfd < 0)
         {
-          copy_fail (-dirfd, "cannot create %s", dst);
+          report_unreachable (x, src, dst, -dirfd);
           free (base);
           return;
         }
@@ -858,15 +880,8 @@ check_operands (const struct copy_options *x, const char **args, size_t n)
     cli_usage_error ("cannot combine --target-directory (-t) and "
                      "--no-target-directory (-T)");
   if (!x->target_dir && n == 1)
-    {
-      /* A source that is not there is the first thing to fix.  */
-      struct stat st;
-      int ret = sys_fstatat (AT_FDCWD, args[0], &st, AT_SYMLINK_NOFOLLOW);
-      if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot stat %s", quote_msg (args[0]));
-      cli_usage_error ("missing destination file operand after %s",
-                       quote_file (args[0]));
-    }
+    cli_usage_error ("missing destination file operand after %s",
+                     quote_file (args[0]));
   if (x->no_target_dir && n > 2)
     cli_usage_error ("extra operand %s", quote_file (args[2]));
 }
@@ -898,9 +913,7 @@ main (int argc, char **argv)
         {
           struct stat st;
           int ret = sys_fstatat (AT_FDCWD, dir, &st, 0);
-          if (ret < 0 && ret != -ENOENT && ret != -ENOTDIR)
-            error (EXIT_FAILURE, -ret, "target %s", quote_msg (dir));
-          error (EXIT_FAILURE, 0, "target %s is not a directory",
+          error (EXIT_FAILURE, ret < 0 ? -ret : ENOTDIR, "target %s",
                  quote_msg (dir));
         }
     }

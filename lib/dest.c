@@ -199,7 +199,7 @@ through_link (const struct dest *d, struct put *p)
         }
       if (ret < 0)
         {
-          copy_fail (-ret, "cannot create regular file %s", d->display);
+          copy_fail (-ret, "cannot stat %s", d->display);
           return -1;
         }
       if (ret == 1)
