@@ -415,6 +415,87 @@ copy_into (const struct copy_options *x, const char *src, int dirfd,
   free (stripped);
 }
 
+/* An operand of several copied into a directory, for cp's warning about
+   one given twice: the file it names and its name, the last component
+   in a directory.  */
+struct operand_id
+{
+  struct stat st, dir;
+  char *base;
+  size_t i;                     /* its place among the operands */
+};
+
+/* By file, then place.  */
+static int
+compare_ids (const void *a, const void *b)
+{
+  const struct operand_id *p = a, *q = b;
+  if (p->st.st_dev != q->st.st_dev)
+    return p->st.st_dev < q->st.st_dev ? -1 : 1;
+  if (p->st.st_ino != q->st.st_ino)
+    return p->st.st_ino < q->st.st_ino ? -1 : 1;
+  return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* The status of operand SRC, as X looks at it.  */
+static int
+stat_operand (const struct copy_options *x, const char *src,
+              struct stat *st)
+{
+  return sys_fstatat (AT_FDCWD, src, st, copy_follows_operand (x)
+                                         ? 0 : AT_SYMLINK_NOFOLLOW);
+}
+
+/* Which of the N operands ARGS name by the same name (in the same
+   directory) the file an earlier one named, as cp tells them: a new
+   array of N, true for those to be warned of and left.  A directory
+   without -r is refused each time, as by cp.  */
+static bool *
+given_twice (const struct copy_options *x, const char **args, size_t n)
+{
+  bool *twice = xcalloc (n, sizeof *twice);
+  struct operand_id *ids = xnmalloc (n, sizeof *ids);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      struct operand_id *id = &ids[m];
+      char *dir = mdir_name (args[i]);
+      if (dir && stat_operand (x, args[i], &id->st) == 0
+          && (x->recursive || !S_ISDIR (id->st.st_mode))
+          && sys_fstatat (AT_FDCWD, dir, &id->dir, 0) == 0)
+        {
+          id->base = base_name_of (args[i]);
+          id->i = i;
+          m++;
+        }
+      free (dir);
+    }
+  qsort (ids, m, sizeof *ids, compare_ids);
+  /* Within each file's run, by place: a name met before in it.  */
+  for (size_t k = 0; k < m; k++)
+    for (size_t j = k; j-- > 0 && SAME_INODE (ids[j].st, ids[k].st); )
+      if (SAME_INODE (ids[j].dir, ids[k].dir)
+          && strcmp (ids[j].base, ids[k].base) == 0)
+        {
+          twice[ids[k].i] = true;
+          break;
+        }
+  for (size_t k = 0; k < m; k++)
+    free (ids[k].base);
+  free (ids);
+  return twice;
+}
+
+/* Warn, as cp, of operand SRC given twice.  */
+static void
+warn_twice (const struct copy_options *x, const char *src)
+{
+  struct stat st;
+  bool dir = stat_operand (x, src, &st) == 0 && S_ISDIR (st.st_mode);
+  error (0, 0, "warning: source %s %s specified more than once",
+         dir ? "directory" : "file", quote_msg (src));
+}
+
 /* --- --parents ---------------------------------------------------- */
 
 /* A directory --parents made (or found, with -p), its attributes to
@@ -933,11 +1014,15 @@ main (int argc, char **argv)
   if (dir)
     {
       int dirfd = open_target_dir (dir);
+      bool *twice = given_twice (&x, args, n);
       for (size_t i = 0; i < n; i++)
-        if (x.parents)
+        if (twice[i])
+          warn_twice (&x, args[i]);
+        else if (x.parents)
           copy_parents (&x, args[i], dirfd, dir);
         else
           copy_into (&x, args[i], dirfd, dir);
+      free (twice);
       sys_close (dirfd);
     }
   else if (x.parents)
