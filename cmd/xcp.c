@@ -787,6 +787,9 @@ parse_preserve (const char *option, const char *arg, bool on,
     {
       size_t i = cli_keyword (option, tok, on ? words : no_words);
       size_t all = on ? ALL : NO_ALL;
+      /* Only xattr by name makes a failure to keep one an error.  */
+      if (strcmp ((on ? words : no_words)[i], "xattr") == 0)
+        keep->xattr_required = on;
       for (size_t k = 0; k < all; k++)
         if (k == i || i == all)
           *(on ? kept : no_kept)[k] = on;
@@ -826,6 +829,7 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_ARCHIVE:
       parse_preserve ("preserve", "all", true, x);
+      x->preserve.xattr_quiet = true;
       x->recursive = true;
       break;
     case OPT_RECURSIVE:
