@@ -121,10 +121,14 @@ open_source (struct one_copy *c, int src_dirfd, const char *name,
     {
       /* cp looks at the source before it opens it: a name that leads
          nowhere is "cannot stat", a file it may not read "cannot open
-         for reading".  */
+         for reading" (EACCES is either: a directory of the path, or the
+         file).  */
+      int err = -c->in_fd;
       struct stat st;
-      int ret = sys_fstatat (src_dirfd, name, &st,
-                             in_tree ? AT_SYMLINK_NOFOLLOW : 0);
+      int ret = err == ENOENT || err == ENOTDIR || err == ELOOP
+                || err == ENAMETOOLONG
+                ? c->in_fd : sys_fstatat (src_dirfd, name, &st,
+                                          in_tree ? AT_SYMLINK_NOFOLLOW : 0);
       if (ret < 0)
         copy_fail (-ret, "cannot stat %s", src);
       else
