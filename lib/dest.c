@@ -58,7 +58,8 @@ may_replace (const struct copy_options *o, const struct stat *src_st,
     return 0;
   if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
     {
-      copy_fail (0, "cannot overwrite directory %s with non-directory", dst);
+      copy_fail2 (0, "cannot overwrite directory %s with non-directory %s",
+                  dst, src);
       return -1;
     }
   return 1;

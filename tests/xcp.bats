@@ -691,20 +691,22 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
   mkdir "dst${deep#src}/f"
   run --separate-stderr env LC_ALL=C xcp -rT src dst
   assert_failure 1
-  # "..." and the end of the path within 160 bytes, from a '/'.
-  local full=dst${deep#src}/f tail
+  # "..." and the end of each path within 160 bytes, from a '/'.
+  local full=dst${deep#src}/f tail src_tail
   tail=${full: -157}
   tail=/${tail#*/}
-  assert_err "xcp: cannot overwrite directory '...$tail' with non-directory"
-  [[ ${#stderr} -lt 300 ]] || fail "${#stderr} bytes of message"
+  src_tail=${deep: -155}/f
+  src_tail=/${src_tail#*/}
+  assert_err "xcp: cannot overwrite directory '...$tail' with non-directory '...$src_tail'"
+  [[ ${#stderr} -lt 400 ]] || fail "${#stderr} bytes of message"
   # The mark in a UTF-8 locale, where there is one (qemu's static
   # binaries of another byte order may not load the host's).
   if [[ -z ${NC_QEMU:-} ]] && locale -a 2>/dev/null | grep -qix 'c.utf-\?8'; then
     run --separate-stderr env LC_ALL=C.UTF-8 xcp -rT src dst
     assert_failure 1
-    [[ $stderr == "xcp: cannot overwrite directory '…/d/d/"*"/d/f' with non-directory" ]] \
+    [[ $stderr == "xcp: cannot overwrite directory '…/d/d/"*"/d/f' with non-directory '…/d/d/"*"/d/f'" ]] \
       || fail "no UTF-8 mark: $stderr"
-    [[ ${#stderr} -lt 300 ]] || fail "${#stderr} bytes of message"
+    [[ ${#stderr} -lt 400 ]] || fail "${#stderr} bytes of message"
   fi
 }
 
@@ -800,11 +802,11 @@ print(*(os.getxattr(f, "user.nc") for f in sys.argv[1:]))' f a x
   touch dir/keep out/f/keep
   run --separate-stderr xcp -T f dir
   assert_failure 1
-  assert_err "xcp: cannot overwrite directory 'dir' with non-directory"
+  assert_err "xcp: cannot overwrite directory 'dir' with non-directory 'f'"
   assert_file_exist dir/keep
   run --separate-stderr xcp f out
   assert_failure 1
-  assert_err "xcp: cannot overwrite directory 'out/f' with non-directory"
+  assert_err "xcp: cannot overwrite directory 'out/f' with non-directory 'f'"
   assert_file_exist out/f/keep
 }
 
@@ -1804,7 +1806,7 @@ require_acl() {
   assert_err --regexp "^xcp: overwrite 'dd'\? ?$"
   run --separate-stderr xcp -iT a dd <<<y
   assert_failure 1
-  assert_err --regexp "^xcp: overwrite 'dd'\? ?xcp: cannot overwrite directory 'dd' with non-directory$"
+  assert_err --regexp "^xcp: overwrite 'dd'\? ?xcp: cannot overwrite directory 'dd' with non-directory 'a'$"
   mkdir -p x y
   echo 1 >x/f
   cd y
