@@ -240,14 +240,14 @@ copy_tools() {
   require_cmd setfattr
   local tool
   for tool in $(copy_tools); do
-    export COPY_TOOL=$tool
+    export XATTR_TOOL=$tool
     # shellcheck disable=SC2016 # for the inner bash.
     run --separate-stderr in_private_tmpfs '
       mkdir noxattr
       mount -t ramfs ramfs noxattr || exit 98
       echo data >a
       setfattr -n user.foo -v bar a || exit 97
-      run() { "$COPY_TOOL" "$@" 2>err; echo "$* $? $(sed "s/^[^ :]*: /P: /" err)"; }
+      run() { "$XATTR_TOOL" "$@" 2>err; echo "$* $? $(sed "s/^[^ :]*: /P: /" err)"; }
       run -a a noxattr/
       run --preserve=all a noxattr/
       run --preserve=all a noxattr/
@@ -318,6 +318,27 @@ OUT
     assert_success
     assert_msg "warning: source directory './s' specified more than once"
     assert_same s/in/b d/s/in/b
+  done
+}
+
+@test "xcp on a full file system: cp's message and status" {
+  local tool
+  for tool in $(copy_tools); do
+    export FULL_TOOL=$tool
+    # shellcheck disable=SC2016 # for the inner bash.
+    run --separate-stderr in_private_tmpfs '
+      mkdir small && mount -t tmpfs -o size=64k nc-small small || exit 99
+      head -c 300000 /dev/zero | tr "\0" x >big
+      mkdir s && cp big s/a
+      run() { "$FULL_TOOL" "$@" 2>err; echo "$* $? $(sed "s/^[^ :]*: /P: /" err)"; }
+      run big small/dst
+      rm -f small/dst
+      run -r s small/t'
+    [[ $status -ne 99 ]] || fail "no small tmpfs"
+    assert_output - <<'OUT'
+big small/dst 1 P: error writing 'small/dst': No space left on device
+-r s small/t 1 P: error writing 'small/t/a': No space left on device
+OUT
   done
 }
 
