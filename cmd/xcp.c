@@ -386,7 +386,7 @@ open_target_dir (const char *dir)
 {
   int fd = sys_openat (AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0)
-    error (EXIT_FAILURE, -fd, "target %s", quote_msg (dir));
+    error (EXIT_FAILURE, -fd, "target directory %s", quote_msg (dir));
   return fd;
 }
 
@@ -420,6 +420,87 @@ copy_into (const struct copy_options *x, const char *src, int dirfd,
   free (dst);
   free (base);
   free (stripped);
+}
+
+/* An operand of several copied into a directory, for cp's warning about
+   one given twice: the file it names and its name, the last component
+   in a directory.  */
+struct operand_id
+{
+  struct stat st, dir;
+  char *base;
+  size_t i;                     /* its place among the operands */
+};
+
+/* By file, then place.  */
+static int
+compare_ids (const void *a, const void *b)
+{
+  const struct operand_id *p = a, *q = b;
+  if (p->st.st_dev != q->st.st_dev)
+    return p->st.st_dev < q->st.st_dev ? -1 : 1;
+  if (p->st.st_ino != q->st.st_ino)
+    return p->st.st_ino < q->st.st_ino ? -1 : 1;
+  return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* The status of operand SRC, as X looks at it.  */
+static int
+stat_operand (const struct copy_options *x, const char *src,
+              struct stat *st)
+{
+  return sys_fstatat (AT_FDCWD, src, st, copy_follows_operand (x)
+                                         ? 0 : AT_SYMLINK_NOFOLLOW);
+}
+
+/* Which of the N operands ARGS name by the same name (in the same
+   directory) the file an earlier one named, as cp tells them: a new
+   array of N, true for those to be warned of and left.  A directory
+   without -r is refused each time, as by cp.  */
+static bool *
+given_twice (const struct copy_options *x, const char **args, size_t n)
+{
+  bool *twice = xcalloc (n, sizeof *twice);
+  struct operand_id *ids = xnmalloc (n, sizeof *ids);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      struct operand_id *id = &ids[m];
+      char *dir = mdir_name (args[i]);
+      if (dir && stat_operand (x, args[i], &id->st) == 0
+          && (x->recursive || !S_ISDIR (id->st.st_mode))
+          && sys_fstatat (AT_FDCWD, dir, &id->dir, 0) == 0)
+        {
+          id->base = base_name_of (args[i]);
+          id->i = i;
+          m++;
+        }
+      free (dir);
+    }
+  qsort (ids, m, sizeof *ids, compare_ids);
+  /* Within each file's run, by place: a name met before in it.  */
+  for (size_t k = 0; k < m; k++)
+    for (size_t j = k; j-- > 0 && SAME_INODE (ids[j].st, ids[k].st); )
+      if (SAME_INODE (ids[j].dir, ids[k].dir)
+          && strcmp (ids[j].base, ids[k].base) == 0)
+        {
+          twice[ids[k].i] = true;
+          break;
+        }
+  for (size_t k = 0; k < m; k++)
+    free (ids[k].base);
+  free (ids);
+  return twice;
+}
+
+/* Warn, as cp, of operand SRC given twice.  */
+static void
+warn_twice (const struct copy_options *x, const char *src)
+{
+  struct stat st;
+  bool dir = stat_operand (x, src, &st) == 0 && S_ISDIR (st.st_mode);
+  error (0, 0, "warning: source %s %s specified more than once",
+         dir ? "directory" : "file", quote_msg (src));
 }
 
 /* --- --parents ---------------------------------------------------- */
@@ -586,6 +667,28 @@ copy_parents (const struct copy_options *x, const char *src, int dirfd,
   free (stripped);
 }
 
+/* SRC cannot be copied to DST, whose directory cannot be opened (ERR),
+   or which ends in '/' while SRC is no directory (ENOTDIR): report it
+   as cp, which looks at SRC first, then at DST, and fails to create DST
+   only where nothing is there.  */
+static void
+report_unreachable (const struct copy_options *x, const char *src,
+                    const char *dst, int err)
+{
+  struct stat st, dst_st;
+  int ret = sys_fstatat (AT_FDCWD, src, &st, copy_follows_operand (x)
+                                             ? 0 : AT_SYMLINK_NOFOLLOW);
+  if (ret < 0)
+    copy_fail (-ret, "cannot stat %s", src);
+  else if (S_ISDIR (st.st_mode) && !x->recursive)
+    copy_fail (0, "-r not specified; omitting directory %s", src);
+  else if ((ret = sys_fstatat (AT_FDCWD, dst, &dst_st, 0)) < 0
+           && ret != -ENOENT)
+    copy_fail (-ret, "cannot stat %s", dst);
+  else
+    copy_fail_create (err, st.st_mode, dst);
+}
+
 /* Copy SRC to DST, a name.  */
 static void
 copy_to (const struct copy_options *x, const char *src, const char *dst)
@@ -599,7 +702,7 @@ copy_to (const struct copy_options *x, const char *src, const char *dst)
                              x->recursive ? AT_SYMLINK_NOFOLLOW : 0);
       if (ret == 0 && !S_ISDIR (st.st_mode))
         {
-          copy_fail (ENOTDIR, "cannot create %s", dst);
+          report_unreachable (x, src, dst, ENOTDIR);
           return;
         }
     }
@@ -616,7 +719,7 @@ copy_to (const struct copy_options *x, const char *src, const char *dst)
       free (parent);
       if (dirfd < 0)
         {
-          copy_fail (-dirfd, "cannot create %s", dst);
+          report_unreachable (x, src, dst, -dirfd);
           free (base);
           return;
         }
@@ -691,6 +794,9 @@ parse_preserve (const char *option, const char *arg, bool on,
     {
       size_t i = cli_keyword (option, tok, on ? words : no_words);
       size_t all = on ? ALL : NO_ALL;
+      /* Only xattr by name makes a failure to keep one an error.  */
+      if (strcmp ((on ? words : no_words)[i], "xattr") == 0)
+        keep->xattr_required = on;
       for (size_t k = 0; k < all; k++)
         if (k == i || i == all)
           *(on ? kept : no_kept)[k] = on;
@@ -730,6 +836,7 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_ARCHIVE:           /* -dR --preserve=all: -P too, as cp */
       parse_preserve ("preserve", "all", true, x);
+      x->preserve.xattr_quiet = true;
       x->recursive = true;
       x->deref = COPY_DEREF_NEVER;
       break;
@@ -880,15 +987,8 @@ check_operands (const struct copy_options *x, const char **args, size_t n)
     cli_usage_error ("cannot combine --target-directory (-t) and "
                      "--no-target-directory (-T)");
   if (!x->target_dir && n == 1)
-    {
-      /* A source that is not there is the first thing to fix.  */
-      struct stat st;
-      int ret = sys_fstatat (AT_FDCWD, args[0], &st, AT_SYMLINK_NOFOLLOW);
-      if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot stat %s", quote_msg (args[0]));
-      cli_usage_error ("missing destination file operand after %s",
-                       quote_file (args[0]));
-    }
+    cli_usage_error ("missing destination file operand after %s",
+                     quote_file (args[0]));
   if (x->no_target_dir && n > 2)
     cli_usage_error ("extra operand %s", quote_file (args[2]));
 }
@@ -920,9 +1020,7 @@ main (int argc, char **argv)
         {
           struct stat st;
           int ret = sys_fstatat (AT_FDCWD, dir, &st, 0);
-          if (ret < 0 && ret != -ENOENT && ret != -ENOTDIR)
-            error (EXIT_FAILURE, -ret, "target %s", quote_msg (dir));
-          error (EXIT_FAILURE, 0, "target %s is not a directory",
+          error (EXIT_FAILURE, ret < 0 ? -ret : ENOTDIR, "target %s",
                  quote_msg (dir));
         }
     }
@@ -942,11 +1040,15 @@ main (int argc, char **argv)
   if (dir)
     {
       int dirfd = open_target_dir (dir);
+      bool *twice = given_twice (&x, args, n);
       for (size_t i = 0; i < n; i++)
-        if (x.parents)
+        if (twice[i])
+          warn_twice (&x, args[i]);
+        else if (x.parents)
           copy_parents (&x, args[i], dirfd, dir);
         else
           copy_into (&x, args[i], dirfd, dir);
+      free (twice);
       sys_close (dirfd);
     }
   else if (x.parents)

@@ -12,6 +12,7 @@
 
 #include "copy-msg.h"
 #include "copy-options.h"
+#include "error.h"
 #include "sys.h"
 #include "xalloc.h"
 
@@ -55,13 +56,48 @@ xattr_wanted (const char *name, enum xattr_set set)
   return false;
 }
 
-/* Copy the extended attributes of SET from IN_FD to OUT_FD; return the
-   ACL_*_BIT of the ACLs copied.  Attributes the destination refuses
-   (EPERM for trusted.* as a user, EOPNOTSUPP on a file system without
-   them) are left out quietly, as cp -a does.  */
-unsigned int
-copy_xattrs (int in_fd, int out_fd, enum xattr_set set, const char *dst)
+/* How an attribute the copy cannot be given is told.  */
+enum xattr_report
 {
+  /* Those the destination refuses (EPERM for trusted.* as a user,
+     EOPNOTSUPP on a file system without them) left out quietly, as cp
+     -a leaves them; another error a failure.  */
+  XATTR_REPORT_USUAL,
+  XATTR_REPORT_REQUIRED,        /* every error a failure */
+  XATTR_REPORT_WARN,            /* all but EOPNOTSUPP, not a failure */
+  XATTR_REPORT_NONE,
+};
+
+/* Tell, as REPORT says, that the attribute NAME could not be given to
+   DST (-ERR).  */
+static void
+xattr_refused (enum xattr_report report, int err, const char *name,
+               const char *dst)
+{
+  if (report == XATTR_REPORT_REQUIRED
+      || (report == XATTR_REPORT_USUAL && err != EPERM && err != EOPNOTSUPP
+          && err != EACCES))
+    copy_fail2 (err, "setting attribute %s for %s", name, dst);
+  else if (report == XATTR_REPORT_WARN && err != EOPNOTSUPP)
+    {
+      copy_msg_lock ();
+      error (0, err, "setting attribute %s for %s", quote_msg (name),
+             quote_msg2 (dst));
+      copy_msg_unlock ();
+    }
+}
+
+/* Copy the extended attributes of SET from IN_FD to OUT_FD; return the
+   ACL_*_BIT of the ACLs copied.  Those the destination refuses are told
+   as REPORT says, the ACLs as XATTR_REPORT_USUAL (cp copies them with the
+   mode, where a file system without them is no error).  A file system
+   without extended attributes, where an error, is told once: cp's
+   "setting attributes".  */
+static unsigned int
+copy_xattrs_told (int in_fd, int out_fd, enum xattr_set set,
+                  const char *dst, enum xattr_report report)
+{
+  bool unsupported = false;
   char small[1024];
   char *list = small;
   unsigned int acls = 0;
@@ -98,15 +134,26 @@ copy_xattrs (int in_fd, int out_fd, enum xattr_set set, const char *dst)
       int ret = sys_fsetxattr (out_fd, name, value, n, 0);
       if (ret == 0)
         acls |= acl_bit (name);
-      else if (ret != -EPERM && ret != -EOPNOTSUPP && ret != -EACCES)
-        copy_fail2 (-ret, "cannot preserve extended attribute %s of %s",
-                    name, dst);
+      else if (acl_bit (name))
+        xattr_refused (XATTR_REPORT_USUAL, -ret, name, dst);
+      else if (ret == -EOPNOTSUPP && report == XATTR_REPORT_REQUIRED)
+        unsupported = true;
+      else
+        xattr_refused (report, -ret, name, dst);
     }
   free (value);
+  if (unsupported)
+    copy_fail (EOPNOTSUPP, "setting attributes for %s", dst);
 out:
   if (list != small)
     free (list);
   return acls;
+}
+
+unsigned int
+copy_xattrs (int in_fd, int out_fd, enum xattr_set set, const char *dst)
+{
+  return copy_xattrs_told (in_fd, out_fd, set, dst, XATTR_REPORT_USUAL);
 }
 
 /* Remove from FD (a directory if DIR) the ACLs that are not in KEEP: a
@@ -270,9 +317,13 @@ unsigned int
 copy_kept_xattrs (const struct copy_options *o, int in_fd, int out_fd,
                   const char *dst)
 {
-  if (o->preserve.xattr)
-    return copy_xattrs (in_fd, out_fd,
-                        o->preserve.mode ? XATTRS_ALL : XATTRS_NO_ACL, dst);
+  const struct copy_preserve *keep = &o->preserve;
+  if (keep->xattr)
+    return copy_xattrs_told (in_fd, out_fd,
+                             keep->mode ? XATTRS_ALL : XATTRS_NO_ACL, dst,
+                             keep->xattr_required ? XATTR_REPORT_REQUIRED
+                             : keep->xattr_quiet ? XATTR_REPORT_NONE
+                             : XATTR_REPORT_WARN);
   if (o->preserve.mode)
     return copy_xattrs (in_fd, out_fd, XATTRS_ACL, dst);
   return 0;

@@ -15,9 +15,13 @@
    the owner is the source's (they would grant another user's rights).
 
    Failures are reported (copy_fail) and the copy goes on, as cp does,
-   except where set_file_attrs says otherwise; attributes the destination
-   refuses (trusted.* as a user, a file system without extended
-   attributes) are left out quietly.  */
+   except where set_file_attrs says otherwise.  Extended attributes the
+   destination refuses are told as by cp: with --preserve=xattr named,
+   each is a failure (a file system without any, once: "setting
+   attributes for DST"); with -a, none is told; else (--preserve=all, and
+   the ACLs and a replaced file's own attributes always) those refused
+   for lack of support or permission (trusted.* as a user) are left out
+   quietly, and the others told (a failure, except --preserve=all's).  */
 
 #ifndef NC_COPY_ATTRS_H
 #define NC_COPY_ATTRS_H

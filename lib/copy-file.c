@@ -120,7 +120,20 @@ open_source (struct one_copy *c, int src_dirfd, const char *name,
                          | (in_tree ? O_NOFOLLOW | O_NONBLOCK : 0), 0);
   if (c->in_fd < 0)
     {
-      copy_fail (-c->in_fd, "cannot open %s", src);
+      /* cp looks at the source before it opens it: a name that leads
+         nowhere is "cannot stat", a file it may not read "cannot open
+         for reading" (EACCES is either: a directory of the path, or the
+         file).  */
+      int err = -c->in_fd;
+      struct stat st;
+      int ret = err == ENOENT || err == ENOTDIR || err == ELOOP
+                || err == ENAMETOOLONG
+                ? c->in_fd : sys_fstatat (src_dirfd, name, &st,
+                                          in_tree ? AT_SYMLINK_NOFOLLOW : 0);
+      if (ret < 0)
+        copy_fail (-ret, "cannot stat %s", src);
+      else
+        copy_fail (-c->in_fd, "cannot open %s for reading", src);
       return false;
     }
   int ret = sys_fstat (c->in_fd, &c->st);
@@ -193,7 +206,8 @@ open_new (struct one_copy *c)
     p->how = PUT_INPLACE, p->why = "its directory is not writable";
   else if (c->out_fd < 0)
     {
-      copy_fail (-c->out_fd, "cannot create %s", c->d->display);
+      copy_fail (-c->out_fd, "cannot create regular file %s",
+                 c->d->display);
       return false;
     }
   return true;
@@ -238,7 +252,8 @@ open_copy (struct one_copy *c)
         }
       if (c->out_fd < 0)
         {
-          copy_fail (-c->out_fd, "cannot open %s for writing", d->display);
+          copy_fail (-c->out_fd, "cannot create regular file %s",
+                     d->display);
           return false;
         }
       if (c->x->debug && p->how == PUT_INPLACE)
@@ -292,7 +307,7 @@ finish_copy (struct one_copy *c)
       c->named = false;
       if (ret < 0)
         {
-          copy_fail (-ret, "cannot create %s", d->display);
+          copy_fail (-ret, "cannot create regular file %s", d->display);
           return false;
         }
       if (x->fsync && (ret = install_fsync_dir (p->dirfd)) < 0)

@@ -1,10 +1,14 @@
 /* copy-msg.h -- how the copy modules (and xcp) report a failure about a
    file: through cli_fail (the exit status becomes failure, a progress
    line is erased first), the file named by its path quoted and, when it
-   is long (deep in a tree), shortened from the left (lib/shortpath).  */
+   is long (deep in a tree), shortened from the left (lib/shortpath).
+   The words are cp's where cp reports the same failure, so that a
+   script's matching of them holds.  */
 
 #ifndef NC_COPY_MSG_H
 #define NC_COPY_MSG_H
+
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "shortpath.h"
@@ -14,6 +18,17 @@
    of its own.  */
 #define quote_msg(name) quote_file (short_path (name))
 #define quote_msg2(name) quote_file_n (1, short_path_n (1, name))
+
+/* What a copy of a file of MODE is, in "cannot create %s %s": cp's
+   words.  */
+static inline const char *
+copy_kind (mode_t mode)
+{
+  return S_ISDIR (mode) ? "directory"
+         : S_ISLNK (mode) ? "symbolic link"
+         : S_ISFIFO (mode) ? "fifo"
+         : S_ISREG (mode) ? "regular file" : "special file";
+}
 
 /* The workers of a parallel copy (copy-jobs.h) share the quoting
    buffers, the progress line and the exit status: every report of the
@@ -28,6 +43,11 @@ void copy_msg_unlock (void);
    copy_msg_unlock ())
 #define copy_fail2(err, format, a, b) \
   (copy_msg_lock (), cli_fail (err, format, quote_msg (a), quote_msg2 (b)), \
+   copy_msg_unlock ())
+/* "cannot create", what a copy of a file of MODE is, and NAME.  */
+#define copy_fail_create(err, mode, name) \
+  (copy_msg_lock (), \
+   cli_fail (err, "cannot create %s %s", copy_kind (mode), quote_msg (name)), \
    copy_msg_unlock ())
 /* The same for an error ERR of the walk's kind (WALK_EMOVED as well).  */
 #define copy_fail_walk(err, format, name) \

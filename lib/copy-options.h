@@ -41,6 +41,12 @@ struct copy_preserve
   bool times;                   /* access and modification times */
   bool links;                   /* hard links inside a tree stay links */
   bool xattr;                   /* extended attributes (ACLs with mode) */
+  /* How an attribute the copy cannot be given is told, as by cp: with
+     xattr named (--preserve=xattr), always, and it fails the copy; after
+     -a (quiet), never; else (--preserve=all) but where the file system
+     has no extended attributes at all, the exit status unchanged.  */
+  bool xattr_required;
+  bool xattr_quiet;
 };
 
 /* What a copy of a file that is not a directory is: -l, -s.  */

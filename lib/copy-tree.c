@@ -755,7 +755,7 @@ make_special (const struct copy_options *x, int parent, const char *name,
     {
       if (exists)
         install_tmp_forget ();
-      copy_fail (-ret, "cannot create %s", dst);
+      copy_fail_create (-ret, st->st_mode, dst);
       return -1;
     }
   set_entry_attrs (x, parent, make, st, dst, made_mode, 0);
@@ -765,7 +765,7 @@ make_special (const struct copy_options *x, int parent, const char *name,
       if (ret < 0)
         {
           sys_unlinkat (parent, make, 0);
-          copy_fail (-ret, "cannot create %s", dst);
+          copy_fail_create (-ret, st->st_mode, dst);
         }
       install_tmp_forget ();
       if (ret < 0)
@@ -1000,12 +1000,11 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         copy_special (t, w, e);
       return WALK_CONTINUE;
     case WALK_ERR:
+      /* A directory not opened or not read whole: cp's words for both.  */
       if (!e->is_dir)
         copy_fail_walk (e->err, "cannot stat %s", walk_path (w));
-      else if (e->fd < 0)
-        copy_fail_walk (e->err, "cannot open directory %s", walk_path (w));
       else
-        copy_fail_walk (e->err, "cannot read directory %s", walk_path (w));
+        copy_fail_walk (e->err, "cannot access %s", walk_path (w));
       return WALK_CONTINUE;
     default:
       copy_special (t, w, e);

@@ -58,7 +58,8 @@ may_replace (const struct copy_options *o, const struct stat *src_st,
     return 0;
   if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
     {
-      copy_fail (0, "cannot overwrite directory %s with non-directory", dst);
+      copy_fail2 (0, "cannot overwrite directory %s with non-directory %s",
+                  dst, src);
       return -1;
     }
   return 1;
@@ -175,14 +176,17 @@ follow_dest_link (int dirfd, const char *name, struct put *p)
    as open(2) in cp would: the file it names is written, the link kept;
    a link of /proc is written through, in place.  Return 1 to go on with
    P's st set to what is there, 2 to go on with nothing there (a new file
-   where a dangling link points, under POSIXLY_CORRECT), or -1 after a
-   reported error.  */
+   where a dangling link points, under POSIXLY_CORRECT), 3 to replace the
+   link itself (-f, O's force, and links that loop: cp's open fails, and
+   it removes the name), or -1 after a reported error.  */
 static int
-through_link (const struct dest *d, struct put *p)
+through_link (const struct copy_options *o, const struct dest *d,
+              struct put *p)
 {
   int ret;
   if (!proc_link (&p->st))
     {
+      struct stat link = p->st;
       ret = follow_dest_link (d->dirfd, d->name, p);
       if (ret == -ENOENT && p->name && getenv ("POSIXLY_CORRECT"))
         {
@@ -197,9 +201,16 @@ through_link (const struct dest *d, struct put *p)
                      d->display);
           return -1;
         }
+      if (ret == -ELOOP && o->force)
+        {
+          put_release (p);
+          *p = (struct put) { .dirfd = d->dirfd, .name = d->name,
+                              .dev = d->dev, .own_dirfd = -1, .st = link };
+          return 3;
+        }
       if (ret < 0)
         {
-          copy_fail (-ret, "cannot create regular file %s", d->display);
+          copy_fail (-ret, "cannot stat %s", d->display);
           return -1;
         }
       if (ret == 1)
@@ -286,7 +297,9 @@ check_dest (const struct copy_options *o, const struct stat *st,
     }
   if (S_ISLNK (p->st.st_mode))
     {
-      ret = through_link (d, p);
+      ret = through_link (o, d, p);
+      if (ret == 3)
+        put_anew (d, p);
       if (ret != 1)
         return ret < 0 ? -1 : 1;
     }

@@ -6,7 +6,8 @@
      than the source; -i asks.
    - A symbolic link at the destination is written through, as open(2) in
      cp would: the file it names is written, the link kept.  A dangling
-     one is refused (made, where POSIXLY_CORRECT is set).  A link of /proc
+     one is refused (made, where POSIXLY_CORRECT is set); one that loops
+     is refused, and with -f replaced by the copy.  A link of /proc
      (/dev/stdout) names an open file: written in place through it.
    - A device, FIFO or socket is written into, never replaced.
    - A regular file is replaced whole once the copy is complete (see

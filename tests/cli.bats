@@ -178,6 +178,7 @@ to_full() {
     [[ $tool == unshare-run ]] && status=127
     local more=()
     [[ $tool == pwritev-patch ]] && more=("0=00")
+    [[ $tool == xcp ]] && more=(dst)
     run "-$status" --separate-stderr "$NC_BINDIR/$tool" sub/missing/file \
       "${more[@]}" </dev/null
     assert_failure "$status"

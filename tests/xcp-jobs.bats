@@ -759,7 +759,7 @@ make_race_tree() {
     # shellcheck disable=SC2154 # set by run --separate-stderr.
     for line in "${stderr_lines[@]}"; do
       [[ $line =~ ^xcp:\ \'.*\'(\ changed\ while\ being\ copied\;\ skipped|:\ file\ changed\ as\ we\ read\ it|:\ Directory\ (replaced|moved)\ during\ the\ walk)$ ||
-        $line =~ ^xcp:\ cannot\ (open|stat|open\ directory|read\ directory|read\ symbolic\ link)\ \'.*\':\ (No\ such\ file\ or\ directory|Not\ a\ directory|Too\ many\ levels\ of\ symbolic\ links|Invalid\ argument|Directory\ (replaced|moved)\ during\ the\ walk)$ ]] \
+        $line =~ ^xcp:\ cannot\ (open|stat|access|read\ symbolic\ link)\ \'.*\':\ (No\ such\ file\ or\ directory|Not\ a\ directory|Too\ many\ levels\ of\ symbolic\ links|Invalid\ argument|Directory\ (replaced|moved)\ during\ the\ walk)$ ]] \
         || fail "round $round: unexpected message: $line"
     done
     # Nothing of OUTSIDE or of / in the copy: no name of their own, no

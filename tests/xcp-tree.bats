@@ -177,8 +177,8 @@ xcp: cannot copy a directory, 'src', into itself, 'dst/src'"
     assert_equal "$status" 1
     run cat err
     assert_equal "${#lines[@]}" 2
-    assert_line --index 0 --regexp "^xcp: cannot read directory '.*': Directory moved during the walk$"
-    assert_line --index 1 --regexp "^xcp: cannot open directory '.*': Directory moved during the walk$"
+    assert_line --index 0 --regexp "^xcp: cannot access '.*': Directory moved during the walk$"
+    assert_line --index 1 --regexp "^xcp: cannot access '.*': Directory moved during the walk$"
     run bash -c "find dst -mindepth 1 -maxdepth 99 -type d -printf '%m %T@\n' | uniq -c"
     assert_output --regexp "^ +99 750 981173106\.50+$"
   done
@@ -218,7 +218,7 @@ xcp: cannot copy a directory, 'src', into itself, 'dst/src'"
     BG_PID=
     assert_equal "$status" 1
     run cat err
-    assert_output "xcp: cannot read directory 'src/d/d/d': No such file or directory"
+    assert_output "xcp: cannot access 'src/d/d/d': No such file or directory"
     # Every copy has its mode; every one its times but, rarely (1 run in
     # 15 or so, under load), the deepest: the one being made when the
     # source went, whose times are not given yet: not explained.
