@@ -50,7 +50,8 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_TARGET_DIR, OPT_JOBS, OPT_NO_PRESERVE,
        OPT_STRIP_SLASHES, OPT_ONE_FS,
        OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS,
-       OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK };
+       OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK,
+       OPT_BACKUP, OPT_BACKUP_SHORT, OPT_SUFFIX };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -138,6 +139,18 @@ static struct poptOption tool_options[] = {
   { "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES,
     "copy each SRC into DIR by its name without the slashes at its end: "
     "a symbolic link to a directory is then copied as a link", NULL },
+  { "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
+    OPT_BACKUP,
+    "keep each file replaced under a backup name, made as a hard link "
+    "before the copy takes its place: none or off (no backup), numbered "
+    "or t (NAME.~N~), existing or nil (numbered where NAME has numbered "
+    "backups, else simple), simple or never (NAME~); a bare --backup or "
+    "-b: $VERSION_CONTROL's, else existing", "CONTROL" },
+  { NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_SHORT,
+    "like --backup, taking no argument", NULL },
+  { "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX,
+    "end simple backup names with SUFFIX (default: $SIMPLE_BACKUP_SUFFIX, "
+    "else ~); implies --backup", "SUFFIX" },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -216,15 +229,19 @@ progress_add (const struct copy_options *x, uintmax_t n, bool file)
 /* Whole, for -v's listing on standard output, which is data.  */
 #define quote_file2(name) quote_file_n (1, name)
 
-/* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
+/* x->copied: "'SRC' -> 'DST'" for -v, then " (backup: 'BACKUP')"; a
+   file for the progress line.  */
 static void
 say_copied (const struct copy_options *x, const char *src, const char *dst,
-            bool file)
+            const char *backup, bool file)
 {
   if (x->verbose)
     {
       progress_clear (&bar);
-      printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+      printf ("%s -> %s", quote_file (src), quote_file2 (dst));
+      if (backup)
+        printf (" (backup: %s)", quote_file (backup));
+      putchar ('\n');
     }
   if (file)
     progress_add (x, 0, true);
@@ -583,6 +600,21 @@ copy_parents (const struct copy_options *x, const char *src, int dirfd,
 static void
 copy_to (const struct copy_options *x, const char *src, const char *dst)
 {
+  /* xcp --force --backup F F, F a regular file: a copy of F to the name
+     its backup would get, as cp makes it.  */
+  struct stat reg;
+  char *to_backup = NULL;
+  if (x->force && x->backup != BACKUP_NONE && strcmp (src, dst) == 0
+      && sys_fstatat (AT_FDCWD, dst, &reg, 0) == 0 && S_ISREG (reg.st_mode)
+      && backup_name (AT_FDCWD, dst, x->backup, x->backup_suffix,
+                      &to_backup) == 0)
+    {
+      struct copy_options plain = *x;
+      plain.backup = BACKUP_NONE;
+      copy_to (&plain, src, to_backup);
+      free (to_backup);
+      return;
+    }
   size_t len = strlen (dst);
   /* "dst/" names a directory: only a directory can be copied there.  */
   if (len > 1 && dst[len - 1] == '/')
@@ -692,6 +724,25 @@ parse_preserve (const char *option, const char *arg, bool on,
         x->default_mode = !on;
     }
   free (list);
+}
+
+/* --backup=CONTROL, -b (CONTROL NULL), or -S: the backups X makes,
+   after every option was read.  */
+static void
+parse_backup (struct copy_options *x, const char *control)
+{
+  const char *what = "backup type";
+  if (!control || !*control)
+    {
+      control = getenv ("VERSION_CONTROL");
+      what = "$VERSION_CONTROL";
+    }
+  if (!control || !*control)
+    x->backup = BACKUP_EXISTING;
+  else
+    x->backup = backup_types[cli_keyword_of (what, control, backup_words,
+                                             backup_types,
+                                             sizeof backup_types[0])];
 }
 
 /* The options parsed; reachable to the end, for leak checkers, whichever
@@ -818,6 +869,8 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
                            "  or:  xcp [OPTION]... -t DIR SRC...",
                            CLI_OPTIONAL_AFTER_EQUALS);
   int opt;
+  bool backup = false;
+  char *control = NULL;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
       /* Each string is freed once applied: popt would not free one when
@@ -829,10 +882,27 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
           x->target_dir = arg;
           continue;
         }
+      if (opt == OPT_BACKUP || opt == OPT_BACKUP_SHORT || opt == OPT_SUFFIX)
+        {
+          /* The last CONTROL given counts; -b leaves it.  */
+          backup = true;
+          char **keep = opt == OPT_SUFFIX ? &x->backup_suffix : &control;
+          if (opt != OPT_BACKUP_SHORT && (opt == OPT_SUFFIX || *arg))
+            free (*keep), *keep = arg;
+          else
+            free (arg);
+          continue;
+        }
       apply_option (x, opt, arg);
       free (arg);
     }
   x->progress = cli_progress;
+  if (backup && x->clobber == COPY_CLOBBER_NO)
+    cli_usage_error ("--backup is mutually exclusive with -n or "
+                     "--update=none-fail");
+  if (backup)
+    parse_backup (x, control);
+  free (control);
   if (x->jobs == 0)
     x->jobs = default_jobs ();
   if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)
@@ -936,5 +1006,6 @@ main (int argc, char **argv)
     progress_line (true);
   poptFreeContext (ctx);
   free (x.target_dir);
+  free (x.backup_suffix);
   return cli_status;
 }

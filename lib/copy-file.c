@@ -171,7 +171,7 @@ done_by_link (struct one_copy *c, int check, bool track)
         c->claimed = true;
       else if (link_over (d->link_base, first, p) == 0)
         {
-          copy_tell_copied (x, c->src, d->display, true);
+          copy_tell_backed_up (x, c->src, d->display, p->backup, true);
           return true;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -315,7 +315,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
   /* No data: an existing file keeps its own, as cp leaves it.  */
-  if (x->attributes_only && c.p.how == PUT_REPLACE)
+  if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.backup)
     c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
   /* -L makes one file of every name a tree has for it, links too, as
      cp -L does: each is looked up whatever its link count.  */
@@ -350,7 +350,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
       copy_link_add (c.st.st_dev, c.st.st_ino, d->link_path);
       c.claimed = false;
     }
-  copy_tell_copied (x, src, d->display, true);
+  copy_tell_backed_up (x, src, d->display, c.p.backup, true);
 discard:
   if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
     install_discard_tmp (c.out_fd, c.p.dirfd, c.named);
