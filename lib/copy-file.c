@@ -314,6 +314,10 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
+  /* A backup of another name of the source links it once more: its
+     change time moves, which is no change of its data.  */
+  if (c.p.backup && SAME_INODE (c.st, c.p.st))
+    sys_fstat (c.in_fd, &c.st);
   /* No data: an existing file keeps its own, as cp leaves it.  */
   if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.backup)
     c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
