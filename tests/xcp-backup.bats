@@ -19,10 +19,10 @@ setup() {
 # contents (a link's target), and the number of the first entry that is
 # the same file (names of one file show as such).
 state() {
-  local name first_of=() ino i=0
+  local name first_of=() ino
   (
     cd "$1" || exit 1
-    for name in $(ls -A | LC_ALL=C sort); do
+    for name in $(find . -mindepth 1 -maxdepth 1 -printf '%P\n' | sort); do
       ino=$(stat -c %i -- "$name")
       printf '%s %s ' "$name" "$(stat -c %F -- "$name")"
       if [[ -L $name ]]; then readlink -- "$name"
@@ -30,7 +30,6 @@ state() {
       else echo; fi
       [[ -n ${first_of[ino]:-} ]] && echo "  same file as ${first_of[ino]}"
       first_of[ino]=${first_of[ino]:-$name}
-      i=$((i + 1))
     done
   )
 }
@@ -186,11 +185,12 @@ start_both() { start_xy; echo y1 >y~; echo n1 >y.~1~; echo n9 >y.~9~; }
   }
   local c
   for c in -rb --backup=t\ -r -ab; do
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2016 # expanded by the sh -c
     both start_tree sh -c '"$TOOL" '"$c"' src/foo dst && find dst | sort &&
       for f in $(find dst -type f | sort); do echo "$f: $(cat "$f")"; done'
   done
   start_dot() { mkdir -p a b/a; echo 1 >a/f; echo 0 >b/a/f; }
+  # shellcheck disable=SC2016 # expanded by the sh -c
   both start_dot sh -c 'cd a && "$TOOL" -rb . ../b/a && cd .. && find b | sort'
 }
 
