@@ -142,10 +142,11 @@ static struct poptOption tool_options[] = {
   { "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
     OPT_BACKUP,
     "keep each file replaced under a backup name, made as a hard link "
-    "before the copy takes its place: none or off (no backup), numbered "
-    "or t (NAME.~N~), existing or nil (numbered where NAME has numbered "
-    "backups, else simple), simple or never (NAME~); a bare --backup or "
-    "-b: $VERSION_CONTROL's, else existing", "CONTROL" },
+    "before the copy takes its place; CONTROL: none or off (never kept), "
+    "numbered or t (NAME.~N~), existing or nil (numbered where NAME has "
+    "numbered backups, else simple), simple or never (NAME~); a bare "
+    "--backup or -b: as $VERSION_CONTROL says, else existing",
+    "CONTROL" },
   { NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_SHORT,
     "like --backup, taking no argument", NULL },
   { "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX,
@@ -726,23 +727,23 @@ parse_preserve (const char *option, const char *arg, bool on,
   free (list);
 }
 
-/* --backup=CONTROL, -b (CONTROL NULL), or -S: the backups X makes,
-   after every option was read.  */
-static void
-parse_backup (struct copy_options *x, const char *control)
+/* The backup type CONTROL names (WHAT in messages): a usage error if
+   none or several.  */
+static enum backup_type
+parse_control (const char *what, const char *control)
 {
-  const char *what = "backup type";
-  if (!control || !*control)
-    {
-      control = getenv ("VERSION_CONTROL");
-      what = "$VERSION_CONTROL";
-    }
-  if (!control || !*control)
-    x->backup = BACKUP_EXISTING;
-  else
-    x->backup = backup_types[cli_keyword_of (what, control, backup_words,
-                                             backup_types,
-                                             sizeof backup_types[0])];
+  return backup_types[cli_keyword_of (what, control, backup_words,
+                                      backup_types, sizeof backup_types[0])];
+}
+
+/* -b, a bare --backup or -S, without --backup=CONTROL: the backups
+   $VERSION_CONTROL says, else existing, as cp.  */
+static enum backup_type
+default_backup (void)
+{
+  const char *control = getenv ("VERSION_CONTROL");
+  return control && *control ? parse_control ("$VERSION_CONTROL", control)
+                             : BACKUP_EXISTING;
 }
 
 /* The options parsed; reachable to the end, for leak checkers, whichever
@@ -869,8 +870,8 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
                            "  or:  xcp [OPTION]... -t DIR SRC...",
                            CLI_OPTIONAL_AFTER_EQUALS);
   int opt;
-  bool backup = false;
-  char *control = NULL;
+  /* -b, -S, --backup; with a CONTROL, the type it says (the last).  */
+  bool backup = false, control = false;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
       /* Each string is freed once applied: popt would not free one when
@@ -882,15 +883,22 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
           x->target_dir = arg;
           continue;
         }
-      if (opt == OPT_BACKUP || opt == OPT_BACKUP_SHORT || opt == OPT_SUFFIX)
+      if (opt == OPT_BACKUP || opt == OPT_BACKUP_SHORT)
         {
-          /* The last CONTROL given counts; -b leaves it.  */
           backup = true;
-          char **keep = opt == OPT_SUFFIX ? &x->backup_suffix : &control;
-          if (opt != OPT_BACKUP_SHORT && (opt == OPT_SUFFIX || *arg))
-            free (*keep), *keep = arg;
-          else
-            free (arg);
+          if (arg && *arg)
+            {
+              x->backup = parse_control ("backup type", arg);
+              control = true;
+            }
+          free (arg);
+          continue;
+        }
+      if (opt == OPT_SUFFIX)
+        {
+          backup = true;
+          free (x->backup_suffix);
+          x->backup_suffix = arg;
           continue;
         }
       apply_option (x, opt, arg);
@@ -900,9 +908,8 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
   if (backup && x->clobber == COPY_CLOBBER_NO)
     cli_usage_error ("--backup is mutually exclusive with -n or "
                      "--update=none-fail");
-  if (backup)
-    parse_backup (x, control);
-  free (control);
+  if (backup && !control)
+    x->backup = default_backup ();
   if (x->jobs == 0)
     x->jobs = default_jobs ();
   if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "copy.h"
@@ -121,24 +122,21 @@ static char *
 cut_name (int dir, const char *base, const char *end)
 {
   size_t len = strlen (base), end_len = strlen (end);
-  long name_max = 255;
-  int fd = sys_openat (dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  if (fd >= 0)
-    {
-      long m = fpathconf (fd, _PC_NAME_MAX);
-      if (m > 1)
-        name_max = m;
-      sys_close (fd);
-    }
+  /* Names of up to 14 bytes every file system takes (POSIX): the
+     directory is asked about longer ones only.  */
+  size_t name_max = 255;
+  struct statfs sf;
+  if (len + end_len > 14 && fstatfs (dir, &sf) == 0 && sf.f_namelen > 1)
+    name_max = (size_t) sf.f_namelen;
   char *name = xmalloc (len + end_len + 1);
-  if (len + end_len <= (size_t) name_max)
+  if (len + end_len <= name_max)
     {
       memcpy (name, base, len);
       memcpy (name + len, end, end_len + 1);
       return name;
     }
-  if (len >= (size_t) name_max)
-    len = (size_t) name_max - 1;
+  if (len >= name_max)
+    len = name_max - 1;
   memcpy (name, base, len);
   strcpy (name + len, "~");
   return name;

@@ -311,6 +311,8 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   struct one_copy c = { .x = x, .d = d, .src = src, .in_fd = -1,
                         .p = { .own_dirfd = -1 }, .out_fd = -1,
                         .old_fd = -1 };
+  /* The destination is the copy, or left as it is meant to be.  */
+  bool kept = false;
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
@@ -325,7 +327,12 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
      cp -L does: each is looked up whatever its link count.  */
   bool track = x->preserve.links && d->link_path
                && (c.st.st_nlink > 1 || x->deref == COPY_DEREF_ALWAYS);
-  if (done_by_link (&c, check, track) || !open_copy (&c))
+  if (done_by_link (&c, check, track))
+    {
+      kept = true;
+      goto out;
+    }
+  if (!open_copy (&c))
     goto out;
   bool short_read = false;
   if (!x->attributes_only
@@ -355,12 +362,17 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
       c.claimed = false;
     }
   copy_tell_backed_up (x, src, d->display, c.p.backup, true);
+  kept = true;
 discard:
   if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
     install_discard_tmp (c.out_fd, c.p.dirfd, c.named);
   else
     sys_close (c.out_fd);
 out:
+  /* Failed: the destination stays without a backup, as cp renames its
+     backup back.  */
+  if (!kept && c.p.backup)
+    dest_unbackup (d->dirfd, d->name, d->display, c.p.backup);
   /* Failed: the next name of the file copies it.  */
   if (c.claimed)
     copy_link_drop (c.st.st_dev, c.st.st_ino);

@@ -850,7 +850,11 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
     }
 
   if (make_special (x, parent, name, &st, target, exists, dst) < 0)
-    goto out;
+    {
+      if (backup)
+        dest_unbackup (parent, name, dst, backup);
+      goto out;
+    }
   struct stat made_st;
   if (x->record_made
       && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)

@@ -296,6 +296,18 @@ dest_backup (const struct copy_options *o, int dirfd, const char *name,
   return 0;
 }
 
+void
+dest_unbackup (int dirfd, const char *name, const char *display,
+               const char *backup)
+{
+  const char *made = backup + (last_component (display) - display);
+  struct stat now, kept;
+  if (sys_fstatat (dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0
+      && sys_fstatat (dirfd, made, &kept, AT_SYMLINK_NOFOLLOW) == 0
+      && SAME_INODE (now, kept))
+    sys_unlinkat (dirfd, made, 0);
+}
+
 /* With --backup: whether SRC (ST, followed or not) may be copied over
    D's DST_ST (not followed), as cp's backups allow: where it is the same
    entry, not; where SRC is a symbolic link followed to the file that is

@@ -26,6 +26,8 @@
      too) and is replaced by a new file, as cp renames it away and makes
      a new one.  The same file is refused only under the same name, or
      where the source is a symbolic link to what is there, as cp does.
+     A copy that fails then removes the backup (dest_unbackup), as cp
+     renames it back.
 
    Failures are reported (copy-msg.h) before the functions return -1.  */
 
@@ -123,6 +125,13 @@ bool same_name (const char *src, int dirfd, const char *name);
    free).  Return 0, or -1 after a reported failure.  */
 int dest_backup (const struct copy_options *o, int dirfd, const char *name,
                  const char *display, char **backup);
+
+/* After a copy failed: remove the backup BACKUP that dest_backup made
+   of NAME of DIRFD (DISPLAY), which is left as it was, as cp renames its
+   backup back; unless it is no longer a name of that file (a copy made
+   where no link could be, a name changed meanwhile), which is left.  */
+void dest_unbackup (int dirfd, const char *name, const char *display,
+                    const char *backup);
 
 /* Make P's name (as check_dest set it, or PUT_NEW/PUT_REPLACE with its
    dirfd, name and st) a hard link to FIRST (relative to BASE): a new

@@ -150,7 +150,7 @@ start_both() { start_xy; echo y1 >y~; echo n1 >y.~1~; echo n9 >y.~9~; }
   both start_kinds run_tool -b x fifo
   both start_kinds run_tool -b --preserve=links x f
   both start_kinds run_tool -bd link f
-  both start_kinds run_tool -bP fifo f
+  both start_kinds run_tool -rb fifo f
 }
 
 @test "the same file: -b f f refused, -fb f f copies to the backup name, other names of it backed up, as cp" {
@@ -247,4 +247,55 @@ start_both() { start_xy; echo y1 >y~; echo n1 >y.~1~; echo n9 >y.~9~; }
   "$NC_BINDIR/xcp" -b g f
   [[ $(cat f) == new && $(cat f~) == old ]]
   [[ ! -e .xcp-$dead-0.tmp ]]
+}
+
+@test "no hard link allowed (protected_hardlinks, another user's file): the backup is a copy, as cp's names and contents" {
+  require_nobody
+  [[ $(cat /proc/sys/fs/protected_hardlinks 2>/dev/null) == 1 ]] ||
+    skip "fs.protected_hardlinks is not 1"
+  local t
+  for t in gnu xcp; do
+    mkdir "$t"
+    chmod 777 "$t"
+    echo old >"$t/f"
+    echo older >"$t/f~"
+    echo new >"$t/g"
+    chmod 644 "$t/f" "$t/g"
+  done
+  touch -d '2001-02-03 04:05:06' xcp/f
+  local was
+  was=$(stat -c '%a %y' xcp/f)
+  (cd gnu && as_nobody "$GNU_CP" -bv g f) >gnu.out
+  (cd xcp && as_nobody "$NC_BINDIR/xcp" -bv g f) >xcp.out
+  diff -u gnu.out xcp.out
+  diff -u <(state gnu) <(state xcp)
+  [[ $(cat xcp/f~) == old && $(cat xcp/f) == new ]]
+  # Kept: the mode and the times (the owner, this user cannot give).
+  [[ $(stat -c '%a %y' xcp/f~) == "$was" ]]
+}
+
+# enospc_run TOOL DIR: on a tmpfs of 512 KiB at DIR, f (and an older f~)
+# replaced with TOOL -b by a file of 1 MiB; the status and the state.
+enospc_run() {
+  mkdir "$2"
+  mount -t tmpfs -o size=512k tmpfs "$2" || return 99
+  echo old >"$2/f"
+  echo older >"$2/f~"
+  "$1" -b big "$2/f" 2>/dev/null
+  echo "status $?"
+  state "$2"
+  umount "$2"
+}
+
+@test "a copy that fails (ENOSPC) leaves the destination as it was and no backup, as cp" {
+  require_root
+  require_cmd unshare
+  head -c $((1024 * 1024)) /dev/urandom >big
+  export -f state enospc_run
+  unshare -m --propagation private \
+    bash -c "enospc_run $(printf %q "$GNU_CP") gnu" >gnu.out
+  unshare -m --propagation private \
+    bash -c "enospc_run $(printf %q "$NC_BINDIR/xcp") xcp" >xcp.out
+  diff -u gnu.out xcp.out
+  grep -qx 'status 1' xcp.out
 }
