@@ -416,12 +416,72 @@ strip_slashes (const struct copy_options *x, const char **src)
   return stripped;
 }
 
+/* An operand copied into the target directory: the file it names, as
+   the copy takes it, and the directory and name of its entry.  */
+struct given
+{
+  dev_t dev, dir_dev;
+  ino_t ino, dir_ino;
+  char *base;
+};
+static struct given *given;
+static size_t n_given, given_room;
+
+/* Whether SRC, an operand to copy into the target directory, was given
+   before, as cp finds and warns of (status 0): a directory to be copied
+   to the same name again; a file under the same name (where backups are
+   made, each copy makes one instead).  Otherwise remember it.  */
+static bool
+given_twice (const struct copy_options *x, const char *src)
+{
+  struct stat st, dir;
+  bool follow = copy_follows_operand (x) || !x->recursive;
+  if (sys_fstatat (AT_FDCWD, src, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
+    return false;
+  char *base = base_name_of (src);
+  char *dir_path = ximemdup0 (src, last_component (src) - src);
+  if (sys_fstatat (AT_FDCWD, *dir_path ? dir_path : ".", &dir, 0) < 0)
+    dir.st_dev = dir.st_ino = 0;
+  free (dir_path);
+  for (size_t i = 0; i < n_given; i++)
+    {
+      const struct given *g = &given[i];
+      if (g->dev != st.st_dev || g->ino != st.st_ino
+          || strcmp (g->base, base) != 0)
+        continue;
+      bool same_entry = g->dir_dev == dir.st_dev && g->dir_ino == dir.st_ino
+                        && dir.st_ino != 0;
+      if (S_ISDIR (st.st_mode)
+          || (same_entry && x->backup == BACKUP_NONE))
+        {
+          progress_clear (&bar);
+          error (0, 0, "warning: source %s %s specified more than once",
+                 S_ISDIR (st.st_mode) ? "directory" : "file",
+                 quote_msg (src));
+          free (base);
+          return true;
+        }
+    }
+  if (n_given == given_room)
+    given = x2nrealloc (given, &given_room, sizeof *given);
+  given[n_given++] = (struct given) {
+    .dev = st.st_dev, .ino = st.st_ino, .dir_dev = dir.st_dev,
+    .dir_ino = dir.st_ino, .base = base
+  };
+  return false;
+}
+
 /* Copy SRC into directory DIRFD, DIR in messages.  */
 static void
 copy_into (const struct copy_options *x, const char *src, int dirfd,
            const char *dir)
 {
   char *stripped = strip_slashes (x, &src);
+  if (x->record_made && given_twice (x, src))
+    {
+      free (stripped);
+      return;
+    }
   char *base = base_name_of (src);
   size_t dlen = strlen (dir);
   char *dst = xmalloc (dlen + strlen (base) + 2);

@@ -299,3 +299,18 @@ enospc_run() {
   diff -u gnu.out xcp.out
   grep -qx 'status 1' xcp.out
 }
+
+@test "an operand given twice: cp's warning, skipped, unless a backup is made of each copy" {
+  start_dup() { touch a; mkdir b d; echo x >b/f; }
+  local opts
+  for opts in '' -r -a --backup=numbered --backup=simple -b; do
+    # shellcheck disable=SC2086
+    both start_dup run_tool $opts a a d/
+    # shellcheck disable=SC2086
+    both start_dup run_tool $opts ./a a d/
+  done
+  both start_dup run_tool -a ./b b d/
+  both start_dup run_tool -a ./b b b/
+  both start_dup run_tool -r b b/ d
+  both start_dup run_tool -r --backup=t b ./b d
+}
