@@ -15,8 +15,8 @@
 
 #include "backup.h"
 #include "copy-msg.h"
-#include "dirname.h"
 #include "copy-options.h"
+#include "dirname.h"
 #include "install.h"
 #include "progname.h"
 #include "progress.h"
