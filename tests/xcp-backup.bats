@@ -314,3 +314,11 @@ enospc_run() {
   both start_dup run_tool -r b b/ d
   both start_dup run_tool -r --backup=t b ./b d
 }
+
+@test "a directory this user cannot write: 'cannot backup', the destination left, as cp" {
+  require_nobody
+  start_ro() { echo x >x; echo old >f; chmod 666 f; }
+  as_nobody_tool() { as_nobody "$TOOL" "$@"; }
+  both start_ro as_nobody_tool -b x f
+  both start_ro as_nobody_tool --backup=t x f
+}
