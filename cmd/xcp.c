@@ -51,7 +51,8 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_STRIP_SLASHES, OPT_ONE_FS,
        OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS,
        OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK,
-       OPT_LINK, OPT_SYMBOLIC_LINK };
+       OPT_LINK, OPT_SYMBOLIC_LINK,
+       OPT_BACKUP, OPT_BACKUP_SHORT, OPT_SUFFIX };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -145,6 +146,19 @@ static struct poptOption tool_options[] = {
   { "symbolic-link", 's', POPT_ARG_NONE, NULL, OPT_SYMBOLIC_LINK,
     "make symbolic links to the sources instead of copying them: a SRC "
     "not starting with / only into the current directory", NULL },
+  { "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
+    OPT_BACKUP,
+    "keep each file replaced under a backup name, made as a hard link "
+    "before the copy takes its place; CONTROL: none or off (never kept), "
+    "numbered or t (NAME.~N~), existing or nil (numbered where NAME has "
+    "numbered backups, else simple), simple or never (NAME~); a bare "
+    "--backup or -b: as $VERSION_CONTROL says, else existing",
+    "CONTROL" },
+  { NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_SHORT,
+    "like --backup, taking no argument", NULL },
+  { "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX,
+    "end simple backup names with SUFFIX (default: $SIMPLE_BACKUP_SUFFIX, "
+    "else ~); implies --backup", "SUFFIX" },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -223,15 +237,19 @@ progress_add (const struct copy_options *x, uintmax_t n, bool file)
 /* Whole, for -v's listing on standard output, which is data.  */
 #define quote_file2(name) quote_file_n (1, name)
 
-/* x->copied: "'SRC' -> 'DST'" for -v; a file for the progress line.  */
+/* x->copied: "'SRC' -> 'DST'" for -v, then " (backup: 'BACKUP')"; a
+   file for the progress line.  */
 static void
 say_copied (const struct copy_options *x, const char *src, const char *dst,
-            bool file)
+            const char *backup, bool file)
 {
   if (x->verbose)
     {
       progress_clear (&bar);
-      printf ("%s -> %s\n", quote_file (src), quote_file2 (dst));
+      printf ("%s -> %s", quote_file (src), quote_file2 (dst));
+      if (backup)
+        printf (" (backup: %s)", quote_file (backup));
+      putchar ('\n');
     }
   if (file)
     progress_add (x, 0, true);
@@ -453,10 +471,13 @@ stat_operand (const struct copy_options *x, const char *src,
                                          ? 0 : AT_SYMLINK_NOFOLLOW);
 }
 
-/* Which of the N operands ARGS name by the same name (in the same
-   directory) the file an earlier one named, as cp tells them: a new
-   array of N, true for those to be warned of and left.  A directory
-   without -r is refused each time, as by cp.  */
+/* Which of the N operands ARGS name the file an earlier one named, by
+   the same last component, as cp tells them: a new array of N, true for
+   those to be warned of and left.  A directory is copied to the same
+   name again whatever the path to it; a file only if the name is the
+   same entry (same directory), and not where backups are made (each
+   copy makes one).  A directory without -r is refused each time, as by
+   cp.  */
 static bool *
 given_twice (const struct copy_options *x, const char **args, size_t n)
 {
@@ -481,8 +502,10 @@ given_twice (const struct copy_options *x, const char **args, size_t n)
   /* Within each file's run, by place: a name met before in it.  */
   for (size_t k = 0; k < m; k++)
     for (size_t j = k; j-- > 0 && SAME_INODE (ids[j].st, ids[k].st); )
-      if (SAME_INODE (ids[j].dir, ids[k].dir)
-          && strcmp (ids[j].base, ids[k].base) == 0)
+      if (strcmp (ids[j].base, ids[k].base) == 0
+          && (S_ISDIR (ids[k].st.st_mode)
+              || (SAME_INODE (ids[j].dir, ids[k].dir)
+                  && x->backup == BACKUP_NONE)))
         {
           twice[ids[k].i] = true;
           break;
@@ -693,6 +716,21 @@ report_unreachable (const struct copy_options *x, const char *src,
 static void
 copy_to (const struct copy_options *x, const char *src, const char *dst)
 {
+  /* xcp --force --backup F F, F a regular file: a copy of F to the name
+     its backup would get, as cp makes it.  */
+  struct stat reg;
+  char *to_backup = NULL;
+  if (x->force && x->backup != BACKUP_NONE && strcmp (src, dst) == 0
+      && sys_fstatat (AT_FDCWD, dst, &reg, 0) == 0 && S_ISREG (reg.st_mode)
+      && backup_name (AT_FDCWD, dst, x->backup, x->backup_suffix,
+                      &to_backup) == 0)
+    {
+      struct copy_options plain = *x;
+      plain.backup = BACKUP_NONE;
+      copy_to (&plain, src, to_backup);
+      free (to_backup);
+      return;
+    }
   size_t len = strlen (dst);
   /* "dst/" names a directory: only a directory can be copied there.  */
   if (len > 1 && dst[len - 1] == '/')
@@ -805,6 +843,25 @@ parse_preserve (const char *option, const char *arg, bool on,
         x->default_mode = !on;
     }
   free (list);
+}
+
+/* The backup type CONTROL names (WHAT in messages): a usage error if
+   none or several.  */
+static enum backup_type
+parse_control (const char *what, const char *control)
+{
+  return backup_types[cli_keyword_of (what, control, backup_words,
+                                      backup_types, sizeof backup_types[0])];
+}
+
+/* -b, a bare --backup or -S, without --backup=CONTROL: the backups
+   $VERSION_CONTROL says, else existing, as cp.  */
+static enum backup_type
+default_backup (void)
+{
+  const char *control = getenv ("VERSION_CONTROL");
+  return control && *control ? parse_control ("$VERSION_CONTROL", control)
+                             : BACKUP_EXISTING;
 }
 
 /* The options parsed; reachable to the end, for leak checkers, whichever
@@ -943,6 +1000,8 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
                            "  or:  xcp [OPTION]... -t DIR SRC...",
                            CLI_OPTIONAL_AFTER_EQUALS);
   int opt;
+  /* -b, -S, --backup; with a CONTROL, the type it says (the last).  */
+  bool backup = false, control = false;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
       /* Each string is freed once applied: popt would not free one when
@@ -954,6 +1013,24 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
           x->target_dir = arg;
           continue;
         }
+      if (opt == OPT_BACKUP || opt == OPT_BACKUP_SHORT)
+        {
+          backup = true;
+          if (arg && *arg)
+            {
+              x->backup = parse_control ("backup type", arg);
+              control = true;
+            }
+          free (arg);
+          continue;
+        }
+      if (opt == OPT_SUFFIX)
+        {
+          backup = true;
+          free (x->backup_suffix);
+          x->backup_suffix = arg;
+          continue;
+        }
       apply_option (x, opt, arg);
       free (arg);
     }
@@ -962,6 +1039,11 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
   if (x->link == COPY_LINK_HARD && x->recursive
       && x->deref == COPY_DEREF_DEFAULT)
     x->deref = COPY_DEREF_ALWAYS;
+  if (backup && x->clobber == COPY_CLOBBER_NO)
+    cli_usage_error ("--backup is mutually exclusive with -n or "
+                     "--update=none-fail");
+  if (backup && !control)
+    x->backup = default_backup ();
   if (x->jobs == 0)
     x->jobs = default_jobs ();
   if (x->engine == COPY_ENGINE_CLONE && x->reflink == COPY_WHEN_NEVER)
@@ -1060,5 +1142,6 @@ main (int argc, char **argv)
     progress_line (true);
   poptFreeContext (ctx);
   free (x.target_dir);
+  free (x.backup_suffix);
   return cli_status;
 }

@@ -634,6 +634,26 @@ cli_keyword (const char *option, const char *arg,
   end_usage_error ();
 }
 
+size_t
+cli_keyword_of (const char *what, const char *arg,
+                const char *const *keywords, const void *values,
+                size_t value_size)
+{
+  ptrdiff_t i = argmatch (arg, keywords, values, value_size);
+  if (i >= 0)
+    return i;
+  print_progname ();
+  fprintf (stderr, "%s argument %s for '%s'\nValid arguments are:",
+           i == -1 ? "invalid" : "ambiguous", quote_file (arg), what);
+  const char *value = values;
+  for (size_t k = 0; keywords[k]; k++)
+    fprintf (stderr, k > 0 && memcmp (value + k * value_size,
+                                      value + (k - 1) * value_size,
+                                      value_size) == 0
+                     ? ", %s" : "\n  - %s", quote_file (keywords[k]));
+  end_usage_error ();
+}
+
 _Noreturn void
 cli_usage_error (const char *format, ...)
 {

@@ -153,6 +153,15 @@ int cli_next_option_operands (poptContext ctx,
 size_t cli_keyword (const char *option, const char *arg,
                     const char *const *keywords);
 
+/* As cli_keyword, for an argument that is not an option's, or whose
+   keywords have synonyms: WHAT names it in the message ("backup type",
+   "$VERSION_CONTROL"); VALUES (of VALUE_SIZE bytes each) the meaning
+   of each keyword: an abbreviation matching several of one meaning is
+   no ambiguity, and synonyms are listed on one line, as argmatch does.  */
+size_t cli_keyword_of (const char *what, const char *arg,
+                       const char *const *keywords, const void *values,
+                       size_t value_size);
+
 /* Read the options of CTX to their end, for a tool whose options all
    store into variables (cli_next_option_operands with CHECK_OPERAND,
    which may be NULL), and return the first operand, FILE: none is the

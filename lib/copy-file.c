@@ -185,7 +185,7 @@ done_by_link (struct one_copy *c, int check, bool track)
         c->claimed = true;
       else if (link_over (d->link_base, first, p) == 0)
         {
-          copy_tell_copied (x, c->src, d->display, true);
+          copy_tell_backed_up (x, c->src, d->display, p->backup, true);
           return true;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -333,17 +333,28 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   struct one_copy c = { .x = x, .d = d, .src = src, .in_fd = -1,
                         .p = { .own_dirfd = -1 }, .out_fd = -1,
                         .old_fd = -1 };
+  /* The destination is the copy, or left as it is meant to be.  */
+  bool kept = false;
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
+  /* A backup of another name of the source links it once more: its
+     change time moves, which is no change of its data.  */
+  if (c.p.backup && SAME_INODE (c.st, c.p.st))
+    sys_fstat (c.in_fd, &c.st);
   /* No data: an existing file keeps its own, as cp leaves it.  */
-  if (x->attributes_only && c.p.how == PUT_REPLACE)
+  if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.backup)
     c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
   /* -L makes one file of every name a tree has for it, links too, as
      cp -L does: each is looked up whatever its link count.  */
   bool track = x->preserve.links && d->link_path
                && (c.st.st_nlink > 1 || x->deref == COPY_DEREF_ALWAYS);
-  if (done_by_link (&c, check, track) || !open_copy (&c))
+  if (done_by_link (&c, check, track))
+    {
+      kept = true;
+      goto out;
+    }
+  if (!open_copy (&c))
     goto out;
   bool short_read = false;
   if (!x->attributes_only
@@ -372,13 +383,18 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
       copy_link_add (c.st.st_dev, c.st.st_ino, d->link_path);
       c.claimed = false;
     }
-  copy_tell_copied (x, src, d->display, true);
+  copy_tell_backed_up (x, src, d->display, c.p.backup, true);
+  kept = true;
 discard:
   if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)
     install_discard_tmp (c.out_fd, c.p.dirfd, c.named);
   else
     sys_close (c.out_fd);
 out:
+  /* Failed: the destination stays without a backup, as cp renames its
+     backup back.  */
+  if (!kept && c.p.backup)
+    dest_unbackup (d->dirfd, d->name, d->display, c.p.backup);
   /* Failed: the next name of the file copies it.  */
   if (c.claimed)
     copy_link_drop (c.st.st_dev, c.st.st_ino);

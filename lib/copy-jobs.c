@@ -65,7 +65,7 @@ struct entry
   bool fresh, inherits_acl, group_of_dir;
   /* The report, if there is one.  */
   bool told;
-  char *told_src, *told_dst;
+  char *told_src, *told_dst, *told_backup;
   bool told_file;
 };
 
@@ -139,7 +139,8 @@ flush (struct copy_pool *p)
       if (e->told)
         {
           copy_msg_lock ();
-          copy_tell_copied (p->x, e->told_src, e->told_dst, e->told_file);
+          copy_tell_backed_up (p->x, e->told_src, e->told_dst,
+                               e->told_backup, e->told_file);
           copy_msg_unlock ();
         }
       free (e->name);
@@ -148,6 +149,7 @@ flush (struct copy_pool *p)
       free (e->link_path);
       free (e->told_src);
       free (e->told_dst);
+      free (e->told_backup);
       atomic_store_explicit (&p->head, p->head + 1, memory_order_release);
     }
   /* The walk's reports before the first job not taken are passed.  */
@@ -249,7 +251,7 @@ add_entry (struct copy_pool *p)
 /* The copied of the workers' options: kept in the job for its turn.  */
 static void
 worker_tells (const struct copy_options *x, const char *src, const char *dst,
-              bool file)
+              const char *backup, bool file)
 {
   (void) x;
   struct entry *e = current;
@@ -257,12 +259,13 @@ worker_tells (const struct copy_options *x, const char *src, const char *dst,
     {
       /* Not expected: one report per file.  Said at once.  */
       copy_msg_lock ();
-      copy_tell_copied (running->x, src, dst, file);
+      copy_tell_backed_up (running->x, src, dst, backup, file);
       copy_msg_unlock ();
       return;
     }
   e->told_src = xstrdup (src);
   e->told_dst = xstrdup (dst);
+  e->told_backup = backup ? xstrdup (backup) : NULL;
   e->told_file = file;
   e->told = true;
 }
@@ -271,7 +274,7 @@ worker_tells (const struct copy_options *x, const char *src, const char *dst,
    (the workers step over it), passed on after the files before it.  */
 static void
 walk_tells (const struct copy_options *x, const char *src, const char *dst,
-            bool file)
+            const char *backup, bool file)
 {
   (void) x;
   struct copy_pool *p = running;
@@ -279,6 +282,7 @@ walk_tells (const struct copy_options *x, const char *src, const char *dst,
   e->done = e->told = true;
   e->told_src = xstrdup (src);
   e->told_dst = xstrdup (dst);
+  e->told_backup = backup ? xstrdup (backup) : NULL;
   e->told_file = file;
   add_entry (p);
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "backup.h"
 #include "copy.h"
 
 /* What to do about an existing destination: -f, -n, -i.  */
@@ -83,6 +84,10 @@ struct copy_options
   /* Several sources into one directory: remember what this run made, so
      that a later source of the same name does not replace it.  */
   bool record_made;
+  /* --backup, -S: what is replaced is kept under a backup name
+     (backup.h); never a directory.  */
+  enum backup_type backup;
+  char *backup_suffix;          /* -S; NULL: the environment's or "~" */
 
   /* The workers of a tree copy (-j): 1, none.  */
   unsigned int jobs;
@@ -110,12 +115,13 @@ struct copy_options
      standard error is a terminal.  */
   int progress;
   /* The tool's own telling, called from the copy; NULL: nothing.
-     COPIED: SRC was copied to DST (-v's line); FILE if it counts as one
-     more file (the progress line's count: directories do not).
+     COPIED: SRC was copied to DST (-v's line), what was there kept as
+     BACKUP (NULL: nothing was); FILE if it counts as one more file (the
+     progress line's count: directories do not).
      BYTES_DONE (with BYTES_ARG): as data moves, while the progress line
      is drawn.  */
   void (*copied) (const struct copy_options *x, const char *src,
-                  const char *dst, bool file);
+                  const char *dst, const char *backup, bool file);
   void (*bytes_done) (void *arg, uint64_t bytes);
   void *bytes_arg;
 
@@ -132,7 +138,16 @@ copy_tell_copied (const struct copy_options *x, const char *src,
                   const char *dst, bool file)
 {
   if (x->copied)
-    x->copied (x, src, dst, file);
+    x->copied (x, src, dst, NULL, file);
+}
+
+/* The same, what was at DST kept as BACKUP (NULL: nothing was).  */
+static inline void
+copy_tell_backed_up (const struct copy_options *x, const char *src,
+                     const char *dst, const char *backup, bool file)
+{
+  if (x->copied)
+    x->copied (x, src, dst, backup, file);
 }
 
 /* Whether X follows a symbolic link given as an operand.  */

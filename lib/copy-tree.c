@@ -712,8 +712,16 @@ special_may_replace (const struct copy_options *x,
                      const struct stat *dst_st, const char *src,
                      const char *dst)
 {
-  int go = same_special (e, st, parent, name, dst_st, src, dst);
-  if (go > 0 && copy_made_here (x, dst_st))
+  int go = 1;
+  /* With --backup only the same entry is refused, as cp refuses it.  */
+  if (x->backup == BACKUP_NONE)
+    go = same_special (e, st, parent, name, dst_st, src, dst);
+  else if (SAME_INODE (*st, *dst_st) && same_name (src, parent, name))
+    {
+      copy_fail2 (0, "%s and %s are the same file", src, dst);
+      go = -1;
+    }
+  if (go > 0 && x->backup != BACKUP_NUMBERED && copy_made_here (x, dst_st))
     {
       copy_fail2 (0, "will not overwrite just-created %s with %s", dst, src);
       go = -1;
@@ -797,6 +805,7 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   const char *dst = dst_path (t, w);
   struct stat st;
   char *target = NULL;
+  char *backup = NULL;
   bool claimed = false;
   int ret;
   if (parent < 0)
@@ -830,6 +839,9 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
       if (special_may_replace (x, e, &st, parent, name, &dst_st, srcdup,
                                dst) <= 0)
         goto out;
+      if (x->backup != BACKUP_NONE && !S_ISDIR (dst_st.st_mode)
+          && dest_backup (x, parent, name, dst, &backup) < 0)
+        goto out;
     }
 
   if (x->preserve.links && st.st_nlink > 1)
@@ -841,13 +853,17 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
         claimed = true;
       else if (link_over (t->dst_parent, first, &p) == 0)
         {
-          copy_tell_copied (x, srcdup, dst, false);
+          copy_tell_backed_up (x, srcdup, dst, backup, false);
           goto out;
         }
     }
 
   if (make_special (x, parent, name, &st, target, exists, dst) < 0)
-    goto out;
+    {
+      if (backup)
+        dest_unbackup (parent, name, dst, backup);
+      goto out;
+    }
   struct stat made_st;
   if (x->record_made
       && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
@@ -857,10 +873,11 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
       copy_link_add (st.st_dev, st.st_ino, link_path (t, w));
       claimed = false;
     }
-  copy_tell_copied (x, srcdup, dst, true);
+  copy_tell_backed_up (x, srcdup, dst, backup, true);
 out:
   if (claimed)
     copy_link_drop (st.st_dev, st.st_ino);
+  free (backup);
   free (target);
   free (srcdup);
 }

@@ -13,8 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "copy-msg.h"
 #include "copy-options.h"
+#include "dirname.h"
 #include "install.h"
 #include "progname.h"
 #include "progress.h"
@@ -42,7 +44,7 @@ int
 may_replace (const struct copy_options *o, const struct stat *src_st,
              const struct stat *dst_st, const char *src, const char *dst)
 {
-  if (SAME_INODE (*src_st, *dst_st))
+  if (SAME_INODE (*src_st, *dst_st) && o->backup == BACKUP_NONE)
     {
       copy_fail2 (0, "%s and %s are the same file", src, dst);
       return -1;
@@ -71,6 +73,7 @@ put_release (struct put *p)
   if (p->own_dirfd >= 0)
     sys_close (p->own_dirfd);
   free (p->own_name);
+  free (p->backup);
 }
 
 static bool have_proc;
@@ -269,6 +272,113 @@ choose_how (const struct copy_options *o, struct put *p)
     }
 }
 
+bool
+same_name (const char *src, int dirfd, const char *name)
+{
+  const char *base = last_component (src);
+  size_t len = base_len (base);
+  if (strlen (name) != len || strncmp (base, name, len) != 0)
+    return false;
+  char *dir = ximemdup0 (src, base - src);
+  struct stat a, b;
+  bool same = sys_fstatat (AT_FDCWD, *dir ? dir : ".", &a, 0) == 0
+              && sys_fstatat (dirfd, "", &b, AT_EMPTY_PATH) == 0
+              && SAME_INODE (a, b);
+  free (dir);
+  return same;
+}
+
+int
+dest_backup (const struct copy_options *o, int dirfd, const char *name,
+             const char *display, char **backup)
+{
+  char *made;
+  int ret = backup_make (dirfd, name, o->backup, o->backup_suffix, &made);
+  if (ret < 0)
+    {
+      copy_fail (-ret, "cannot backup %s", display);
+      return -1;
+    }
+  size_t dir_len = last_component (display) - display;
+  *backup = xmalloc (dir_len + strlen (made) + 1);
+  memcpy (*backup, display, dir_len);
+  strcpy (*backup + dir_len, made);
+  free (made);
+  return 0;
+}
+
+void
+dest_unbackup (int dirfd, const char *name, const char *display,
+               const char *backup)
+{
+  const char *made = backup + (last_component (display) - display);
+  struct stat now, kept;
+  if (sys_fstatat (dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0
+      && sys_fstatat (dirfd, made, &kept, AT_SYMLINK_NOFOLLOW) == 0
+      && SAME_INODE (now, kept))
+    sys_unlinkat (dirfd, made, 0);
+}
+
+/* With --backup: whether SRC (ST, followed or not) may be copied over
+   D's DST_ST (not followed), as cp's backups allow: where it is the same
+   entry, not; where SRC is a symbolic link followed to the file that is
+   there, not either (the backup would leave it dangling in cp).  */
+static bool
+backup_same_ok (const struct stat *st, const char *src, const struct dest *d,
+                const struct stat *dst_st)
+{
+  struct stat l;
+  if (!SAME_INODE (*st, *dst_st)
+      || sys_fstatat (AT_FDCWD, src, &l, AT_SYMLINK_NOFOLLOW) < 0)
+    return true;
+  if (!SAME_INODE (l, *dst_st))
+    return !S_ISLNK (l.st_mode) || S_ISLNK (dst_st->st_mode);
+  return !same_name (src, d->dirfd, d->name);
+}
+
+/* The copy of SRC to D with --backup, what is there (P's st) not being a
+   directory: it gets a backup, and P replaces it by a new file.  As
+   check_dest returns.  */
+static int
+backup_dest (const struct copy_options *o, const struct stat *st,
+             const char *src, const struct dest *d, struct put *p)
+{
+  if (!backup_same_ok (st, src, d, &p->st))
+    {
+      copy_fail2 (0, "%s and %s are the same file", src, d->display);
+      return -1;
+    }
+  int go = may_replace (o, st, &p->st, src, d->display);
+  if (go <= 0)
+    return go;
+  /* The backup's name would be the source's: cp refuses, its backup
+     (a rename) being the source's end.  */
+  const char *base = last_component (src);
+  const char *suffix = backup_suffix (o->backup_suffix);
+  size_t len = strlen (d->name);
+  struct stat was;
+  if (o->backup != BACKUP_NUMBERED && strncmp (base, d->name, len) == 0
+      && strcmp (base + len, suffix) == 0)
+    {
+      char *name = xmalloc (len + strlen (suffix) + 1);
+      strcpy (stpcpy (name, d->name), suffix);
+      bool is_src = sys_fstatat (d->dirfd, name, &was, 0) == 0
+                    && SAME_INODE (was, *st);
+      free (name);
+      if (is_src)
+        {
+          copy_fail2 (0, "backing up %s might destroy source;  %s not copied",
+                      d->display, src);
+          return -1;
+        }
+    }
+  if (dest_backup (o, d->dirfd, d->name, d->display, &p->backup) < 0)
+    return -1;
+  p->dev = p->st.st_dev;
+  put_anew (d, p);
+  return 1;
+}
+
 int
 check_dest (const struct copy_options *o, const struct stat *st,
             const char *src, const struct dest *d, struct put *p)
@@ -285,7 +395,9 @@ check_dest (const struct copy_options *o, const struct stat *st,
       copy_fail (-ret, "cannot stat %s", d->display);
       return -1;
     }
-  if (d->made_here && d->made_here (o, &p->st))
+  /* A numbered backup keeps it: cp lets it be replaced then.  */
+  if (d->made_here && o->backup != BACKUP_NUMBERED
+      && d->made_here (o, &p->st))
     {
       if (S_ISLNK (p->st.st_mode))
         copy_fail2 (0, "will not copy %s through just-created symlink %s",
@@ -295,6 +407,8 @@ check_dest (const struct copy_options *o, const struct stat *st,
                     d->display, src);
       return -1;
     }
+  if (o->backup != BACKUP_NONE && !S_ISDIR (p->st.st_mode))
+    return backup_dest (o, st, src, d, p);
   if (S_ISLNK (p->st.st_mode))
     {
       ret = through_link (o, d, p);

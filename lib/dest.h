@@ -22,6 +22,13 @@
      fails; it removes it and tries again).
    - An entry this run made (another operand copied to the same name) is
      never overwritten.
+   - With --backup, what is at the destination, unless a directory, is
+     not followed: it gets a backup (backup.h; a symbolic link, a device
+     too) and is replaced by a new file, as cp renames it away and makes
+     a new one.  The same file is refused only under the same name, or
+     where the source is a symbolic link to what is there, as cp does.
+     A copy that fails then removes the backup (dest_unbackup), as cp
+     renames it back.
 
    Failures are reported (copy-msg.h) before the functions return -1.  */
 
@@ -80,6 +87,9 @@ struct put
      given nothing of the file it replaces.  */
   bool anew;
   bool follow;          /* NAME is a link of /proc, opened through */
+  /* --backup: the name of the backup made of what was there, as
+     messages show it; NULL where none was.  */
+  char *backup;
   int own_dirfd;        /* a directory a link led to, or -1 */
   char *own_name;
 };
@@ -105,6 +115,24 @@ void put_release (struct put *p);
 int may_replace (const struct copy_options *o, const struct stat *src_st,
                  const struct stat *dst_st, const char *src,
                  const char *dst);
+
+/* Whether the path SRC (from the working directory) names the entry
+   NAME of DIRFD (any descriptor of a directory): the same directory and
+   the same last component.  */
+bool same_name (const char *src, int dirfd, const char *name);
+
+/* Make the backup (O's --backup) of NAME of DIRFD, shown as DISPLAY,
+   which is not a directory; *BACKUP its name as messages show it (to
+   free).  Return 0, or -1 after a reported failure.  */
+int dest_backup (const struct copy_options *o, int dirfd, const char *name,
+                 const char *display, char **backup);
+
+/* After a copy failed: remove the backup BACKUP that dest_backup made
+   of NAME of DIRFD (DISPLAY), which is left as it was, as cp renames its
+   backup back; unless it is no longer a name of that file (a copy made
+   where no link could be, a name changed meanwhile), which is left.  */
+void dest_unbackup (int dirfd, const char *name, const char *display,
+                    const char *backup);
 
 /* Make P's name (as check_dest set it, or PUT_NEW/PUT_REPLACE with its
    dirfd, name and st) a hard link to FIRST (relative to BASE): a new

@@ -232,6 +232,8 @@ declare -gA ARG_KIND=(
   [xcp --no-preserve]=list
   [xcp --target-directory]=dirs
   [xcp --jobs]=nothing
+  [xcp --backup]=words
+  [xcp --suffix]=nothing
 )
 for opt in --offset --length --pipe-size; do
   ARG_KIND[splice-in $opt]=nothing ARG_KIND[splice-out $opt]=nothing

@@ -202,7 +202,9 @@ cp_cp_i() {
 	o=$(echo y | X -vfi c d 2>/dev/null) || bad "-vfi failed"; [ "$o" = "'c' -> 'd'" ] || bad "-vfi printed [$o]"
 	o=$(echo n | X -vfn c d 2>/dev/null) || bad "-vfn failed"; [ -z "$o" ] || bad "-vfn printed [$o]"
 	o=$(echo n | X -vnf c d 2>/dev/null) || bad "-vnf failed"; [ -z "$o" ] || bad "-vnf printed [$o]"
-	no "-bn accepted" X -bn c d
+	# --backup with -n: cp's usage error (xcp's status 2 is that one here).
+	X -bn c d 2> err && bad "-bn accepted"
+	grep -q 'mutually exclusive' err || bad "-bn: no 'mutually exclusive'"
 	no "-b --update=none accepted" X -b --update=none c d
 	no "-b --update=none-fail accepted" X -b --update=none-fail c d
 	echo old > old; touch -d yesterday old; echo new > new
