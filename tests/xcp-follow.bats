@@ -35,6 +35,12 @@ for top, dirs, files in sorted(os.walk(".")):
 EOF
 }
 
+# messages DIR: the lines of standard input sorted, without the program's
+# name, DIR in them as c.
+messages() {
+  sed -e 's/^[a-z]*: //' -e "s#'$1#'c#g" | sort
+}
+
 # like_cp OPTION... SRC...: cp OPTION... SRC... c and xcp -j 1, -j 2 the
 # same into x1, x2 (directories) make the same trees, with the same status and the same
 # messages (in any order, the program's name left out).
@@ -43,14 +49,13 @@ like_cp() {
   mkdir c x1 x2
   local cp_err cp_status=0 err status x
   cp_err=$(timeout 20 cp "$@" c 2>&1 >/dev/null) || cp_status=$?
-  cp_err=$(sed 's/^cp: //' <<<"$cp_err" | sort)
+  cp_err=$(messages c <<<"$cp_err")
   for x in x1 x2; do
     status=0
     err=$(timeout 20 xcp -j "${x#x}" "$@" "$x" 2>&1 >/dev/null) || status=$?
     [[ $status -eq $cp_status ]] ||
       fail "xcp -j ${x#x} $* $x: status $status, cp's $cp_status: $err"
-    assert_equal "$(sed 's/^xcp: //' <<<"$err" | sed "s#'$x#'c#g" | sort)" \
-      "$cp_err"
+    assert_equal "$(messages "$x" <<<"$err")" "$cp_err"
     assert_equal "$(listing "$x")" "$(listing c)"
   done
 }
@@ -113,6 +118,7 @@ deep_chain() {
 
 @test "xcp -rL under ulimit -n 20: a tree 240 deep reached through a chain of links, the descriptors bounded" {
   deep_chain "$PWD" 6 40
+  # shellcheck disable=SC2016 # for the inner shell.
   run --separate-stderr bash -c 'ulimit -n 20 && "$0" -j 1 -rL s x' "$NC_BINDIR/xcp"
   assert_success
   assert_err ''
@@ -121,6 +127,7 @@ deep_chain() {
   assert_equal "$(listing x)" "$(listing c)"
   # With workers too, and an strace showing the way back up by names.
   if command -v strace >/dev/null; then
+    # shellcheck disable=SC2016 # for the inner shell.
     run bash -c 'ulimit -n 20 && strace -f -o trace -e trace=openat "$0" -j 2 -rL s y' "$NC_BINDIR/xcp"
     assert_success
     diff -r c y
@@ -145,6 +152,7 @@ deep_chain() {
 # feed FIFO TEXT: write TEXT into FIFO once a reader opens it, in the
 # background, giving up after 20 s.
 feed() {
+  # shellcheck disable=SC2016 # for the inner shell.
   timeout 20 bash -c 'printf "%s" "$1" >"$0"' "$1" "$2" &
 }
 
@@ -185,11 +193,12 @@ feed() {
   mkfifo -m 0664 d/fifo
   timeout 20 xcp -j 1 --preserve=mode -r --copy-contents d out &
   local pid=$! xpid="" fd held="" names dmode
-  # Its open of the FIFO returns once a writer opens it.
-  exec 7>d/fifo
+  # Its open of the FIFO returns once a writer has it open (read-write:
+  # this open never blocks, whatever xcp does).
+  exec 7<>d/fifo
   echo data >&7
-  xpid=$(pgrep -P "$pid" xcp)
   for _ in $(seq 200); do
+    xpid=$(pgrep -P "$pid" xcp) || xpid=none
     for fd in /proc/"$xpid"/fd/*; do
       [[ $(readlink "$fd") == */out/"#"*" (deleted)" ]] && held=$fd
     done
@@ -238,6 +247,7 @@ feed() {
   ln w/a w/c
   chown -R 65534 w
   chmod a-w w/dst/x
+  # shellcheck disable=SC2016 # for the inner shell.
   run setpriv --reuid=65534 --regid=65534 --clear-groups -- bash -c \
     'cd w && "$0" --preserve=link --parents a x/b c dst' "$NC_BINDIR/xcp"
   assert_failure 1
