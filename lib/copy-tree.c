@@ -442,8 +442,11 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
     l->fresh = true;
   else if (ret == -EEXIST && !fresh_parent)
     {
+      /* A link there is a non-directory, as cp finds, but where
+         --keep-directory-symlink goes through it.  */
       struct stat st;
-      ret = sys_fstatat (parent, name, &st, 0);
+      ret = sys_fstatat (parent, name, &st,
+                         x->keep_dir_symlink ? 0 : AT_SYMLINK_NOFOLLOW);
       if (ret == 0 && !S_ISDIR (st.st_mode))
         {
           copy_fail2 (0, "cannot overwrite non-directory %s with directory %s",
