@@ -128,7 +128,8 @@ deep_chain() {
   # With workers too, and an strace showing the way back up by names.
   if command -v strace >/dev/null; then
     # shellcheck disable=SC2016 # for the inner shell.
-    run bash -c 'ulimit -n 20 && strace -f -o trace -e trace=openat "$0" -j 2 -rL s y' "$NC_BINDIR/xcp"
+    run env ASAN_OPTIONS="$(no_leak_check_options)" \
+      bash -c 'ulimit -n 20 && strace -f -o trace -e trace=openat "$0" -j 2 -rL s y' "$NC_BINDIR/xcp"
     assert_success
     diff -r c y
     [[ $(grep -c '"top", O_RDONLY|O_CLOEXEC|O_DIRECTORY)' trace) -gt 1 ]] ||
