@@ -120,9 +120,10 @@ ino_del (struct ino_map *m, struct ino_rec *r)
 }
 
 /* Files with more than one link copied so far, with the copy's path
-   relative to the destination's parent directory (or links_dirfd); a file being copied
-   by a thread (xcp -j) has its record with no path yet, and the thread's
-   id: its other names wait for the copy (links_done).  */
+   relative to the destination's parent directory (or links_dirfd); a
+   file being copied by a thread (xcp -j) has its record with no path
+   yet, and the thread's id: its other names wait for the copy
+   (links_done).  */
 static struct ino_map links;
 static pthread_mutex_t links_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t links_done = PTHREAD_COND_INITIALIZER;

@@ -2,12 +2,14 @@
 
    copy_tree walks the source with walk_at_fds (lib/walk) and makes the
    copy in step with it: a directory is made on the way in (writable and
-   searchable by its owner, whatever the source says) and given its mode,
-   times and other attributes on the way out; regular files go through
-   copy_file; symbolic links, FIFOs, sockets and devices are made as what
-   they are (see below for -L and --copy-contents).  The copies of the directories are held in a walk_stack, as
-   bounded as the walker's own: the parent of a copy whose descriptor was
-   closed is opened again through ".." and must be the directory made
+   searchable by its owner, writable by no one else, whatever the source
+   says: dir_made_mode) and given its mode, times and other attributes on
+   the way out; regular files go through copy_file; symbolic links,
+   FIFOs, sockets and devices are made as what they are (see below for -L
+   and --copy-contents).  The copies of the directories are held in a
+   walk_stack, as bounded as the walker's own: the parent of a copy whose
+   descriptor was closed is opened again through ".." and must be the
+   directory made
    (WALK_EMOVED otherwise: the entries that would go in it are reported,
    nothing is made elsewhere).  Where the walker leaves many levels at
    once (a source directory moved during the walk), the copies' stack is

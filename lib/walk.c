@@ -9,8 +9,10 @@
    buffer to it; coming back, the parent is read again from its saved
    offset (an lseek), unless the subdirectory was the last entry of the
    batch to handle, in which case the descriptor's offset is already
-   there.  A removing walk handles the files of a batch first (see
-   files_first).  */
+   there.  A parent closed is opened again as ".." of its child, or, above
+   a level entered through a symbolic link (WALK_FOLLOW), by the names of
+   the levels from NAME down (reach_by_names).  A removing walk handles
+   the files of a batch first (see files_first).  */
 
 #include <config.h>
 

@@ -37,7 +37,8 @@
      walk goes on there.  A directory entered through a symbolic link
      (WALK_FOLLOW), whose ".." is not its parent in the walk, has its
      parent opened again from NAME down instead, by the names of the
-     levels, each checked the same way.
+     levels, each checked the same way (one descriptor more than the
+     bound, for the time of that climb).
    - d_type spares a stat of every entry: fstatat (AT_SYMLINK_NOFOLLOW) is
      called only for DT_UNKNOWN, or with WALK_STAT.
 
