@@ -52,7 +52,7 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS,
        OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK,
        OPT_LINK, OPT_SYMBOLIC_LINK,
-       OPT_BACKUP, OPT_BACKUP_SHORT, OPT_SUFFIX };
+       OPT_BACKUP, OPT_BACKUP_SHORT, OPT_SUFFIX, OPT_COPY_CONTENTS };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -100,7 +100,8 @@ static struct poptOption tool_options[] = {
     NULL },
   { "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREF,
     "follow symbolic links, operands (the default without -r) and those "
-    "in a tree: one in a tree is not followed yet, but reported", NULL },
+    "in a tree: a link to a directory is copied as that directory, unless "
+    "it leads to one it is in (a cycle, reported)", NULL },
   { NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_LINKS,
     "same as -P --preserve=links", NULL },
   { "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
@@ -159,6 +160,9 @@ static struct poptOption tool_options[] = {
   { "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX,
     "end simple backup names with SUFFIX (default: $SIMPLE_BACKUP_SUFFIX, "
     "else ~); implies --backup", "SUFFIX" },
+  { "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_COPY_CONTENTS,
+    "with -r, read FIFOs and devices as files, copying their data into "
+    "regular files (reading a FIFO waits for a writer)", NULL },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -307,35 +311,20 @@ inside (const struct stat *src_st, int dirfd)
   return found;
 }
 
-/* Copy operand SRC to NAME in DIRFD, displayed as DST.  */
+/* Copy operand SRC to D, whose directory's stat is DIR_ST.  */
 static void
-copy_operand (const struct copy_options *x, const char *src, int dirfd,
-              const char *name, const char *dst)
+copy_operand_to (const struct copy_options *x, const char *src,
+                 const struct stat *dir_st, const struct dest *d)
 {
-  struct stat dir_st;
-  int ret = sys_fstat (dirfd, &dir_st);
-  if (ret < 0)
-    {
-      copy_fail (-ret, "cannot create %s", dst);
-      return;
-    }
-  bool parent_acl = dir_has_default_acl (dirfd);
-  /* Without -r, --preserve=links: the operands that are names of one
-     file become links to its first copy, as in a tree.  */
-  struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
-                    .display = dst, .inherits_acl = parent_acl,
-                    .group_of_dir = dir_st.st_mode & S_ISGID,
-                    .made_here = copy_made_here, .link_base = dirfd,
-                    .link_path = x->preserve.links ? name : NULL };
   bool follow = copy_follows_operand (x);
   if (!x->recursive && follow)
     {
-      copy_file (x, AT_FDCWD, src, src, 0, false, &d);
+      copy_file (x, AT_FDCWD, src, src, 0, false, d);
       return;
     }
 
   struct stat st;
-  ret = sys_fstatat (AT_FDCWD, src, &st, AT_SYMLINK_NOFOLLOW);
+  int ret = sys_fstatat (AT_FDCWD, src, &st, AT_SYMLINK_NOFOLLOW);
   if (ret < 0)
     {
       copy_fail (-ret, "cannot stat %s", src);
@@ -345,12 +334,13 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
      without it.  */
   if (!x->recursive && !S_ISLNK (st.st_mode))
     {
-      copy_file (x, AT_FDCWD, src, src, 0, false, &d);
+      copy_file (x, AT_FDCWD, src, src, 0, false, d);
       return;
     }
-  /* -H, -L: the walk enters the directory a link names as SRC/.; a
-     link to anything else is copied as a file, as without -r.  */
-  char *walk_name = NULL;
+  /* -H, -L: the walk follows SRC (copy_follows_operand), a link to a
+     directory entered as that directory, one to anything else copied as
+     what it names: a regular file's data, a FIFO made a FIFO unless
+     --copy-contents reads it.  */
   if (x->recursive && follow && S_ISLNK (st.st_mode))
     {
       ret = sys_fstatat (AT_FDCWD, src, &st, 0);
@@ -359,18 +349,11 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
           copy_fail (-ret, "cannot stat %s", src);
           return;
         }
-      if (!S_ISDIR (st.st_mode))
-        {
-          copy_file (x, AT_FDCWD, src, src, 0, false, &d);
-          return;
-        }
-      walk_name = xmalloc (strlen (src) + 3);
-      sprintf (walk_name, "%s/.", src);
     }
-  if (S_ISDIR (st.st_mode) && inside (&st, dirfd))
+  if (S_ISDIR (st.st_mode) && inside (&st, d->dirfd))
     {
-      copy_fail2 (0, "cannot copy a directory, %s, into itself, %s", src, dst);
-      free (walk_name);
+      copy_fail2 (0, "cannot copy a directory, %s, into itself, %s", src,
+                  d->display);
       return;
     }
   /* The descriptors left under RLIMIT_NOFILE, shared between the
@@ -393,9 +376,34 @@ copy_operand (const struct copy_options *x, const char *src, int dirfd,
       fprintf (stderr, "%s: %s: %u jobs\n", program_name, quote_msg (src),
                limits.jobs);
     }
-  copy_tree (x, walk_name ? walk_name : src, src, dirfd, &dir_st, parent_acl,
-             name, dst, &limits);
-  free (walk_name);
+  copy_tree (x, src, src, d->dirfd, dir_st, d->inherits_acl, d->name,
+             d->display, &limits);
+}
+
+/* Copy operand SRC to NAME in DIRFD, displayed as DST.  */
+static void
+copy_operand (const struct copy_options *x, const char *src, int dirfd,
+              const char *name, const char *dst)
+{
+  struct stat dir_st;
+  int ret = sys_fstat (dirfd, &dir_st);
+  if (ret < 0)
+    {
+      copy_fail (-ret, "cannot create %s", dst);
+      return;
+    }
+  bool parent_acl = dir_has_default_acl (dirfd);
+  /* Without -r, --preserve=links: the operands that are names of one
+     file become links to its first copy, as in a tree.  */
+  int link_base;
+  char *link_path = copy_link_place (dirfd, name, &link_base);
+  struct dest d = { .dirfd = dirfd, .dev = dir_st.st_dev, .name = name,
+                    .display = dst, .inherits_acl = parent_acl,
+                    .group_of_dir = dir_st.st_mode & S_ISGID,
+                    .made_here = copy_made_here, .link_base = link_base,
+                    .link_path = x->preserve.links ? link_path : NULL };
+  copy_operand_to (x, src, &dir_st, &d);
+  free (link_path);
 }
 
 /* Open directory DIR for copies into it.  */
@@ -564,7 +572,7 @@ make_parent (const struct copy_options *x, int dirfd, const char *name,
       return -1;
     }
   /* Writable and searchable by us while the copy goes in.  */
-  mode_t mode = (st.st_mode | S_IRWXU) & 0777;
+  mode_t mode = dir_made_mode (x, st.st_mode);
   ret = sys_mkdirat (dirfd, name, mode);
   if (ret < 0 && ret != -EEXIST)
     {
@@ -650,6 +658,9 @@ copy_parents (const struct copy_options *x, const char *src, int dirfd,
   char *whole = ximemdup0 (src + i, end > i ? end - i : 0);
   bool all_there = !*whole || (sys_fstatat (dirfd, whole, &st, 0) == 0
                                && S_ISDIR (st.st_mode));
+  /* The copies of hard links are found relative to DIR, where those of
+     every operand are: SRC's is at WHOLE, then its name.  */
+  copy_links_base (dirfd, whole);
   free (whole);
   while (cur >= 0 && i < end)
     {
@@ -676,9 +687,6 @@ copy_parents (const struct copy_options *x, const char *src, int dirfd,
     }
   if (cur >= 0)
     {
-      /* The copies of hard links are found relative to the operand's
-         directory: those of another operand's are not.  */
-      copy_links_forget ();
       copy_operand (x, src, cur, base, dst);
       sys_close (cur);
     }
@@ -946,6 +954,9 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_KEEP_DIR_SYMLINK:
       x->keep_dir_symlink = true;
+      break;
+    case OPT_COPY_CONTENTS:
+      x->copy_contents = true;
       break;
     case OPT_PARENTS:
       x->parents = true;

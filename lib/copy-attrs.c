@@ -473,3 +473,9 @@ set_entry_attrs (const struct copy_options *o, int dirfd, const char *name,
     }
 }
 
+mode_t
+dir_made_mode (const struct copy_options *o, mode_t mode)
+{
+  mode_t closed = o->preserve.owner ? S_IRWXG | S_IRWXO : S_IWGRP | S_IWOTH;
+  return (mode | S_IRWXU) & 0777 & ~closed;
+}

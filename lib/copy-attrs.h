@@ -107,4 +107,11 @@ mode_t plain_mode (mode_t mode, mode_t umask_bits);
    source's.  */
 mode_t kept_mode (const struct stat *src, uid_t uid, gid_t gid);
 
+/* The permissions a directory's copy is made with, for MODE, until its
+   attributes come once its entries are in: writable and searchable by
+   us; not writable by group and others meanwhile, nor open to them at
+   all where its owner is to change (cp's, as a race with them would
+   otherwise reach the files going in).  */
+mode_t dir_made_mode (const struct copy_options *o, mode_t mode);
+
 #endif

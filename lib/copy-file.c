@@ -115,9 +115,12 @@ open_source (struct one_copy *c, int src_dirfd, const char *name,
 {
   const char *src = c->src;
   /* In a tree, what was listed as a regular file is not followed if it
-     became a link, nor waited for if it became a FIFO.  */
+     became a link, nor waited for if it became a FIFO; with
+     --copy-contents, a FIFO is waited for, as cp waits.  */
+  bool contents = in_tree && c->x->copy_contents;
   c->in_fd = sys_openat (src_dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY
-                         | (in_tree ? O_NOFOLLOW | O_NONBLOCK : 0), 0);
+                         | (in_tree ? O_NOFOLLOW : 0)
+                         | (in_tree && !contents ? O_NONBLOCK : 0), 0);
   if (c->in_fd < 0)
     {
       /* cp looks at the source before it opens it: a name that leads
@@ -142,7 +145,8 @@ open_source (struct one_copy *c, int src_dirfd, const char *name,
       copy_fail (-ret, "cannot stat %s", src);
       return false;
     }
-  if (in_tree && (!S_ISREG (c->st.st_mode)
+  if (in_tree && ((!S_ISREG (c->st.st_mode)
+                   && !(contents && !S_ISDIR (c->st.st_mode)))
                   || (listed_ino && (uint64_t) c->st.st_ino != listed_ino)))
     {
       copy_fail (0, "%s changed while being copied; skipped", src);
@@ -183,9 +187,16 @@ done_by_link (struct one_copy *c, int check, bool track)
     {
       if (copy_link_claim (c->st.st_dev, c->st.st_ino, &first) == LINK_MINE)
         c->claimed = true;
-      else if (link_over (d->link_base, first, p) == 0)
+      else if ((ret = link_over (d->link_base, first, p)) == 0)
         {
           copy_tell_backed_up (x, c->src, d->display, p->backup, true);
+          return true;
+        }
+      else if (ret == -EACCES || ret == -EPERM)
+        {
+          /* Not allowed there: cp then copies nothing either.  */
+          copy_fail2 (-ret, "cannot create hard link %s to %s", d->display,
+                      first);
           return true;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -221,8 +232,8 @@ open_copy (struct one_copy *c)
 {
   const struct dest *d = c->d;
   struct put *p = &c->p;
-  c->made_mode = S_ISREG (c->st.st_mode) && !c->x->default_mode
-                 ? c->st.st_mode & 0777 : 0666;
+  /* The source's permissions, a FIFO's or a device's too, as cp.  */
+  c->made_mode = c->x->default_mode ? 0666 : c->st.st_mode & 0777;
   if (p->how == PUT_REPLACE && !p->anew)
     {
       /* The ACL and extended attributes it keeps are read from it.  */
@@ -277,8 +288,8 @@ finish_copy (struct one_copy *c)
   const struct dest *d = c->d;
   struct put *p = &c->p;
   int ret;
-  if ((S_ISREG (c->st.st_mode) && p->how != PUT_INTO)
-      || p->how == PUT_REPLACE)
+  /* A FIFO's or device's data too gets its attributes, as cp gives.  */
+  if (p->how != PUT_INTO)
     {
       struct file_attrs a = {
         .in_fd = c->in_fd, .st = &c->st, .old_fd = c->old_fd,
@@ -346,9 +357,11 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.backup)
     c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
   /* -L makes one file of every name a tree has for it, links too, as
-     cp -L does: each is looked up whatever its link count.  */
+     cp -L does: each is looked up whatever its link count; -H (and no
+     -r) as much of the operands, the names it follows.  */
   bool track = x->preserve.links && d->link_path
-               && (c.st.st_nlink > 1 || x->deref == COPY_DEREF_ALWAYS);
+               && (c.st.st_nlink > 1 || x->deref == COPY_DEREF_ALWAYS
+                   || (!in_tree && copy_follows_operand (x)));
   if (done_by_link (&c, check, track))
     {
       kept = true;

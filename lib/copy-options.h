@@ -106,6 +106,9 @@ struct copy_options
   /* --strip-trailing-slashes: each SRC copied into a directory is named
      without the slashes at its end (cp strips them there only).  */
   bool strip_slashes;
+  /* --copy-contents: with -r, a FIFO, socket or device is read and its
+     data copied into a regular file, as one given without -r is.  */
+  bool copy_contents;
 
   /* Telling.  */
   bool verbose;                 /* -v: "'SRC' -> 'DST'" on standard output */

@@ -120,9 +120,10 @@ ino_del (struct ino_map *m, struct ino_rec *r)
 }
 
 /* Files with more than one link copied so far, with the copy's path
-   relative to the destination's parent directory; a file being copied
-   by a thread (xcp -j) has its record with no path yet, and the thread's
-   id: its other names wait for the copy (links_done).  */
+   relative to the destination's parent directory (or links_dirfd); a
+   file being copied by a thread (xcp -j) has its record with no path
+   yet, and the thread's id: its other names wait for the copy
+   (links_done).  */
 static struct ino_map links;
 static pthread_mutex_t links_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t links_done = PTHREAD_COND_INITIALIZER;
@@ -175,15 +176,28 @@ copy_link_drop (dev_t dev, ino_t ino)
   pthread_mutex_unlock (&links_mutex);
 }
 
+/* What the paths of the table are relative to (copy_links_base): -1,
+   each operand's copy's directory; else this directory, with
+   links_prefix (or nothing) before each copy's name.  */
+static int links_dirfd = -1;
+static char *links_prefix;
+
 void
-copy_links_forget (void)
+copy_links_base (int dirfd, const char *prefix)
 {
-  pthread_mutex_lock (&links_mutex);
-  for (size_t i = 0; i < links.cap; i++)
-    free (links.v[i].path);
-  free (links.v);
-  links = (struct ino_map) { 0 };
-  pthread_mutex_unlock (&links_mutex);
+  links_dirfd = dirfd;
+  free (links_prefix);
+  links_prefix = dirfd >= 0 && prefix && *prefix ? xstrdup (prefix) : NULL;
+}
+
+char *
+copy_link_place (int dirfd, const char *name, int *base)
+{
+  const char *prefix = links_dirfd >= 0 && links_prefix ? links_prefix : "";
+  *base = links_dirfd >= 0 ? links_dirfd : dirfd;
+  char *path = xmalloc (strlen (prefix) + strlen (name) + 1);
+  strcpy (stpcpy (path, prefix), name);
+  return path;
 }
 
 /* With more than one operand, what this run made (not directories, which
@@ -277,6 +291,8 @@ struct copy_tree
   size_t path_alloc;
   char *lpath;          /* scratch for link_path */
   size_t lpath_alloc;
+  int link_base;        /* what link_path is relative to */
+  const char *link_prefix;  /* before the top copy's name in it */
   /* Workers (copy-jobs.h), started at the first file below the top:
      JOBS asked, POOL once started, then X is its copy_pool_options.  */
   unsigned int jobs;
@@ -310,19 +326,20 @@ dst_path (struct copy_tree *t, struct walk *w)
   return t->path;
 }
 
-/* The copy's path relative to dst_parent, for hard links.  */
+/* The copy's path relative to link_base, for hard links.  */
 static const char *
 link_path (struct copy_tree *t, struct walk *w)
 {
   const char *s = walk_path (w) + t->src_display_len;
-  size_t need = strlen (t->dst_name) + strlen (s) + 2;
+  size_t need = strlen (t->link_prefix) + strlen (t->dst_name) + strlen (s)
+                + 2;
   if (t->lpath_alloc < need)
     {
       free (t->lpath);
       t->lpath_alloc = 2 * need;
       t->lpath = xmalloc (t->lpath_alloc);
     }
-  snprintf (t->lpath, need, "%s%s%s", t->dst_name,
+  snprintf (t->lpath, need, "%s%s%s%s", t->link_prefix, t->dst_name,
             *s && *s != '/' ? "/" : "", s);
   return t->lpath;
 }
@@ -419,14 +436,18 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   /* Made writable and searchable by us at first, whatever the source
      says; the mode comes on the way out.  */
   bool fresh_parent = d > 0 && t->lv[d - 1].fresh;
-  l->made_mode = (e->st->st_mode | S_IRWXU) & 0777 & ~x->umask_bits;
-  int ret = sys_mkdirat (parent, name, (e->st->st_mode | S_IRWXU) & 0777);
+  mode_t mode = dir_made_mode (x, e->st->st_mode);
+  l->made_mode = mode & ~x->umask_bits;
+  int ret = sys_mkdirat (parent, name, mode);
   if (ret == 0)
     l->fresh = true;
   else if (ret == -EEXIST && !fresh_parent)
     {
+      /* A link there is a non-directory, as cp finds, but where
+         --keep-directory-symlink goes through it.  */
       struct stat st;
-      ret = sys_fstatat (parent, name, &st, 0);
+      ret = sys_fstatat (parent, name, &st,
+                         x->keep_dir_symlink ? 0 : AT_SYMLINK_NOFOLLOW);
       if (ret == 0 && !S_ISDIR (st.st_mode))
         {
           copy_fail2 (0, "cannot overwrite non-directory %s with directory %s",
@@ -813,7 +834,8 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
       copy_fail_walk (-parent, "cannot create %s", dst);
       goto out;
     }
-  ret = sys_fstatat (e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW);
+  ret = sys_fstatat (e->dirfd, e->name, &st,
+                     e->followed ? 0 : AT_SYMLINK_NOFOLLOW);
   if (ret < 0)
     {
       if (ret != -ENOENT || d == 0)
@@ -844,14 +866,17 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
         goto out;
     }
 
-  if (x->preserve.links && st.st_nlink > 1)
+  /* -L makes one file of every name a tree has for it, as cp -L.  */
+  bool track = x->preserve.links
+               && (st.st_nlink > 1 || x->deref == COPY_DEREF_ALWAYS);
+  if (track)
     {
       const char *first;
       struct put p = { .how = exists ? PUT_REPLACE : PUT_NEW,
                        .dirfd = parent, .name = name, .st = dst_st };
       if (copy_link_claim (st.st_dev, st.st_ino, &first) == LINK_MINE)
         claimed = true;
-      else if (link_over (t->dst_parent, first, &p) == 0)
+      else if (link_over (t->link_base, first, &p) == 0)
         {
           copy_tell_backed_up (x, srcdup, dst, backup, false);
           goto out;
@@ -868,7 +893,7 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   if (x->record_made
       && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
     copy_made_add (x, made_st.st_dev, made_st.st_ino);
-  if (x->preserve.links && st.st_nlink > 1)
+  if (track)
     {
       copy_link_add (st.st_dev, st.st_ino, link_path (t, w));
       claimed = false;
@@ -917,7 +942,7 @@ use_workers (struct copy_tree *t)
 {
   if (t->jobs > 1 && !t->pool)
     {
-      t->pool = copy_pool_start (t->x, t->jobs, t->dst_parent);
+      t->pool = copy_pool_start (t->x, t->jobs, t->link_base);
       if (t->pool)
         t->x = copy_pool_options (t->pool);
       else
@@ -927,8 +952,9 @@ use_workers (struct copy_tree *t)
 }
 
 /* Copy the regular file E: queued for a worker below the top, where
-   there are workers; else here.  FOLLOWED: E is a symbolic link to a
-   regular file, copied as that file (-L), by the walk itself.  */
+   there are workers; else here.  FOLLOWED: E is a symbolic link (-L),
+   copied as the file it names, which is read whatever it is, by the walk
+   itself.  */
 static void
 copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
               bool followed)
@@ -944,7 +970,7 @@ copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
     .inherits_acl = d ? t->lv[d - 1].default_acl : t->dst_parent_acl,
     .group_of_dir = (d ? t->dirs.dir[d - 1].st.st_mode
                      : t->dst_parent_mode) & S_ISGID,
-    .made_here = copy_made_here, .link_base = t->dst_parent,
+    .made_here = copy_made_here, .link_base = t->link_base,
     .link_path = lpath,
   };
   struct copy_dirs *dirs;
@@ -967,25 +993,16 @@ copy_regular (struct copy_tree *t, struct walk *w, const struct walk_entry *e,
   free (src);
 }
 
-/* -L: a symbolic link of the tree copied as the regular file it names
-   (with -l or -s, linked to anything but a directory, as cp links it).
-   One to anything else is reported and left out: following it is not
-   done yet.  */
+/* A FIFO, socket or device E: read into a regular file with
+   --copy-contents (as a file given without -r is), else made as what
+   it is.  */
 static void
-copy_followed (struct copy_tree *t, struct walk *w,
-               const struct walk_entry *e)
+copy_other (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 {
-  struct stat st;
-  int ret = sys_fstatat (e->dirfd, e->name, &st, 0);
-  if (ret < 0)
-    copy_fail_walk (-ret, "cannot stat %s", walk_path (w));
-  else if (!S_ISREG (st.st_mode)
-           && (S_ISDIR (st.st_mode) || t->x->link == COPY_LINK_NONE))
-    copy_fail2 (0, "%s: -L does not follow a symbolic link to a directory "
-                "or special file in a tree yet; %s not made", walk_path (w),
-                dst_path (t, w));
+  if (t->x->copy_contents)
+    copy_regular (t, w, e, e->followed);
   else
-    copy_regular (t, w, e, true);
+    copy_special (t, w, e);
 }
 
 static int
@@ -1008,23 +1025,28 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         leave_dir (t, w, e);
       return WALK_CONTINUE;
     case WALK_REG:
-      copy_regular (t, w, e, false);
+      copy_regular (t, w, e, e->followed);
       return WALK_CONTINUE;
     case WALK_LNK:
+      /* -L: the walk follows links (WALK_FOLLOW); one it visits as a
+         link was replaced while it was looked at.  */
       if (t->x->deref == COPY_DEREF_ALWAYS && e->depth > 0)
-        copy_followed (t, w, e);
+        copy_fail (0, "%s changed while being copied; skipped",
+                   walk_path (w));
       else
         copy_special (t, w, e);
       return WALK_CONTINUE;
     case WALK_ERR:
+      if (e->err == WALK_ECYCLE)
+        copy_fail (0, "cannot copy cyclic symbolic link %s", walk_path (w));
       /* A directory not opened or not read whole: cp's words for both.  */
-      if (!e->is_dir)
+      else if (!e->is_dir)
         copy_fail_walk (e->err, "cannot stat %s", walk_path (w));
       else
         copy_fail_walk (e->err, "cannot access %s", walk_path (w));
       return WALK_CONTINUE;
     default:
-      copy_special (t, w, e);
+      copy_other (t, w, e);
       return WALK_CONTINUE;
     }
 }
@@ -1082,11 +1104,16 @@ copy_tree (const struct copy_options *x, const char *src,
     .dst_display = dst, .dst_parent_acl = parent_acl,
     .dst_parent_mode = dir_st->st_mode,
     .jobs = limits->jobs, .max_dirs = limits->dirs,
+    .link_base = links_dirfd >= 0 ? links_dirfd : dirfd,
+    .link_prefix = links_dirfd >= 0 && links_prefix ? links_prefix : "",
   };
   walk_stack_init (&t.dirs, limits->dst_fds);
   if (t.max_dirs)
     t.leaves = xnmalloc (t.max_dirs, sizeof *t.leaves);
-  walk_at_fds (AT_FDCWD, src, x->one_fs ? WALK_ONE_FS | WALK_ONE_DEV : 0,
+  walk_at_fds (AT_FDCWD, src,
+               (x->one_fs ? WALK_ONE_FS | WALK_ONE_DEV : 0)
+               | (x->deref == COPY_DEREF_ALWAYS ? WALK_FOLLOW : 0)
+               | (copy_follows_operand (x) ? WALK_FOLLOW_TOP : 0),
                limits->walk_fds, src_display, visit, &t);
   drop_levels (&t, 0);
   while (leave_oldest (&t, true))

@@ -2,19 +2,22 @@
 
    copy_tree walks the source with walk_at_fds (lib/walk) and makes the
    copy in step with it: a directory is made on the way in (writable and
-   searchable by its owner, whatever the source says) and given its mode,
-   times and other attributes on the way out; regular files go through
-   copy_file; symbolic links, FIFOs, sockets and devices are made as what
-   they are (with -l or -s, they go through copy_file too, which links
-   them: copy-link.h).  The copies of the directories are held in a walk_stack, as
-   bounded as the walker's own: the parent of a copy whose descriptor was
-   closed is opened again through ".." and must be the directory made
-   (WALK_EMOVED otherwise: the entries that would go in it are reported,
+   searchable by its owner, writable by no one else, whatever the source
+   says: dir_made_mode) and given its mode, times and other attributes on
+   the way out; regular files go through copy_file; symbolic links,
+   FIFOs, sockets and devices are made as what they are (see below for -L
+   and --copy-contents; with -l or -s they go through copy_file too,
+   which links them: copy-link.h).  The copies of the directories are
+   held in a walk_stack, as bounded as the walker's own: the parent of a
+   copy whose descriptor was closed is opened again through ".." and
+   must be the directory made (WALK_EMOVED otherwise: the entries that would go in it are reported,
    nothing is made elsewhere).  Where the walker leaves many levels at
    once (a source directory moved during the walk), the copies' stack is
    climbed one level at a time, each level above opened before the one
    below is closed: it never holds more than its bound.  Symbolic links
-   are never followed on either side below the top.
+   are never followed on either side below the top, except in the source
+   with -L (WALK_FOLLOW: the walker's bound holds through them too); with
+   --copy-contents, FIFOs, sockets and devices are read as files are.
 
    The walk never copies its own output: a source directory that is the
    directory of the top copy, or one of the copies' directories entered
@@ -28,7 +31,8 @@
    Hard links: with --preserve=links, a file with more than one link is
    copied once, and its other names in the tree become links to the copy
    (copy_link_claim, copy_link_add: a map from the source's device and
-   inode to the copy's path relative to the directory of the top copy).
+   inode to the copy's path relative to the directory of the top copy, or
+   to the one copy_links_base says).
    With several sources into one directory (copy_options.record_made),
    what the run made is remembered (copy_made_add) so that a later source
    of the same name does not replace it (copy_made_here), as cp refuses.
@@ -84,9 +88,12 @@ size_t copy_tree_fds (unsigned int *jobs, size_t *walk_fds, size_t *dst_fds,
 
 /* Copy SRC (a directory and everything below it, or anything else as
    what it is) to NAME in DIRFD, whose stat is DIR_ST and which has a
-   default ACL if PARENT_ACL; SRC_DISPLAY and DST in messages (SRC may
-   be the operand with "/." added, to enter the directory a symbolic
-   link names: -H, -L); within LIMITS.  */
+   default ACL if PARENT_ACL; SRC_DISPLAY and DST in messages; within
+   LIMITS.  SRC, a symbolic link, is followed where O follows operands
+   (-H, -L, no -r), and, with -L, every link below it: a link to a
+   directory is copied as a directory, one to a directory it is in is
+   reported (a cycle), as cp reports it.  With --copy-contents, FIFOs,
+   sockets and devices are read into regular files.  */
 void copy_tree (const struct copy_options *o, const char *src,
                 const char *src_display, int dirfd,
                 const struct stat *dir_st, bool parent_acl,
@@ -97,7 +104,8 @@ void copy_tree (const struct copy_options *o, const char *src,
 enum { LINK_FOUND, LINK_MINE };
 
 /* The file DEV/INO, one of several names: LINK_FOUND with *FIRST the
-   path of its copy (relative to the top copy's directory) if it was
+   path of its copy (relative to the top copy's directory, or see
+   copy_links_base) if it was
    copied; else LINK_MINE: the caller copies it, and ends the claim with
    copy_link_add (the copy is in place) or copy_link_drop (it failed).
    While another thread's claim lasts, the call waits for its end.  */
@@ -108,10 +116,16 @@ void copy_link_add (dev_t dev, ino_t ino, const char *path);
 /* The calling thread's claim of DEV/INO ends with no copy: the next
    name to ask copies it.  */
 void copy_link_drop (dev_t dev, ino_t ino);
-/* Forget every copy recorded: the paths recorded so far are relative to
-   a directory the next copies do not share (xcp --parents).  No claim
-   may be under way.  */
-void copy_links_forget (void);
+/* From now on, record the copies' paths relative to DIRFD, each as
+   PREFIX (empty, or ending in '/') and its path in its directory: where
+   the operands' copies go in different directories under DIRFD (xcp
+   --parents: PREFIX is SRC's directory), and are links of one another
+   all the same.  DIRFD -1 (the default): relative to the directory of
+   each operand's copy.  */
+void copy_links_base (int dirfd, const char *prefix);
+/* The path to record for the copy NAME of DIRFD, in a new string, and in
+   *BASE the directory it is relative to (see copy_links_base).  */
+char *copy_link_place (int dirfd, const char *name, int *base);
 
 /* With O->record_made: remember DEV/INO as made by this run; tell
    whether ST was.  Without: nothing, and false.  */

@@ -9,8 +9,10 @@
    buffer to it; coming back, the parent is read again from its saved
    offset (an lseek), unless the subdirectory was the last entry of the
    batch to handle, in which case the descriptor's offset is already
-   there.  A removing walk handles the files of a batch first (see
-   files_first).  */
+   there.  A parent closed is opened again as ".." of its child, or, above
+   a level entered through a symbolic link (WALK_FOLLOW), by the names of
+   the levels from NAME down (reach_by_names).  A removing walk handles
+   the files of a batch first (see files_first).  */
 
 #include <config.h>
 
@@ -64,6 +66,8 @@ struct level
   bool pos_ok;           /* fd's offset is resume: no lseek needed */
   bool dino_ok;          /* "." was listed with d_ino == st_ino */
   bool removed;          /* an entry was removed in this pass */
+  bool linked;           /* entered through a symbolic link (WALK_FOLLOW):
+                            its ".." is not lv[i - 1] */
   unsigned int rescans;  /* passes read again after WALK_RESCAN */
   struct kept_set kept_set;
 };
@@ -193,6 +197,17 @@ open_dir_retry (int dirfd, const char *name)
   return fd;
 }
 
+/* openat of a directory a symbolic link may name (WALK_FOLLOW).  */
+static int
+open_dir_follow (int dirfd, const char *name)
+{
+  int fd;
+  while ((fd = sys_openat (dirfd, name, DIR_FLAGS & ~O_NOFOLLOW, 0))
+         == -EINTR)
+    continue;
+  return fd;
+}
+
 /* --- the stack of directory descriptors ---------------------------- */
 
 void
@@ -214,18 +229,26 @@ evict (struct walk_stack *s)
   return true;
 }
 
-int
-walk_stack_open (struct walk_stack *s, int dirfd, const char *name)
+/* walk_stack_open, following NAME if FOLLOW.  */
+static int
+stack_open (struct walk_stack *s, int dirfd, const char *name, bool follow)
 {
   while (s->n - s->low >= s->max_fds && evict (s))
     continue;
   for (;;)
     {
-      int fd = open_dir_retry (dirfd, name);
+      int fd = follow ? open_dir_follow (dirfd, name)
+                      : open_dir_retry (dirfd, name);
       if ((fd != -EMFILE && fd != -ENFILE) || !evict (s))
         return fd;
       s->max_fds = s->n - s->low + 1;
     }
+}
+
+int
+walk_stack_open (struct walk_stack *s, int dirfd, const char *name)
+{
+  return stack_open (s, dirfd, name, false);
 }
 
 void
@@ -303,6 +326,16 @@ static const char *
 level_name (const struct walk *w, size_t i)
 {
   return i == 0 ? w->root_name : w->names + w->lv[i].name;
+}
+
+/* Open lv[I] again by its name in DIRFD, following the symbolic link it
+   was entered through, if it was.  */
+static int
+open_level (const struct walk *w, int dirfd, size_t i)
+{
+  const char *name = level_name (w, i);
+  return w->lv[i].linked ? open_dir_follow (dirfd, name)
+                         : open_dir_retry (dirfd, name);
 }
 
 /* Make FD, ST the directory being read, named NAME in the current one,
@@ -418,19 +451,37 @@ visit_replaced (struct walk *w, struct walk_entry *e, size_t level,
   return call (w, e, level, name);
 }
 
+/* Whether the directory ST is one being walked: NAME or one below it on
+   the way to the current one.  */
+static bool
+is_walked (struct walk *w, const struct stat *st)
+{
+  for (size_t i = 0; i < w->dirs.n; i++)
+    if (same_file (&dir_of (w, i)->st, st))
+      return true;
+  return false;
+}
+
 /* Directory NAME of lv[depth], listed with inode D_INO (and ST if it was
    stat'ed): open it, check it, visit it, and enter it.  LAST: NAME ended
-   the batch.  */
+   the batch.  LINKED: NAME is a symbolic link to the directory ST.  */
 static int
 enter (struct walk *w, const char *name, uint64_t d_ino,
-       const struct stat *st, bool last)
+       const struct stat *st, bool last, bool linked)
 {
   size_t d = depth (w);
   struct walk_entry e = { .type = WALK_ERR, .dirfd = dir_of (w, d)->fd,
                           .name = name, .fd = -1,
-                          .ino = w->lv[d].dino_ok ? d_ino : 0,
-                          .depth = d + 1, .is_dir = true };
-  int fd = walk_stack_open (&w->dirs, e.dirfd, name);
+                          .ino = w->lv[d].dino_ok && !linked ? d_ino : 0,
+                          .depth = d + 1, .is_dir = true,
+                          .followed = linked };
+  /* Entered, it would be walked again and again.  */
+  if (linked && is_walked (w, st))
+    {
+      e.err = WALK_ECYCLE;
+      return call (w, &e, d, name);
+    }
+  int fd = stack_open (&w->dirs, e.dirfd, name, linked);
   if (fd == -ENOENT)
     return GONE;
   if (fd == -ENOTDIR || fd == -ELOOP)
@@ -472,6 +523,7 @@ enter (struct walk *w, const char *name, uint64_t d_ino,
           || action == WALK_RESCAN)
         {
           push (w, fd, &dst, name, entry_key (name), last);
+          w->lv[depth (w)].linked = linked;
           return ENTERED;
         }
       sys_close (fd);
@@ -479,6 +531,33 @@ enter (struct walk *w, const char *name, uint64_t d_ino,
     }
   sys_close (fd);
   return call (w, &e, d, name);
+}
+
+/* E, the symbolic link NAME of lv[depth], with WALK_FOLLOW: visit what
+   it names, entering a directory.  LAST: NAME ended the batch.  */
+static int
+follow (struct walk *w, struct walk_entry *e, const char *name, bool last)
+{
+  size_t d = depth (w);
+  struct stat st, lst;
+  int ret = stat_at (e->dirfd, name, 0, &st, NULL);
+  /* A dangling link is reported; one removed meanwhile is gone.  */
+  if (ret == -ENOENT
+      && stat_at (e->dirfd, name, AT_SYMLINK_NOFOLLOW, &lst, NULL) == -ENOENT)
+    return GONE;
+  if (ret < 0)
+    {
+      e->type = WALK_ERR;
+      e->err = -ret;
+      return call (w, e, d, name);
+    }
+  if (S_ISDIR (st.st_mode))
+    return enter (w, name, 0, &st, last, true);
+  e->type = dtype_type (IFTODT (st.st_mode));
+  e->st = &st;
+  e->ino = 0;
+  e->followed = true;
+  return call (w, e, d, name);
 }
 
 /* Handle entry NAME (d_type DTYPE, inode D_INO) of lv[depth].  Return
@@ -517,9 +596,15 @@ entry (struct walk *w, const char *name, unsigned char dtype,
       dtype = IFTODT (st.st_mode);
     }
 
-  if (dtype == DT_DIR)
+  if (dtype == DT_LNK && (w->flags & WALK_FOLLOW))
     {
-      action = enter (w, name, d_ino, stp, last);
+      action = follow (w, &e, name, last);
+      if (action == ENTERED)
+        return 0;
+    }
+  else if (dtype == DT_DIR)
+    {
+      action = enter (w, name, d_ino, stp, last, false);
       if (action == ENTERED)
         return 0;
     }
@@ -541,12 +626,45 @@ done:
 
 /* --- the way back up ----------------------------------------------- */
 
-/* Open lv[depth - 1] again, as ".." of lv[depth], and check it.  */
+/* Open lv[UPTO] again from NAME down, by the names of the levels, each
+   checked against its stat: the way up from a level entered through a
+   symbolic link, whose ".." is another directory.  Only lv[UPTO] stays
+   open (every level above it is closed: the caller found it closed).  */
+static int
+reach_by_names (struct walk *w, size_t upto)
+{
+  int fd = -1;
+  for (size_t i = 0; i <= upto; i++)
+    {
+      int next = open_level (w, i ? fd : w->root_dirfd, i);
+      if (fd >= 0)
+        sys_close (fd);
+      if (next < 0)
+        return next;
+      struct stat st;
+      int ret = stat_at (next, "", AT_EMPTY_PATH, &st, NULL);
+      if (ret == 0 && !same_file (&st, &dir_of (w, i)->st))
+        ret = -WALK_EMOVED;
+      if (ret < 0)
+        {
+          sys_close (next);
+          return ret;
+        }
+      fd = next;
+    }
+  dir_of (w, upto)->fd = fd;
+  w->dirs.low = upto;
+  return fd;
+}
+
+/* Open lv[depth - 1] again, as ".." of lv[depth] (or by names, if
+   lv[depth] was entered through a link), and check it.  */
 static int
 reach_parent (struct walk *w)
 {
   size_t d = depth (w);
-  int fd = walk_stack_fd (&w->dirs, d - 1);
+  int fd = w->lv[d].linked ? reach_by_names (w, d - 1)
+                           : walk_stack_fd (&w->dirs, d - 1);
   if (fd < 0)
     return fd;
   w->lv[d - 1].pos_ok = false;
@@ -572,7 +690,7 @@ redescend (struct walk *w)
           sys_close (dir_of (w, i - w->dirs.max_fds)->fd);
           dir_of (w, i - w->dirs.max_fds)->fd = -1;
         }
-      int fd = open_dir_retry (dirfd, name);
+      int fd = open_level (w, dirfd, i);
       int ret = fd;
       struct stat st;
       if (fd >= 0)
@@ -883,7 +1001,9 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
   struct walk_entry e = { .type = WALK_ERR, .dirfd = dirfd, .name = name,
                           .fd = -1, .depth = 0 };
   struct stat st, dst;
-  int ret = stat_at (dirfd, name, AT_SYMLINK_NOFOLLOW, &st, NULL);
+  bool follow = flags & WALK_FOLLOW_TOP;
+  int ret = stat_at (dirfd, name, follow ? 0 : AT_SYMLINK_NOFOLLOW, &st,
+                     NULL);
   int action;
   if (ret < 0)
     {
@@ -895,12 +1015,14 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
     {
       e.type = dtype_type (IFTODT (st.st_mode));
       e.st = &st;
+      e.followed = follow;
       action = call (&w, &e, 0, NULL);
       goto done;
     }
 
   e.is_dir = true;
-  int fd = open_dir_retry (dirfd, name);
+  int fd = follow ? open_dir_follow (dirfd, name)
+                  : open_dir_retry (dirfd, name);
   if (fd == -ENOTDIR || fd == -ELOOP)
     action = visit_replaced (&w, &e, 0, NULL);
   else if (fd < 0)
@@ -932,7 +1054,8 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
               w.root_dev = dst.st_dev;
               w.nalloc = 16;
               w.lv = xnmalloc (w.nalloc, sizeof *w.lv);
-              w.lv[0] = (struct level) { .pos_ok = true };
+              w.lv[0] = (struct level) { .pos_ok = true,
+                                         .linked = follow };
               walk_stack_init (&w.dirs, max_fds);
               walk_stack_push (&w.dirs, fd, &dst);
               w.buf = xmalloc (WALK_BUFSIZE);
@@ -1003,6 +1126,8 @@ walk_strerror (int err)
       return "Directory replaced during the walk";
     case WALK_EMOVED:
       return "Directory moved during the walk";
+    case WALK_ECYCLE:
+      return "Symbolic link to a directory it is in";
     default:
       return strerror (err);
     }

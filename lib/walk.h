@@ -12,16 +12,17 @@
      unlinkat (e->dirfd, e->name, e->type == WALK_DIR_POST ? AT_REMOVEDIR : 0)
 
    Guarantees:
-   - Symbolic links are never followed: every directory below NAME is
-     opened with openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
-     | O_CLOEXEC), then checked with fstat against what getdents64 listed
-     (d_ino, on the parent's device; where the file system lists "." with
-     another inode number than fstat gives, as overlayfs may, against an
-     fstatat of the name made before the open).  An entry replaced by a
-     symbolic link or a file meanwhile is visited as what it now is (ELOOP
-     or ENOTDIR on the open tells), one replaced by another directory is
-     reported (WALK_ECHANGED) and not entered.  Nothing outside the tree
-     is reached through the tree.
+   - Symbolic links are not followed (see WALK_FOLLOW): every directory
+     below NAME is opened with openat (parent, name, O_RDONLY
+     | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), then checked with fstat
+     against what getdents64 listed (d_ino, on the parent's device; where
+     the file system lists "." with another inode number than fstat
+     gives, as overlayfs may, against an fstatat of the name made before
+     the open).  An entry replaced by a symbolic link or a file meanwhile
+     is visited as what it now is (ELOOP or ENOTDIR on the open tells),
+     one replaced by another directory is reported (WALK_ECHANGED) and not
+     entered.  Nothing outside the tree is reached through the tree,
+     unless WALK_FOLLOW asks.
    - Iterative; memory O(depth), whatever the width: directories are read
      with getdents64 in batches of a fixed buffer, one buffer in all.
      (A removing walk also remembers the entries it leaves in place, see
@@ -33,7 +34,11 @@
      recorded on the way down.  If it does not (the child was moved away
      during the walk), the child is reported (WALK_EMOVED), the path is
      opened again from NAME down, each step checked the same way, and the
-     walk goes on there.
+     walk goes on there.  A directory entered through a symbolic link
+     (WALK_FOLLOW), whose ".." is not its parent in the walk, has its
+     parent opened again from NAME down instead, by the names of the
+     levels, each checked the same way (one descriptor more than the
+     bound, for the time of that climb).
    - d_type spares a stat of every entry: fstatat (AT_SYMLINK_NOFOLLOW) is
      called only for DT_UNKNOWN, or with WALK_STAT.
 
@@ -91,7 +96,18 @@ enum
   WALK_STAT = 1 << 2,
   /* With WALK_ONE_FS, a mount point on NAME's device (a bind mount) is
      entered too: only another device is a WALK_MOUNT, as cp -x has it.  */
-  WALK_ONE_DEV = 1 << 3
+  WALK_ONE_DEV = 1 << 3,
+  /* Symbolic links below NAME are followed (cp -L): each is visited as
+     what it names, with followed set and st what stat gives; one to a
+     directory is entered as a directory, unless that directory is being
+     walked (NAME or a directory between it and the link: a cycle), which
+     is a WALK_ERR of err WALK_ECYCLE, not entered.  A dangling link is a
+     WALK_ERR (ENOENT).  */
+  WALK_FOLLOW = 1 << 4,
+  /* NAME itself is followed if it is a symbolic link (cp -H, -L): it is
+     visited as what it names, with followed set (a file) or walked (a
+     directory).  */
+  WALK_FOLLOW_TOP = 1 << 5
 };
 
 /* What VISIT returns.  */
@@ -109,8 +125,10 @@ enum
 {
   WALK_ECHANGED = 4096 + 1,  /* the entry was replaced by another
                                 directory: not entered */
-  WALK_EMOVED                /* the directory was moved out of its parent
+  WALK_EMOVED,               /* the directory was moved out of its parent
                                 during the walk: left alone */
+  WALK_ECYCLE                /* WALK_FOLLOW: a symbolic link to a directory
+                                being walked: not entered */
 };
 
 struct walk_entry
@@ -138,6 +156,9 @@ struct walk_entry
      the entry is (or was listed as) a directory.  */
   int err;
   bool is_dir;
+  /* WALK_FOLLOW: the entry is a symbolic link, visited as what it names
+     (open it following the link).  */
+  bool followed;
   /* WALK_DIR_POST with WALK_REMOVING: how many entries of the directory
      were left in place (visits that did not return WALK_REMOVED); and
      whether its listing can be trusted to be complete.  It is not when

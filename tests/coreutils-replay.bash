@@ -384,14 +384,33 @@ cp_fail_perm() {
 	verdict cp/fail-perm
 }
 
+# held_unnamed PID DIR: PID (or its child, under timeout) holds open a file
+# of DIR that has no name (O_TMPFILE): no one else can open it.
+held_unnamed() {
+	local p fd
+	for p in "$1" $(pgrep -P "$1"); do
+		for fd in /proc/"$p"/fd/*; do
+			[[ $(readlink "$fd") == "$2/#"*" (deleted)" ]] && return 0
+		done
+	done
+	return 1
+}
+export -f held_unnamed
+
+# The point upstream checks is that no one else can read the copy while the
+# data comes: cp makes the name first, open to its owner only; a tool that
+# writes an unnamed file (O_TMPFILE) and names it once complete has no name
+# to look at meanwhile, which passes too.
 cp_file_perm_race() {
 	umask 022; mkfifo fifo
 	timeout 20 "$XCP" -p --copy-contents fifo fifo-copy 2>err & local pid=$!
-	timeout 20 bash -c 'exec > fifo; for _ in $(seq 200); do [ -f fifo-copy ] && break; echo foo; done
-		stat -c %A fifo-copy > ls.out 2>/dev/null; echo foo' & local wpid=$!
+	timeout 20 bash -c 'exec > fifo; for _ in $(seq 200); do
+			if [ -f fifo-copy ]; then stat -c %A fifo-copy > ls.out; break; fi
+			if held_unnamed '"$pid"' "$PWD"; then echo unnamed > ls.out; break; fi
+			echo foo; sleep 0.01; done; echo foo' & local wpid=$!
 	wait $pid || bad "copy failed: $(cat err)"
 	kill $wpid 2>/dev/null; wait $wpid 2>/dev/null
-	case $(cat ls.out 2>/dev/null) in -???------*) ;; *) bad "copy readable by others while written: $(cat ls.out 2>/dev/null)";; esac
+	case $(cat ls.out 2>/dev/null) in -???------*|unnamed) ;; *) bad "copy readable by others while written: $(cat ls.out 2>/dev/null)";; esac
 	verdict cp/file-perm-race
 }
 
@@ -411,9 +430,13 @@ $want"
 	verdict cp/into-self
 }
 
+# Upstream's first cp fails (a/d is a link, not a directory, without
+# --keep-directory-symlink: cp 9.5 says so) and its status is not looked at
+# (the script has no Exit): here it must fail with cp's message.
 cp_keep_directory_symlink() {
 	mkdir -p a/b b/d/e; ln -s b a/d
-	ok "-RT --copy-contents" X -RT --copy-contents b a
+	no "-RT --copy-contents through a/d succeeded" X -RT --copy-contents b a 2> err
+	msg err "P: cannot overwrite non-directory 'a/d' with directory 'b/d'"
 	ok "--keep-directory-symlink" X -RT --copy-contents --keep-directory-symlink b a
 	ok "a/b/e missing" ls a/b/e
 	verdict cp/keep-directory-symlink

@@ -294,20 +294,6 @@ like_cp_into() {
   assert [ -L x2/out/lo ]
 }
 
-@test "xcp -L: a link to a directory inside a tree is reported, not followed yet; the rest copied" {
-  mkdir -p s/d
-  echo a >s/d/f
-  ln -s d s/ld
-  echo b >s/g
-  ln -s g s/lg
-  run --separate-stderr xcp -rL s out
-  assert_failure 1
-  assert_err "xcp: 's/ld': -L does not follow a symbolic link to a directory or special file in a tree yet; 'out/ld' not made"
-  assert_not_exist out/ld
-  assert_same s/g out/lg
-  assert_same s/d/f out/d/f
-}
-
 # like_cp_parents OPTION... SRC...: cp --parents -v OPTION... SRC... c and
 # xcp -j 1, -j 2 the same into x1, x2 (made here, or there already as
 # c is) make the same trees and say the same lines, in the same order
