@@ -813,7 +813,7 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 {
   if (t->x->link != COPY_LINK_NONE)
     {
-      copy_regular (t, w, e, false);
+      copy_regular (t, w, e, e->followed);
       return;
     }
   const struct copy_options *x = t->x;
