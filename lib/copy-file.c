@@ -156,7 +156,8 @@ done_by_link (struct one_copy *c, int check, bool track)
   int ret;
   /* A second link to a file already copied: link to the copy.  -u keeps
      an up-to-date destination's links too, as cp -u does.  */
-  if (track && check == 0 && x->update && S_ISREG (p->st.st_mode))
+  if (track && check == 0 && x->update == COPY_UPDATE_OLDER
+      && S_ISREG (p->st.st_mode))
     {
       if (copy_link_claim (c->st.st_dev, c->st.st_ino, &first) == LINK_MINE)
         copy_link_add (c->st.st_dev, c->st.st_ino, d->link_path);
@@ -314,8 +315,9 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
   int check = check_dest (x, &c.st, src, d, &c.p);
-  /* No data: an existing file keeps its own, as cp leaves it.  */
-  if (x->attributes_only && c.p.how == PUT_REPLACE)
+  /* No data: an existing file keeps its own, as cp leaves it (one cp
+     removes first is made anew, empty).  */
+  if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.removes)
     c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
   /* -L makes one file of every name a tree has for it, links too, as
      cp -L does: each is looked up whatever its link count.  */
@@ -349,6 +351,15 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
     {
       copy_link_add (c.st.st_dev, c.st.st_ino, d->link_path);
       c.claimed = false;
+    }
+  if (c.p.removes && x->verbose)
+    {
+      /* cp -v's line for what it removed first: here the copy took its
+         place.  */
+      copy_msg_lock ();
+      progress_clear_shown ();
+      printf ("removed %s\n", quote_file (d->display));
+      copy_msg_unlock ();
     }
   copy_tell_copied (x, src, d->display, true);
 discard:
