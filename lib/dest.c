@@ -269,10 +269,11 @@ follow_dest_link (int dirfd, const char *name, struct put *p)
    as open(2) in cp would: the file it names is written, the link kept;
    a link of /proc is written through, in place.  Return 1 to go on with
    P's st set to what is there, 2 to go on with nothing there (a new file
-   where a dangling link points, under POSIXLY_CORRECT), or -1 after a
-   reported error.  */
+   where a dangling link points, under POSIXLY_CORRECT), 3 to replace the
+   link itself (FORCE, -f, and a loop of links: cp's open fails, it
+   removes the link and tries again), or -1 after a reported error.  */
 static int
-through_link (const struct dest *d, struct put *p)
+through_link (const struct dest *d, bool force, struct put *p)
 {
   int ret;
   if (!proc_link (&p->st))
@@ -290,6 +291,15 @@ through_link (const struct dest *d, struct put *p)
           copy_fail (0, "not writing through dangling symlink %s",
                      d->display);
           return -1;
+        }
+      if (ret == -ELOOP && force)
+        {
+          put_release (p);
+          *p = (struct put) { .dirfd = d->dirfd, .name = d->name,
+                              .dev = d->dev, .own_dirfd = -1 };
+          ret = sys_fstatat (d->dirfd, d->name, &p->st, AT_SYMLINK_NOFOLLOW);
+          if (ret == 0)
+            return 3;
         }
       if (ret < 0)
         {
@@ -422,16 +432,23 @@ check_dest (const struct copy_options *o, const struct stat *st,
     }
   if (o->remove_dest)
     return remove_dest (o, st, src, d, p);
+  bool loop = false;
   if (S_ISLNK (p->st.st_mode))
     {
-      ret = through_link (d, p);
-      if (ret != 1)
+      ret = through_link (d, o->force, p);
+      loop = ret == 3;
+      if (ret != 1 && !loop)
         return ret < 0 ? -1 : 1;
     }
   int go = decide (o, st, &p->st, src, d->display, p->dirfd, p->name,
                    false);
   if (go <= 0)
     return go;
+  if (loop)
+    {
+      put_anew (d, p);
+      return 1;
+    }
   p->dev = p->st.st_dev;
   choose_how (o, p);
   if (p->anew)

@@ -22,8 +22,9 @@
    - Where cp removes the file and makes a new one, the copy takes its
      name as a new file, keeping nothing of it (PUT_REPLACE with anew):
      one of other hard links with --preserve=links (the other names keep
-     the old file), and with -f one this user cannot write (cp's open
-     fails; it removes it and tries again).
+     the old file), and with -f one this user cannot write or a
+     symbolic link that loops (cp's open fails; it removes it and tries
+     again).
    - An entry this run made (another operand copied to the same name) is
      never overwritten.
 

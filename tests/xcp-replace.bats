@@ -430,3 +430,24 @@ remove_dest_same_case() {
   assert_line --partial "'s': 4 jobs"
   refute_output --partial overwrite
 }
+
+# -f onto a loop of symbolic links, one to itself and two to each other;
+# without -f, refused.
+force_loop_case() {
+  echo new >a
+  ln -s self self
+  ln -s two one
+  ln -s one two
+  "$1" a self 2>/dev/null
+  echo "no -f: $? $(stat -c %F self)"
+  "$1" -f a self
+  echo "self: $? $(stat -c %F self) $(cat self)"
+  "$1" -f a one
+  echo "one: $? $(stat -c %F one) $(cat one) two: $(stat -c %F two)"
+}
+
+@test "xcp -f onto a loop of symbolic links replaces the link by a new file, as cp -f (it cannot open it)" {
+  same_as_cp force_loop_case
+  assert_line "self: 0 regular file new"
+  assert_line "no -f: 1 symbolic link"
+}
