@@ -52,7 +52,8 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_DEREF, OPT_DEREF_ARGS, OPT_DEREF, OPT_NO_DEREF_LINKS,
        OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK,
        OPT_LINK, OPT_SYMBOLIC_LINK,
-       OPT_BACKUP, OPT_BACKUP_SHORT, OPT_SUFFIX, OPT_COPY_CONTENTS };
+       OPT_BACKUP, OPT_BACKUP_SHORT, OPT_SUFFIX, OPT_COPY_CONTENTS,
+       OPT_UPDATE_OLDER, OPT_REMOVE_DEST };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -74,18 +75,26 @@ static struct poptOption tool_options[] = {
     "flush each file, and its directory, to the disk before going on",
     NULL },
   { "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER,
-    "never replace an existing file", NULL },
+    "never replace an existing file, silently (as --update=none; cancels "
+    "an earlier -i)", NULL },
   { "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE,
-    "ask before replacing an existing file", NULL },
+    "ask before replacing an existing file; one not replaced is a "
+    "failure (cancels an earlier -n)", NULL },
   { "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE,
-    "replace existing files without asking (the default; cancels an "
-    "earlier -i or -n)", NULL },
+    "replace by a new file an existing one that cannot be opened for "
+    "writing (as cp removes it and tries again); -i still asks", NULL },
   { "inplace", '\0', POPT_ARG_NONE, NULL, OPT_INPLACE,
     "write over an existing regular file in place, as cp does, instead "
     "of replacing it whole (it is then half-written while the copy runs)",
     NULL },
-  { "update", 'u', POPT_ARG_NONE, NULL, OPT_UPDATE,
-    "replace a file only if the source is newer", NULL },
+  { "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
+    OPT_UPDATE,
+    "which existing files are replaced, before -i asks: all (the "
+    "default), none (silently), none-fail (none, each one reported, exit "
+    "status 1), older (those older than the source; --update alone)",
+    "WHEN" },
+  { NULL, 'u', POPT_ARG_NONE, NULL, OPT_UPDATE_OLDER,
+    "same as --update=older", NULL },
   { "verbose", 'v', POPT_ARG_NONE, NULL, OPT_VERBOSE,
     "print 'SRC' -> 'DST' for each file copied", NULL },
   { "recursive", 'r', POPT_ARG_NONE, NULL, OPT_RECURSIVE,
@@ -163,6 +172,11 @@ static struct poptOption tool_options[] = {
   { "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_COPY_CONTENTS,
     "with -r, read FIFOs and devices as files, copying their data into "
     "regular files (reading a FIFO waits for a writer)", NULL },
+  { "remove-destination", '\0', POPT_ARG_NONE, NULL, OPT_REMOVE_DEST,
+    "replace each existing destination but a directory by a new file, as "
+    "cp removes it first: never written through a symbolic link or into a "
+    "FIFO or device, keeping nothing of it (the name is never missing)",
+    NULL },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -176,7 +190,8 @@ static struct poptOption options[] = {
     "complete: an existing DST holds its old content or the new one, "
     "never a part, and keeps its owner, mode and ACL unless -a or "
     "--preserve asks for the source's.  A DST that is a symbolic link is "
-    "written through; a device, FIFO or socket is written into.  Where a "
+    "written through; a device, FIFO or socket is written into (both are "
+    "replaced by --remove-destination).  Where a "
     "replacement could not keep what DST is (other hard links, an owner "
     "this user cannot give, a directory this user cannot write), DST is "
     "written in place, as cp does; where cp removes it first (other hard "
@@ -362,8 +377,8 @@ copy_operand_to (const struct copy_options *x, const char *src,
      and hard links: the first name of a file in the walk's order must
      be the one whose up-to-date copy the others become links to, and
      workers would race for it.  */
-  bool serial = x->clobber == COPY_CLOBBER_ASK
-                || (x->update && x->preserve.links);
+  bool serial = (x->clobber == COPY_CLOBBER_ASK && !copy_leaves_existing (x))
+                || (x->update == COPY_UPDATE_OLDER && x->preserve.links);
   struct copy_tree_limits limits = { .jobs = serial ? 1 : x->jobs };
   size_t room = copy_tree_fds (&limits.jobs, &limits.walk_fds,
                                &limits.dst_fds, &limits.dirs);
@@ -795,6 +810,16 @@ parse_when (const char *option, const char *arg)
   return cli_keyword (option, arg, words);
 }
 
+/* --update=WHEN, in the order of enum copy_update.  */
+static enum copy_update
+parse_update (const char *arg)
+{
+  static const char *const words[] = {
+    "all", "none", "none-fail", "older", NULL
+  };
+  return cli_keyword ("update", arg, words);
+}
+
 static enum copy_engine
 parse_engine (const char *arg)
 {
@@ -908,8 +933,7 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_RECURSIVE:
       x->recursive = true;
       break;
-    case OPT_FORCE:
-      x->clobber = COPY_CLOBBER_YES;
+    case OPT_FORCE:             /* -i and -n are not undone, as in cp */
       x->force = true;
       break;
     case OPT_NO_CLOBBER:
@@ -927,8 +951,14 @@ apply_option (struct copy_options *x, int opt, const char *arg)
     case OPT_INPLACE:
       x->inplace = true;
       break;
-    case OPT_UPDATE:
-      x->update = true;
+    case OPT_UPDATE:            /* the last --update or -u counts */
+      x->update = arg && *arg ? parse_update (arg) : COPY_UPDATE_OLDER;
+      break;
+    case OPT_UPDATE_OLDER:
+      x->update = COPY_UPDATE_OLDER;
+      break;
+    case OPT_REMOVE_DEST:
+      x->remove_dest = true;
       break;
     case OPT_VERBOSE:
       x->verbose = true;
@@ -1046,11 +1076,15 @@ parse_options (int argc, char **argv, struct copy_options *x, size_t *n)
       free (arg);
     }
   x->progress = cli_progress;
+  /* -n after the last -i leaves every file, whatever --update says; -i
+     after it asks about those --update would replace (cp's order).  */
+  if (x->clobber == COPY_CLOBBER_NO)
+    x->update = COPY_UPDATE_NONE;
   /* -r -l links what a tree's symbolic links name, as cp -r -l does.  */
   if (x->link == COPY_LINK_HARD && x->recursive
       && x->deref == COPY_DEREF_DEFAULT)
     x->deref = COPY_DEREF_ALWAYS;
-  if (backup && x->clobber == COPY_CLOBBER_NO)
+  if (backup && copy_leaves_existing (x))
     cli_usage_error ("--backup is mutually exclusive with -n or "
                      "--update=none-fail");
   if (backup && !control)

@@ -174,7 +174,8 @@ done_by_link (struct one_copy *c, int check, bool track)
   int ret;
   /* A second link to a file already copied: link to the copy.  -u keeps
      an up-to-date destination's links too, as cp -u does.  */
-  if (track && check == 0 && x->update && S_ISREG (p->st.st_mode))
+  if (track && check == 0 && x->update == COPY_UPDATE_OLDER
+      && S_ISREG (p->st.st_mode))
     {
       if (copy_link_claim (c->st.st_dev, c->st.st_ino, &first) == LINK_MINE)
         copy_link_add (c->st.st_dev, c->st.st_ino, d->link_path);
@@ -353,8 +354,10 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
      change time moves, which is no change of its data.  */
   if (c.p.backup && SAME_INODE (c.st, c.p.st))
     sys_fstat (c.in_fd, &c.st);
-  /* No data: an existing file keeps its own, as cp leaves it.  */
-  if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.backup)
+  /* No data: an existing file keeps its own, as cp leaves it (one cp
+     removes first, or renames away for a backup, is made anew, empty).  */
+  if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.backup
+      && !c.p.removes)
     c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
   /* -L makes one file of every name a tree has for it, links too, as
      cp -L does: each is looked up whatever its link count; -H (and no
@@ -395,6 +398,15 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
     {
       copy_link_add (c.st.st_dev, c.st.st_ino, d->link_path);
       c.claimed = false;
+    }
+  if (c.p.removes && x->verbose)
+    {
+      /* cp -v's line for what it removed first: here the copy took its
+         place.  */
+      copy_msg_lock ();
+      progress_clear_shown ();
+      printf ("removed %s\n", quote_file (d->display));
+      copy_msg_unlock ();
     }
   copy_tell_backed_up (x, src, d->display, c.p.backup, true);
   kept = true;

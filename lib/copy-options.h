@@ -17,12 +17,23 @@
 #include "backup.h"
 #include "copy.h"
 
-/* What to do about an existing destination: -f, -n, -i.  */
+/* What to do about an existing destination: -n, -i, the last of them
+   (-f is another matter: see force).  */
 enum copy_clobber
 {
   COPY_CLOBBER_YES,             /* replace it (the default) */
-  COPY_CLOBBER_NO,              /* leave it */
+  COPY_CLOBBER_NO,              /* leave it: -n, which makes update NONE */
   COPY_CLOBBER_ASK,             /* ask on standard error */
+};
+
+/* --update=WHEN, -u: which existing destinations are replaced, before
+   -i asks (cp's order).  A directory is never left for it.  */
+enum copy_update
+{
+  COPY_UPDATE_ALL,              /* each one (the default) */
+  COPY_UPDATE_NONE,             /* none, silently (-n too) */
+  COPY_UPDATE_NONE_FAIL,        /* none, each one a failure */
+  COPY_UPDATE_OLDER,            /* those older than the source (-u) */
 };
 
 /* Which symbolic links among the sources are followed: -P, -H, -L.  */
@@ -71,7 +82,7 @@ struct copy_options
   /* -f: a destination that cannot be opened for writing is replaced by
      a new file, as cp removes it and tries again.  */
   bool force;
-  bool update;                  /* -u: only over an older file */
+  enum copy_update update;
   bool inplace;                 /* --inplace: write over a regular file */
   bool fsync;                   /* --fsync: each file and its directory */
   /* --attributes-only: no data; a new file is empty, an existing one
@@ -88,6 +99,9 @@ struct copy_options
      (backup.h); never a directory.  */
   enum backup_type backup;
   char *backup_suffix;          /* -S; NULL: the environment's or "~" */
+  /* --remove-destination: an existing non-directory is replaced by a
+     new file, never written into or through, as cp removes it first.  */
+  bool remove_dest;
 
   /* The workers of a tree copy (-j): 1, none.  */
   unsigned int jobs;
@@ -159,6 +173,14 @@ copy_follows_operand (const struct copy_options *x)
 {
   return x->deref == COPY_DEREF_ARGS || x->deref == COPY_DEREF_ALWAYS
          || (x->deref == COPY_DEREF_DEFAULT && !x->recursive);
+}
+
+/* Whether X leaves every existing destination but directories
+   (--update=none, none-fail, -n): -i then never asks.  */
+static inline bool
+copy_leaves_existing (const struct copy_options *x)
+{
+  return x->update == COPY_UPDATE_NONE || x->update == COPY_UPDATE_NONE_FAIL;
 }
 
 /* Fill X's process fields: the umask (read without changing it for

@@ -25,46 +25,140 @@
 #include "xalloc.h"
 #include "yesno.h"
 
-/* -i: ask on standard error, answer from standard input (gnulib yesno
-   reads the whole line).  */
+/* MODE's permission bits as ls shows them, set-ID and sticky bits with
+   them, in BUF.  */
+static void
+mode_letters (mode_t mode, char buf[10])
+{
+  static const char rwx[] = "rwxrwxrwx";
+  for (int i = 0; i < 9; i++)
+    buf[i] = mode & (0400 >> i) ? rwx[i] : '-';
+  static const struct { mode_t bit; int at; char set, unset; } special[] = {
+    { S_ISUID, 2, 's', 'S' }, { S_ISGID, 5, 's', 'S' },
+    { S_ISVTX, 8, 't', 'T' },
+  };
+  for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+    if (mode & special[i].bit)
+      buf[special[i].at] = buf[special[i].at] == '-' ? special[i].unset
+                                                     : special[i].set;
+  buf[9] = '\0';
+}
+
+/* Whether this user may write NAME of DIRFD, by the effective IDs as cp
+   asks.  Without faccessat2 (before Linux 5.8; EPERM from a filter that
+   does not know it), by the real ones, the same unless xcp runs set-ID
+   (an immutable file answers EPERM to both).  */
 static bool
-ask_overwrite (const char *dst)
+may_write (int dirfd, const char *name)
+{
+  int ret = sys_faccessat (dirfd, name, W_OK, AT_EACCESS);
+  if (ret == -ENOSYS || ret == -EPERM)
+    ret = sys_faccessat (dirfd, name, W_OK, 0);
+  return ret == 0;
+}
+
+/* -i: ask on standard error about DST (ST; NAME in DIRFD), answer from
+   standard input (gnulib yesno reads the whole line).  A file this user
+   may not write is said to be so, as cp says it: with -f or
+   --remove-destination it is replaced all the same, else "tried".  */
+static bool
+ask_overwrite (const struct copy_options *o, const char *dst,
+               const struct stat *st, int dirfd, const char *name)
 {
   progress_clear_shown ();
-  fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
+  if (o->is_root || S_ISLNK (st->st_mode) || may_write (dirfd, name))
+    fprintf (stderr, "%s: overwrite %s? ", program_name, quote_msg (dst));
+  else
+    {
+      char letters[10];
+      mode_letters (st->st_mode, letters);
+      unsigned long bits = st->st_mode & 07777;
+      if (o->force || o->remove_dest)
+        fprintf (stderr, "%s: replace %s, overriding mode %04lo (%s)? ",
+                 program_name, quote_msg (dst), bits, letters);
+      else
+        fprintf (stderr, "%s: unwritable %s (mode %04lo, %s); try anyway? ",
+                 program_name, quote_msg (dst), bits, letters);
+    }
   fflush (stderr);
   return yesno ();
 }
 
-/* What to do about the existing DST (DST_ST, followed through a
-   symbolic link) before copying SRC (SRC_ST) over it: 1 to go on, 0 to
-   leave it, -1 after a reported error.  The same file is refused before
-   anything is asked, a directory only after -i asked, as cp does.  */
-int
-may_replace (const struct copy_options *o, const struct stat *src_st,
-             const struct stat *dst_st, const char *src, const char *dst)
+/* A destination DST left as it is: --debug says so on standard output,
+   as cp does.  FAILED (-i answered no): the exit status is failure,
+   without a message.  */
+static void
+leave_existing (const struct copy_options *o, const char *dst, bool failed)
 {
-  if (SAME_INODE (*src_st, *dst_st) && o->backup == BACKUP_NONE)
+  copy_msg_lock ();
+  if (o->debug)
+    {
+      progress_clear_shown ();
+      printf ("skipped %s\n", quote_file (dst));
+    }
+  if (failed)
+    cli_status = EXIT_FAILURE;
+  copy_msg_unlock ();
+}
+
+/* may_replace, DST being NAME in DIRFD (for -i's question); SAME_OK:
+   DST may be the source (see removable_source).  */
+static int
+decide (const struct copy_options *o, const struct stat *src_st,
+        const struct stat *dst_st, const char *src, const char *dst,
+        int dirfd, const char *name, bool same_ok)
+{
+  bool dir = S_ISDIR (src_st->st_mode);
+  /* Left before anything is looked at, even the same file, as cp.  */
+  if (!dir && o->update == COPY_UPDATE_NONE_FAIL)
+    {
+      copy_fail (0, "not replacing %s", dst);
+      return -1;
+    }
+  if (!dir && o->update == COPY_UPDATE_NONE)
+    {
+      leave_existing (o, dst, false);
+      return 0;
+    }
+  if (!same_ok && o->backup == BACKUP_NONE
+      && SAME_INODE (*src_st, *dst_st))
     {
       copy_fail2 (0, "%s and %s are the same file", src, dst);
       return -1;
     }
-  if (o->clobber == COPY_CLOBBER_NO)
-    return 0;
-  if (o->update
+  if (!dir && o->update == COPY_UPDATE_OLDER
       && (dst_st->st_mtim.tv_sec > src_st->st_mtim.tv_sec
           || (dst_st->st_mtim.tv_sec == src_st->st_mtim.tv_sec
               && dst_st->st_mtim.tv_nsec >= src_st->st_mtim.tv_nsec)))
-    return 0;
-  if (o->clobber == COPY_CLOBBER_ASK && !ask_overwrite (dst))
-    return 0;
-  if (S_ISDIR (dst_st->st_mode) && !S_ISDIR (src_st->st_mode))
+    {
+      leave_existing (o, dst, false);
+      return 0;
+    }
+  if (!dir && o->clobber == COPY_CLOBBER_ASK
+      && !ask_overwrite (o, dst, dst_st, dirfd, name))
+    {
+      leave_existing (o, dst, true);
+      return 0;
+    }
+  if (S_ISDIR (dst_st->st_mode) && !dir)
     {
       copy_fail2 (0, "cannot overwrite directory %s with non-directory %s",
                   dst, src);
       return -1;
     }
   return 1;
+}
+
+/* What to do about the existing DST (DST_ST, followed through a
+   symbolic link) before copying SRC (SRC_ST) over it: 1 to go on, 0 to
+   leave it, -1 after a reported error.  --update=none and none-fail
+   leave it before anything; the same file is refused before -i asks, a
+   directory after, as cp does.  */
+int
+may_replace (const struct copy_options *o, const struct stat *src_st,
+             const struct stat *dst_st, const char *src, const char *dst)
+{
+  return decide (o, src_st, dst_st, src, dst, AT_FDCWD, dst, false);
 }
 
 void
@@ -180,16 +274,14 @@ follow_dest_link (int dirfd, const char *name, struct put *p)
    a link of /proc is written through, in place.  Return 1 to go on with
    P's st set to what is there, 2 to go on with nothing there (a new file
    where a dangling link points, under POSIXLY_CORRECT), 3 to replace the
-   link itself (-f, O's force, and links that loop: cp's open fails, and
-   it removes the name), or -1 after a reported error.  */
+   link itself (FORCE, -f, and a loop of links: cp's open fails, it
+   removes the link and tries again), or -1 after a reported error.  */
 static int
-through_link (const struct copy_options *o, const struct dest *d,
-              struct put *p)
+through_link (const struct dest *d, bool force, struct put *p)
 {
   int ret;
   if (!proc_link (&p->st))
     {
-      struct stat link = p->st;
       ret = follow_dest_link (d->dirfd, d->name, p);
       if (ret == -ENOENT && p->name && getenv ("POSIXLY_CORRECT"))
         {
@@ -204,12 +296,14 @@ through_link (const struct copy_options *o, const struct dest *d,
                      d->display);
           return -1;
         }
-      if (ret == -ELOOP && o->force)
+      if (ret == -ELOOP && force)
         {
           put_release (p);
           *p = (struct put) { .dirfd = d->dirfd, .name = d->name,
-                              .dev = d->dev, .own_dirfd = -1, .st = link };
-          return 3;
+                              .dev = d->dev, .own_dirfd = -1 };
+          ret = sys_fstatat (d->dirfd, d->name, &p->st, AT_SYMLINK_NOFOLLOW);
+          if (ret == 0)
+            return 3;
         }
       if (ret < 0)
         {
@@ -270,6 +364,48 @@ choose_how (const struct copy_options *o, struct put *p)
          it for writing (an ACL does not apply to the owner).  */
       p->anew = o->force && !o->is_root && !(p->st.st_mode & S_IWUSR);
     }
+}
+
+/* Whether the source SRC (ST), the same file as D's name, may still be
+   copied there by --remove-destination, as cp finds: where it is another
+   name of that file (the copy is read from SRC, then takes D's name),
+   not where SRC is a symbolic link to it or that very name.  */
+static bool
+removable_source (const char *src, const struct stat *st,
+                  const struct dest *d)
+{
+  struct stat link, src_dir, dst_dir;
+  if (sys_fstatat (AT_FDCWD, src, &link, AT_SYMLINK_NOFOLLOW) < 0
+      || !SAME_INODE (link, *st) || st->st_nlink < 2)
+    return false;
+  const char *base = last_component (src);
+  char *dir = base > src ? ximemdup0 (src, base - src) : xstrdup (".");
+  bool same_name = sys_fstatat (AT_FDCWD, dir, &src_dir, 0) == 0
+                   && sys_fstat (d->dirfd, &dst_dir) == 0
+                   && SAME_INODE (src_dir, dst_dir)
+                   && strncmp (base, d->name, base_len (base)) == 0
+                   && d->name[base_len (base)] == '\0';
+  free (dir);
+  return !same_name;
+}
+
+/* check_dest with --remove-destination, P's st D's entry unfollowed: as
+   cp removes it before it makes its copy, the copy is a new file that
+   takes the name, in place of a symbolic link itself (never written
+   through), of a FIFO or device (never written into).  */
+static int
+remove_dest (const struct copy_options *o, const struct stat *st,
+             const char *src, const struct dest *d, struct put *p)
+{
+  bool same_ok = SAME_INODE (*st, p->st) && removable_source (src, st, d);
+  int go = decide (o, st, &p->st, src, d->display, p->dirfd, p->name,
+                   same_ok);
+  if (go <= 0)
+    return go;
+  p->dev = d->dev;
+  put_anew (d, p);
+  p->removes = true;
+  return 1;
 }
 
 bool
@@ -348,7 +484,8 @@ backup_dest (const struct copy_options *o, const struct stat *st,
       copy_fail2 (0, "%s and %s are the same file", src, d->display);
       return -1;
     }
-  int go = may_replace (o, st, &p->st, src, d->display);
+  int go = decide (o, st, &p->st, src, d->display, p->dirfd, p->name,
+                   true);
   if (go <= 0)
     return go;
   /* The backup's name would be the source's: cp refuses, its backup
@@ -409,17 +546,25 @@ check_dest (const struct copy_options *o, const struct stat *st,
     }
   if (o->backup != BACKUP_NONE && !S_ISDIR (p->st.st_mode))
     return backup_dest (o, st, src, d, p);
+  if (o->remove_dest)
+    return remove_dest (o, st, src, d, p);
+  bool loop = false;
   if (S_ISLNK (p->st.st_mode))
     {
-      ret = through_link (o, d, p);
-      if (ret == 3)
-        put_anew (d, p);
-      if (ret != 1)
+      ret = through_link (d, o->force, p);
+      loop = ret == 3;
+      if (ret != 1 && !loop)
         return ret < 0 ? -1 : 1;
     }
-  int go = may_replace (o, st, &p->st, src, d->display);
+  int go = decide (o, st, &p->st, src, d->display, p->dirfd, p->name,
+                   false);
   if (go <= 0)
     return go;
+  if (loop)
+    {
+      put_anew (d, p);
+      return 1;
+    }
   p->dev = p->st.st_dev;
   choose_how (o, p);
   if (p->anew)

@@ -1,9 +1,14 @@
 /* dest.h -- what a copy does about what is at its destination, as cp.
 
-   - The same file as the source is refused before anything is asked; a
-     directory only after -i asked.
-   - -n leaves an existing destination; -u leaves one that is not older
-     than the source; -i asks.
+   - --update=none (-n) leaves an existing destination, none-fail too,
+     failing, before anything else (the same file included); then the
+     same file as the source is refused; --update=older (-u) leaves one
+     that is not older than the source; -i asks (a "no" is a failure); a
+     directory is refused last.  Never for a directory source.
+   - --remove-destination: what is there, but a directory, is replaced
+     by a new file (PUT_REPLACE with anew), as cp removes it first: a
+     symbolic link itself, a device, FIFO or socket too, never written
+     through or into; the source may be another name of that file.
    - A symbolic link at the destination is written through, as open(2) in
      cp would: the file it names is written, the link kept.  A dangling
      one is refused (made, where POSIXLY_CORRECT is set); one that loops
@@ -18,8 +23,9 @@
    - Where cp removes the file and makes a new one, the copy takes its
      name as a new file, keeping nothing of it (PUT_REPLACE with anew):
      one of other hard links with --preserve=links (the other names keep
-     the old file), and with -f one this user cannot write (cp's open
-     fails; it removes it and tries again).
+     the old file), and with -f one this user cannot write or a
+     symbolic link that loops (cp's open fails; it removes it and tries
+     again).
    - An entry this run made (another operand copied to the same name) is
      never overwritten.
    - With --backup, what is at the destination, unless a directory, is
@@ -90,6 +96,7 @@ struct put
   /* --backup: the name of the backup made of what was there, as
      messages show it; NULL where none was.  */
   char *backup;
+  bool removes;         /* --remove-destination replaces what is there */
   int own_dirfd;        /* a directory a link led to, or -1 */
   char *own_name;
 };
@@ -110,8 +117,9 @@ void put_release (struct put *p);
 
 /* What to do about the existing DST (DST_ST, followed through a
    symbolic link) before copying SRC (SRC_ST) over it: 1 to go on, 0 to
-   leave it (-n, -u, or -i answered no), -1 after a reported error (the
-   same file; a directory for a non-directory).  */
+   leave it (--update, -n, or -i answered no: then a failure without a
+   message), -1 after a reported error (--update=none-fail, the same
+   file, a directory for a non-directory).  */
 int may_replace (const struct copy_options *o, const struct stat *src_st,
                  const struct stat *dst_st, const char *src,
                  const char *dst);

@@ -234,6 +234,7 @@ declare -gA ARG_KIND=(
   [xcp --jobs]=nothing
   [xcp --backup]=words
   [xcp --suffix]=nothing
+  [xcp --update]=words
 )
 for opt in --offset --length --pipe-size; do
   ARG_KIND[splice-in $opt]=nothing ARG_KIND[splice-out $opt]=nothing
@@ -286,7 +287,7 @@ help_entry_words() {
           inside = 1
       }
     }
-    inside' | grep -oE '[a-z][a-z0-9_]*' | sort -u
+    inside' | grep -oE '[a-z][a-z0-9_]*(-[a-z0-9_]+)*' | sort -u
 }
 
 # The signal names bash knows, without SIG: JUNK(32) included.

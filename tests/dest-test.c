@@ -406,16 +406,17 @@ test_dest (const char *dir, int dirfd, struct copy_options *o)
                  "a directory is not replaced by a file");
   put_release (&p);
 
-  o->clobber = COPY_CLOBBER_NO;
-  tap_check_int (check (o, dirfd, "file", &src, &p), 0, "-n leaves it");
+  o->update = COPY_UPDATE_NONE;
+  tap_check_int (check (o, dirfd, "file", &src, &p), 0,
+                 "--update=none (-n) leaves it");
   put_release (&p);
-  o->clobber = COPY_CLOBBER_YES;
+  o->update = COPY_UPDATE_ALL;
 
   /* -u: a destination not older than the source is left.  */
   struct timespec newer[2] = { src.st_atim, src.st_mtim };
   newer[1].tv_sec++;
   utimensat (dirfd, "file", newer, 0);
-  o->update = true;
+  o->update = COPY_UPDATE_OLDER;
   tap_check_int (check (o, dirfd, "file", &src, &p), 0,
                  "-u leaves a newer file");
   put_release (&p);
@@ -424,7 +425,7 @@ test_dest (const char *dir, int dirfd, struct copy_options *o)
   tap_check_int (check (o, dirfd, "file", &src, &p), 1,
                  "-u replaces an older file");
   put_release (&p);
-  o->update = false;
+  o->update = COPY_UPDATE_ALL;
 
   struct dest fresh = { .dirfd = dirfd, .name = "file", .display = "file",
                         .fresh = true };

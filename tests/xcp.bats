@@ -1288,6 +1288,7 @@ EOF
   echo old >d/a
   echo old >d/b
   run --separate-stderr xcp -i a b d <<<$'n\ny'
+  assert_failure 1
   assert_output ""
   assert_err --partial "overwrite 'd/a'?"
   assert_err --partial "overwrite 'd/b'?"
@@ -1298,11 +1299,11 @@ EOF
   assert_success
   assert_err ""
   assert_same a new
-  # -f after -i: no question.
+  # -f after -i does not undo it, as in cp: no answer is a no.
   run --separate-stderr xcp -i -f a d/a </dev/null
-  assert_success
-  assert_err ""
-  assert_same a d/a
+  assert_failure 1
+  assert_err --regexp "^xcp: overwrite 'd/a'\? ?$"
+  assert_equal "$(cat d/a)" old
 }
 
 @test "xcp -f replaces a read-only destination" {
@@ -1802,7 +1803,7 @@ require_acl() {
   echo a >a
   mkdir dd
   run --separate-stderr xcp -iT a dd <<<n
-  assert_success
+  assert_failure 1
   assert_err --regexp "^xcp: overwrite 'dd'\? ?$"
   run --separate-stderr xcp -iT a dd <<<y
   assert_failure 1
