@@ -256,15 +256,18 @@ progress_add (const struct copy_options *x, uintmax_t n, bool file)
 /* Whole, for -v's listing on standard output, which is data.  */
 #define quote_file2(name) quote_file_n (1, name)
 
-/* x->copied: "'SRC' -> 'DST'" for -v, then " (backup: 'BACKUP')"; a
-   file for the progress line.  */
+/* x->copied: "'SRC' -> 'DST'" for -v, then " (backup: 'BACKUP')",
+   after cp's "removed 'DST'" where cp removes it first; a file for the
+   progress line.  */
 static void
 say_copied (const struct copy_options *x, const char *src, const char *dst,
-            const char *backup, bool file)
+            const char *backup, bool removed, bool file)
 {
   if (x->verbose)
     {
       progress_clear (&bar);
+      if (removed)
+        printf ("removed %s\n", quote_file2 (dst));
       printf ("%s -> %s", quote_file (src), quote_file2 (dst));
       if (backup)
         printf (" (backup: %s)", quote_file (backup));

@@ -399,16 +399,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
       copy_link_add (c.st.st_dev, c.st.st_ino, d->link_path);
       c.claimed = false;
     }
-  if (c.p.removes && x->verbose)
-    {
-      /* cp -v's line for what it removed first: here the copy took its
-         place.  */
-      copy_msg_lock ();
-      progress_clear_shown ();
-      printf ("removed %s\n", quote_file (d->display));
-      copy_msg_unlock ();
-    }
-  copy_tell_backed_up (x, src, d->display, c.p.backup, true);
+  copy_tell_replaced (x, src, d->display, c.p.backup, c.p.removes, true);
   kept = true;
 discard:
   if (c.p.how == PUT_NEW || c.p.how == PUT_REPLACE)

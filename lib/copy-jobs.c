@@ -66,7 +66,7 @@ struct entry
   /* The report, if there is one.  */
   bool told;
   char *told_src, *told_dst, *told_backup;
-  bool told_file;
+  bool told_removed, told_file;
 };
 
 /* The walk fills entries past the published tail without the lock, and
@@ -139,8 +139,9 @@ flush (struct copy_pool *p)
       if (e->told)
         {
           copy_msg_lock ();
-          copy_tell_backed_up (p->x, e->told_src, e->told_dst,
-                               e->told_backup, e->told_file);
+          copy_tell_replaced (p->x, e->told_src, e->told_dst,
+                              e->told_backup, e->told_removed,
+                              e->told_file);
           copy_msg_unlock ();
         }
       free (e->name);
@@ -251,7 +252,7 @@ add_entry (struct copy_pool *p)
 /* The copied of the workers' options: kept in the job for its turn.  */
 static void
 worker_tells (const struct copy_options *x, const char *src, const char *dst,
-              const char *backup, bool file)
+              const char *backup, bool removed, bool file)
 {
   (void) x;
   struct entry *e = current;
@@ -259,13 +260,14 @@ worker_tells (const struct copy_options *x, const char *src, const char *dst,
     {
       /* Not expected: one report per file.  Said at once.  */
       copy_msg_lock ();
-      copy_tell_backed_up (running->x, src, dst, backup, file);
+      copy_tell_replaced (running->x, src, dst, backup, removed, file);
       copy_msg_unlock ();
       return;
     }
   e->told_src = xstrdup (src);
   e->told_dst = xstrdup (dst);
   e->told_backup = backup ? xstrdup (backup) : NULL;
+  e->told_removed = removed;
   e->told_file = file;
   e->told = true;
 }
@@ -274,7 +276,7 @@ worker_tells (const struct copy_options *x, const char *src, const char *dst,
    (the workers step over it), passed on after the files before it.  */
 static void
 walk_tells (const struct copy_options *x, const char *src, const char *dst,
-            const char *backup, bool file)
+            const char *backup, bool removed, bool file)
 {
   (void) x;
   struct copy_pool *p = running;
@@ -283,6 +285,7 @@ walk_tells (const struct copy_options *x, const char *src, const char *dst,
   e->told_src = xstrdup (src);
   e->told_dst = xstrdup (dst);
   e->told_backup = backup ? xstrdup (backup) : NULL;
+  e->told_removed = removed;
   e->told_file = file;
   add_entry (p);
 }

@@ -133,12 +133,14 @@ struct copy_options
   int progress;
   /* The tool's own telling, called from the copy; NULL: nothing.
      COPIED: SRC was copied to DST (-v's line), what was there kept as
-     BACKUP (NULL: nothing was); FILE if it counts as one more file (the
+     BACKUP (NULL: nothing was), or REMOVED (replaced where cp removes
+     it first, and says so); FILE if it counts as one more file (the
      progress line's count: directories do not).
      BYTES_DONE (with BYTES_ARG): as data moves, while the progress line
      is drawn.  */
   void (*copied) (const struct copy_options *x, const char *src,
-                  const char *dst, const char *backup, bool file);
+                  const char *dst, const char *backup, bool removed,
+                  bool file);
   void (*bytes_done) (void *arg, uint64_t bytes);
   void *bytes_arg;
 
@@ -155,7 +157,18 @@ copy_tell_copied (const struct copy_options *x, const char *src,
                   const char *dst, bool file)
 {
   if (x->copied)
-    x->copied (x, src, dst, NULL, file);
+    x->copied (x, src, dst, NULL, false, file);
+}
+
+/* The same, what was at DST kept as BACKUP (NULL: nothing was), or
+   REMOVED.  */
+static inline void
+copy_tell_replaced (const struct copy_options *x, const char *src,
+                    const char *dst, const char *backup, bool removed,
+                    bool file)
+{
+  if (x->copied)
+    x->copied (x, src, dst, backup, removed, file);
 }
 
 /* The same, what was at DST kept as BACKUP (NULL: nothing was).  */
@@ -163,8 +176,7 @@ static inline void
 copy_tell_backed_up (const struct copy_options *x, const char *src,
                      const char *dst, const char *backup, bool file)
 {
-  if (x->copied)
-    x->copied (x, src, dst, backup, file);
+  copy_tell_replaced (x, src, dst, backup, false, file);
 }
 
 /* Whether X follows a symbolic link given as an operand.  */

@@ -454,3 +454,24 @@ force_loop_case() {
   assert_line "self: 0 regular file new"
   assert_line "no -f: 1 symbolic link"
 }
+
+# cp -v's "removed" line comes before the copy's, file by file: with the
+# workers of -j too, in the order of -j 1.
+@test "xcp -r -v --remove-destination: each 'removed' line before its file's, -j 4 in the order of -j 1, the lines of cp" {
+  local i t
+  mkdir s
+  for i in $(seq 200); do echo "$i" >"s/f$i"; done
+  mkdir t1 t4 tc
+  for t in t1 t4 tc; do cp -r s "$t/"; done
+  xcp -r -v -j 1 --remove-destination s t1 >one
+  xcp -r -v -j 4 --remove-destination s t4 >four
+  cp -r -v --remove-destination s tc >gnu
+  run diff one <(sed 's#t4/#t1/#' four)
+  assert_success
+  run grep -c "^removed 't1/s/f" one
+  assert_output 200
+  run awk '/^removed/ { want = $2 } /->/ && want { if ($3 != want) bad++; want = "" } END { print bad + 0 }' one
+  assert_output 0
+  run diff <(LC_ALL=C sort one) <(sed 's#tc/#t1/#' gnu | LC_ALL=C sort)
+  assert_success
+}
