@@ -749,6 +749,14 @@ special_may_replace (const struct copy_options *x,
     }
   if (go > 0)
     go = may_replace (x, st, dst_st, src, dst);
+  /* With no data to copy, cp does not remove what is there (unless
+     --remove-destination or a backup): making the link or node fails.  */
+  if (go > 0 && x->attributes_only && !x->remove_dest
+      && x->backup == BACKUP_NONE && !S_ISDIR (dst_st->st_mode))
+    {
+      copy_fail_create (EEXIST, st->st_mode, dst);
+      go = -1;
+    }
   return go;
 }
 

@@ -475,3 +475,33 @@ force_loop_case() {
   run diff <(LC_ALL=C sort one) <(sed 's#tc/#t1/#' gnu | LC_ALL=C sort)
   assert_success
 }
+
+# A symbolic link or a FIFO onto a file with --attributes-only: cp does
+# not remove the file (no data to copy), so making the link fails; with
+# --remove-destination, or a backup, it is replaced.
+attributes_only_case() {
+  printf 1 >file1
+  ln -s file1 sym1
+  mkfifo fifo
+  printf 2 >f1
+  printf 2 >f2
+  printf 2 >f3
+  printf 2 >f4
+  "$1" -a --attributes-only sym1 f1
+  echo "link: $? $(stat -c %F f1) $(cat f1)"
+  # A FIFO opened for its data would hold the copy.
+  timeout 10 "$1" -a --attributes-only fifo f2
+  echo "fifo: $? $(stat -c %F f2) $(timeout 5 cat f2)"
+  "$1" -a --remove-destination --attributes-only sym1 f3
+  echo "removed: $? $(stat -c %F f3)"
+  "$1" -a -b --attributes-only sym1 f4
+  echo "backup: $? $(stat -c %F f4) $(cat f4~)"
+}
+
+@test "xcp -a --attributes-only of a link or FIFO onto a file: refused (File exists), replaced with --remove-destination or -b; as cp" {
+  require_cmd timeout
+  same_as_cp attributes_only_case
+  assert_line "link: 1 regular file 2"
+  assert_line "P: cannot create symbolic link 'f1': File exists"
+  assert_line "removed: 0 symbolic link"
+}
