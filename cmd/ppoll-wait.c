@@ -29,7 +29,7 @@
 #include "progname.h"
 #include "selectpoll.h"
 #include "siglist.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "target.h"
 #include "xalloc.h"
 

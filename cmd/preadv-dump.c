@@ -25,11 +25,11 @@
 #include "cli.h"
 #include "dumpfmt.h"
 #include "error.h"
-#include "linux-consts.h"
 #include "progname.h"
 #include "ranges.h"
 #include "span-read.h"
-#include "sys.h"
+#include "sys/calls.h"
+#include "sys/consts.h"
 #include "xalloc.h"
 
 static char *format_arg;

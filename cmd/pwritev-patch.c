@@ -26,7 +26,7 @@
 #include "progname.h"
 #include "ranges.h"
 #include "safe-read.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --engine=auto takes io_uring from this many runs (one pwritev call

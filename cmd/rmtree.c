@@ -22,7 +22,7 @@
 #include "human.h"
 #include "progname.h"
 #include "progress.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "walk.h"
 #include "xalloc.h"
 #include "yesno.h"

@@ -19,7 +19,7 @@
 #include "progname.h"
 #include "samefile.h"
 #include "splice-opts.h"
-#include "sys.h"
+#include "sys/calls.h"
 
 static char *offset_arg;
 static char *length_arg;

@@ -19,7 +19,7 @@
 #include "progname.h"
 #include "samefile.h"
 #include "splice-opts.h"
-#include "sys.h"
+#include "sys/calls.h"
 
 static int append;
 static char *offset_arg;

@@ -48,7 +48,7 @@
 #include "number.h"
 #include "progname.h"
 #include "sig2str.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --- options ----------------------------------------------------------- */

@@ -17,7 +17,7 @@
 #include "dirname.h"
 #include "install.h"
 #include "same-inode.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 const char *const backup_words[] = {

@@ -16,9 +16,9 @@
 #include "error.h"
 #include "number.h"
 #include "progname.h"
-#include "stdopen.h"
 #include "progress.h"
-#include "sys.h"
+#include "stdopen.h"
+#include "sys/calls.h"
 #include "version-etc.h"
 #include "xalloc.h"
 

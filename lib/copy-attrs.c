@@ -13,7 +13,7 @@
 #include "copy-msg.h"
 #include "copy-options.h"
 #include "error.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 #define ACL_ACCESS "system.posix_acl_access"

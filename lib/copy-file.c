@@ -27,7 +27,7 @@
 #include "progname.h"
 #include "progress.h"
 #include "same-inode.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "walk.h"
 
 

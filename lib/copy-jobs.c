@@ -17,7 +17,7 @@
 #include "copy-tree.h"
 #include "dest.h"
 #include "install.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --- the lock of the reports --------------------------------------- */

@@ -22,7 +22,7 @@
 #include "progress.h"
 #include "quotearg.h"
 #include "same-inode.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* One link to make: the source NAME of SRC_DIRFD (SRC in messages, the

@@ -20,10 +20,10 @@
 #include "copy-msg.h"
 #include "dest.h"
 #include "dirname.h"
-#include "fdroom.h"
 #include "install.h"
 #include "same-inode.h"
-#include "sys.h"
+#include "sys/calls.h"
+#include "sys/fdroom.h"
 #include "xalloc.h"
 
 /* --- hard links ---------------------------------------------------- */

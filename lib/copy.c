@@ -18,7 +18,7 @@
 #include <sys/vfs.h>
 
 #include "stat-size.h"
-#include "sys.h"
+#include "sys/calls.h"
 
 /* An engine's answer meaning "not this way; try the next engine".  It is
    only given before the engine moved a byte.  */

@@ -21,7 +21,7 @@
 #include "progname.h"
 #include "progress.h"
 #include "same-inode.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 #include "yesno.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* Whether FILE, as execvp(3) looks for it, is there: a name with a slash

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "fatal-signal.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --- temporary names ----------------------------------------------- */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "sys.h"
+#include "sys/calls.h"
 
 static _Noreturn void
 map_failed (pid_t target, const char *file, uint32_t inside,

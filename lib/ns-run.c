@@ -30,9 +30,9 @@
 #include "exec.h"
 #include "full-write.h"
 #include "intprops.h"
-#include "linux-consts.h"
 #include "ns-keeper.h"
-#include "sys.h"
+#include "sys/calls.h"
+#include "sys/consts.h"
 
 /* --- leaving ----------------------------------------------------------- */
 
@@ -222,7 +222,7 @@ next_signal (const sigset_t *set, siginfo_t *si)
 {
   for (;;)
     {
-      /* libc's sigwaitinfo until sys.h has rt_sigtimedwait.  */
+      /* libc's sigwaitinfo until sys/calls.h has rt_sigtimedwait.  */
       int sig = sigwaitinfo (set, si);
       if (sig > 0)
         return sig;

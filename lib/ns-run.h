@@ -29,7 +29,7 @@
 
 #include "error.h"
 #include "ns.h"
-#include "sys.h"
+#include "sys/calls.h"
 
 /* --setgroups.  */
 enum ns_setgroups { NS_SETGROUPS_UNSET, NS_SETGROUPS_ALLOW,

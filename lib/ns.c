@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 
 
 const struct ns_info ns_table[] = {

@@ -15,7 +15,7 @@
 #include <sched.h>
 #include <sys/types.h>
 
-#include "linux-consts.h"
+#include "sys/consts.h"
 
 /* One kind of namespace.  */
 struct ns_info

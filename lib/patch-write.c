@@ -14,8 +14,8 @@
 
 #include "cli.h"
 #include "error.h"
-#include "linux-consts.h"
-#include "sys.h"
+#include "sys/calls.h"
+#include "sys/consts.h"
 #include "xalloc.h"
 
 /* The second file name of a message, beside the file's.  */

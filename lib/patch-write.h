@@ -13,7 +13,7 @@
    write it, the runs one after the other; a short transfer is followed
    by another from where it stopped, EINTR retried.  NC_PATCH_URING:
    every run is one IORING_OP_READV, then one IORING_OP_WRITEV, of
-   nc_uring_read and nc_uring_write (uring.h), all the runs in flight at
+   nc_uring_read and nc_uring_write (sys/uring.h), all the runs in flight at
    once: the writes form one linked chain (NC_URING_LINK), so that a
    failed write cancels those behind it as a failed pwritev stops the
    loop of the other engine, and under SYNC the chain ends with one
@@ -48,7 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "uring.h"
+#include "sys/uring.h"
 
 /* One patch: LEN bytes at OFFSET.  */
 struct nc_patch

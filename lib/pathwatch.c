@@ -43,7 +43,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* What a directory on the way is watched for: its own end, and a change

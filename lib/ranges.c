@@ -11,7 +11,7 @@
 
 #include "c-ctype.h"
 #include "number.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* The number in the LEN bytes at ARG + START, an operand's WHAT.  */

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 
 /* The position FD reads or writes at: *OFF, or its own offset.  */
 static off_t

@@ -6,7 +6,7 @@
 
 #include <sys/select.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 
 int
 select_poll (struct pollfd *pfd, size_t n, struct timespec *timeout,

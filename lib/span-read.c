@@ -12,8 +12,8 @@
 #include <sys/vfs.h>
 
 #include "error.h"
-#include "linux-consts.h"
-#include "sys.h"
+#include "sys/calls.h"
+#include "sys/consts.h"
 #include "xalloc.h"
 
 /* A run of the file read into one buffer: ranges merged.  */

@@ -10,7 +10,7 @@
 
      preadv  one preadv(2) (preadv2 with RW_FLAGS) a group, in order;
      uring   one IORING_OP_READV a group, every group of the batch
-             submitted together (uring.h): one io_uring_enter for many
+             submitted together (sys/uring.h): one io_uring_enter for many
              groups at many offsets.
 
    Both engines give the same bytes, the same holes and the same end of
@@ -41,8 +41,8 @@
 #include <sys/uio.h>
 
 #include "idx.h"
-#include "linux-consts.h"
-#include "uring.h"
+#include "sys/consts.h"
+#include "sys/uring.h"
 
 /* The engines, in the order of span_engine_names.  */
 enum span_engine { SPAN_ENGINE_AUTO, SPAN_ENGINE_PREADV, SPAN_ENGINE_URING };

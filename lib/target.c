@@ -14,7 +14,7 @@
 #include <sys/un.h>
 
 #include "c-ctype.h"
-#include "sys.h"
+#include "sys/calls.h"
 
 /* The value of DIGITS, decimal digits only and at least one, at most
    INT_MAX; -1 for anything else.  */

@@ -28,7 +28,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* The getdents64 buffer: a batch of tens of thousands of entries.  */

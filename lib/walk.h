@@ -188,7 +188,7 @@ int walk_at (int dirfd, const char *name, int flags, const char *display,
 
 /* walk_at holding at most MAX_FDS directory descriptors at once (2 if
    MAX_FDS is less: the one being read and the one being opened), for a
-   caller that needs the others under a low RLIMIT_NOFILE (see fdroom.h).
+   caller that needs the others under a low RLIMIT_NOFILE (see sys/fdroom.h).
    walk_at is walk_at_fds with WALK_MAX_FDS.  */
 int walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
                  const char *display, walk_fn visit, void *arg);

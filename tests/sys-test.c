@@ -44,9 +44,9 @@
 #include <unistd.h>
 
 #include "copy.h"
-#include "fdroom.h"
 #include "shortpath.h"
-#include "sys.h"
+#include "sys/calls.h"
+#include "sys/fdroom.h"
 #include "syscall_nr.h"
 
 /* gnulib replaces fcntl (rpl_fcntl); the reference here is glibc's own.  */

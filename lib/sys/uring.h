@@ -1,4 +1,4 @@
-/* uring.h -- many reads or writes at many offsets, one system call:
+/* sys/uring.h -- many reads or writes at many offsets, one system call:
    a small io_uring layer on the raw stubs of arch/.
 
    This is what the December 2005 "niovec" proposal asked for (one call,
@@ -16,7 +16,7 @@
      for the packages;
    - liburing makes its system calls with its own per-architecture
      stubs, or with libc's syscall() where it has none; the toolset
-     makes every call through arch/ (lib/sys.h), the tools never
+     makes every call through arch/ (lib/sys/calls.h), the tools never
      through syscall(), and one home per mechanism means the numbers
      and the calling convention stay in arch/gen-syscall-nr's tables;
    - the fallback policy (ENOSYS under qemu-user or seccomp, EPERM under
@@ -34,7 +34,7 @@
    know: IORING_SETUP_CQSIZE is 5.5's (before, the CQ is twice the SQ
    anyway), COOP_TASKRUN 5.19's, SINGLE_ISSUER 6.0's and DEFER_TASKRUN
    6.1's.  Two savings per SQE are taken where the kernel has them, each
-   measured in uring.c: a file table of one slot that each batch puts its
+   measured in sys/uring.c: a file table of one slot that each batch puts its
    file in (IORING_REGISTER_FILES with an empty slot, 5.5), and
    IORING_OP_READ and _WRITE for a transfer of one buffer (5.6, found
    with IORING_REGISTER_PROBE).
@@ -51,13 +51,13 @@
    the kernel reads the SQ tail with acquire semantics, so the SQEs are
    written before the tail is stored with release; the CQ tail is loaded
    with acquire before the CQEs are read, and the CQ head is stored with
-   release after.  uring.c says at each such place which is done and
+   release after.  sys/uring.c says at each such place which is done and
    why.
 
    Errors are -errno, never errno.  */
 
-#ifndef NC_URING_H
-#define NC_URING_H
+#ifndef NC_SYS_URING_H
+#define NC_SYS_URING_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -92,7 +92,7 @@ struct nc_uring
   size_t sqes_len;
 
   /* Shared with the kernel: the SQ tail is ours (the SQ head, the
-     kernel's, is never needed: see queue_sqe in uring.c); the CQ tail
+     kernel's, is never needed: see queue_sqe in sys/uring.c); the CQ tail
      is the kernel's, the CQ head ours.  */
   unsigned int *sq_tail, sq_mask;
   unsigned int *cq_head, *cq_tail, cq_mask;

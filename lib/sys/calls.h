@@ -1,4 +1,4 @@
-/* sys.h -- typed wrappers for the system calls the toolset uses.
+/* sys/calls.h -- typed wrappers for the system calls the toolset uses.
 
    Every sys_* function returns the kernel's answer: a non-negative result,
    or -errno.  errno is never touched.  Where a libc-style API is wanted,
@@ -8,11 +8,11 @@
    architecture: 64-bit arguments in the form syscall_arch.h gives them
    (two halves on 32-bit architectures), the kernel's 8-byte sigset,
    64-bit time on 32-bit architectures (the *_time64 calls), fstatat done
-   with statx, and O_LARGEFILE.  sys.c defines the wrappers in the order
+   with statx, and O_LARGEFILE.  sys/calls.c defines the wrappers in the order
    they are declared here, each under the prototype of its man(2) page.  */
 
-#ifndef NC_SYS_H
-#define NC_SYS_H
+#ifndef NC_SYS_CALLS_H
+#define NC_SYS_CALLS_H
 
 #include <errno.h>
 #include <fcntl.h>
@@ -160,8 +160,8 @@ int sys_fremovexattr (int fd, const char *name);
 int sys_fcntl (int fd, int cmd, long arg);
 int sys_ioctl (int fd, unsigned long request, unsigned long arg);
 
-/* io_uring rings (lib/uring.c is their one user).  sys_io_uring_enter is
-   the form without a signal mask: see sys.c.  */
+/* io_uring rings (lib/sys/uring.c is their one user).  sys_io_uring_enter is
+   the form without a signal mask: see sys/calls.c.  */
 struct io_uring_params;
 int sys_io_uring_setup (uint32_t entries, struct io_uring_params *p);
 int sys_io_uring_enter (unsigned int fd, unsigned int to_submit,

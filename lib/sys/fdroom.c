@@ -1,14 +1,14 @@
-/* fdroom.c -- how many more descriptors this process may open; see
-   fdroom.h.  */
+/* sys/fdroom.c -- how many more descriptors this process may open; see
+   sys/fdroom.h.  */
 
 #include <config.h>
 
-#include "fdroom.h"
+#include "sys/fdroom.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 
 size_t
 fd_room (size_t want)

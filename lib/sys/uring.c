@@ -1,16 +1,16 @@
-/* uring.c -- many reads or writes at many offsets, one system call; see
-   uring.h.  */
+/* sys/uring.c -- many reads or writes at many offsets, one system call; see
+   sys/uring.h.  */
 
 #include <config.h>
 
-#include "uring.h"
+#include "sys/uring.h"
 
 #include <errno.h>
 #include <linux/io_uring.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 
 /* memcheck cannot see the kernel write a read's buffers through the
    ring: each completed read marks the bytes it brought in.  The header
@@ -385,7 +385,7 @@ xfer_left (const struct nc_uring_xfer *t)
 }
 
 /* Count BYTES of T as done, and advance its buffers past them (in place,
-   as uring.h says).  A read's bytes are marked defined for memcheck.  */
+   as sys/uring.h says).  A read's bytes are marked defined for memcheck.  */
 static void
 xfer_advance (struct nc_uring_xfer *t, size_t bytes, bool read)
 {

@@ -1,4 +1,4 @@
-/* linux-consts.h -- the kernel's constants that a C library's headers
+/* sys/consts.h -- the kernel's constants that a C library's headers
    may lack.
 
    The toolset runs on kernels newer than the C library it was built
@@ -8,8 +8,8 @@
    refuses it (EINVAL, EOPNOTSUPP) as it would from any C library.
    Include this header instead of writing a fallback in place.  */
 
-#ifndef NC_LINUX_CONSTS_H
-#define NC_LINUX_CONSTS_H
+#ifndef NC_SYS_CONSTS_H
+#define NC_SYS_CONSTS_H
 
 #include <limits.h>
 #include <sched.h>

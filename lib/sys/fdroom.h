@@ -1,12 +1,12 @@
-/* fdroom.h -- how many more descriptors this process may open.
+/* sys/fdroom.h -- how many more descriptors this process may open.
 
    A tool that caches directory descriptors (the walker's stack of
    ancestors, xcp's stack of the copies) sizes its caches from what is
    left under the soft RLIMIT_NOFILE, less what it needs besides them,
    instead of a fixed count that a low `ulimit -n` turns into EMFILE.  */
 
-#ifndef NC_FDROOM_H
-#define NC_FDROOM_H
+#ifndef NC_SYS_FDROOM_H
+#define NC_SYS_FDROOM_H
 
 #include <stddef.h>
 

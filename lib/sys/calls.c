@@ -1,14 +1,14 @@
-/* sys.c -- typed wrappers for the raw system calls; see sys.h.  */
+/* sys/calls.c -- typed wrappers for the raw system calls; see sys/calls.h.  */
 
 #include <config.h>
 
-#include "sys.h"
+#include "sys/calls.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "syscall.h"
+#include "sys/arch.h"
 
 /* glibc's off_t is 64 bits only with _FILE_OFFSET_BITS=64, which gnulib's
    largefile module sets; the kernel's loff_t pointers rely on it.  */

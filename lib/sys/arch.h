@@ -1,4 +1,4 @@
-/* syscall.h -- the bridge from lib/ to the per-architecture raw layer.
+/* sys/arch.h -- the bridge from lib/ to the per-architecture raw layer.
 
    arch/<arch>/syscall_arch.h provides __nc_syscall0..6, which return the
    kernel's raw result (-errno on failure), and NC_SYSCALL_LL_E/_O, the
@@ -6,8 +6,8 @@
    the NC_SYS_* numbers.  The build puts arch/<arch>/ on the include path, so
    nothing here, and nothing above it, knows which architecture it runs on.  */
 
-#ifndef NC_SYSCALL_H
-#define NC_SYSCALL_H
+#ifndef NC_SYS_ARCH_H
+#define NC_SYS_ARCH_H
 
 #include "syscall_arch.h"
 #include "syscall_nr.h"
