@@ -18,17 +18,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "duration.h"
+#include "cli/common.h"
+#include "cli/duration.h"
+#include "cli/json.h"
+#include "cli/siglist.h"
 #include "error.h"
 #include "exec.h"
 #include "inherit.h"
 #include "intprops.h"
-#include "json.h"
 #include "pathwatch.h"
 #include "progname.h"
 #include "selectpoll.h"
-#include "siglist.h"
 #include "sys/calls.h"
 #include "target.h"
 #include "xalloc.h"

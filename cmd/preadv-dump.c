@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
 #include "dumpfmt.h"
 #include "error.h"
 #include "progname.h"

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
 #include "error.h"
 #include "patch-write.h"
 #include "progname.h"

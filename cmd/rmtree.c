@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/progress.h"
 #include "error.h"
 #include "human.h"
 #include "progname.h"
-#include "progress.h"
 #include "sys/calls.h"
 #include "walk.h"
 #include "xalloc.h"

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/number.h"
 #include "copy.h"
 #include "error.h"
-#include "number.h"
 #include "progname.h"
 #include "samefile.h"
 #include "splice-opts.h"

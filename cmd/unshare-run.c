@@ -40,12 +40,12 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/number.h"
 #include "error.h"
 #include "ns-keeper.h"
 #include "ns-run.h"
 #include "ns.h"
-#include "number.h"
 #include "progname.h"
 #include "sig2str.h"
 #include "sys/calls.h"

@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+#include "cli/shortpath.h"
 #include "copy-attrs.h"
 #include "copy-file.h"
 #include "copy-jobs.h"
@@ -34,9 +36,7 @@
 #include "human.h"
 #include "install.h"
 #include "progname.h"
-#include "progress.h"
 #include "same-inode.h"
-#include "shortpath.h"
 #include "sys/calls.h"
 #include "sys/fdroom.h"
 #include "walk.h"

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/progress.h"
 #include "copy-attrs.h"
 #include "copy-file.h"
 #include "copy-link.h"
@@ -25,7 +26,6 @@
 #include "dest.h"
 #include "install.h"
 #include "progname.h"
-#include "progress.h"
 #include "same-inode.h"
 #include "sys/calls.h"
 #include "walk.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/progress.h"
 #include "copy-attrs.h"
 #include "copy-msg.h"
 #include "copy-options.h"
@@ -19,7 +20,6 @@
 #include "dirname.h"
 #include "install.h"
 #include "progname.h"
-#include "progress.h"
 #include "quotearg.h"
 #include "same-inode.h"
 #include "sys/calls.h"

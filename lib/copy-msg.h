@@ -1,7 +1,7 @@
 /* copy-msg.h -- how the copy modules (and xcp) report a failure about a
    file: through cli_fail (the exit status becomes failure, a progress
    line is erased first), the file named by its path quoted and, when it
-   is long (deep in a tree), shortened from the left (lib/shortpath).
+   is long (deep in a tree), shortened from the left (lib/cli/shortpath).
    The words are cp's where cp reports the same failure, so that a
    script's matching of them holds.  */
 
@@ -10,8 +10,8 @@
 
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "shortpath.h"
+#include "cli/common.h"
+#include "cli/shortpath.h"
 #include "walk.h"
 
 /* A name in a message; a second name in the same message needs buffers

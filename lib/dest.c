@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "backup.h"
+#include "cli/progress.h"
 #include "copy-msg.h"
 #include "copy-options.h"
 #include "dirname.h"
 #include "install.h"
 #include "progname.h"
-#include "progress.h"
 #include "same-inode.h"
 #include "sys/calls.h"
 #include "xalloc.h"

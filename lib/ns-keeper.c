@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
 #include "sys/calls.h"
 
 static _Noreturn void

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
 #include "closeout.h"
 #include "error.h"
 #include "exec.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "cli.h"
+#include "cli/common.h"
 #include "error.h"
 #include "sys/calls.h"
 #include "sys/consts.h"

@@ -10,7 +10,7 @@
 #include <sys/mount.h>
 
 #include "c-ctype.h"
-#include "number.h"
+#include "cli/number.h"
 #include "sys/calls.h"
 #include "xalloc.h"
 

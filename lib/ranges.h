@@ -1,6 +1,6 @@
 /* ranges.h -- the byte ranges and patches of preadv-dump and pwritev-patch.
 
-   Operands name places in a file with the sizes of every tool (number.h):
+   Operands name places in a file with the sizes of every tool (cli/number.h):
    decimal, or hexadecimal with 0x, a decimal one with an optional unit.
    A place is an off_t: every offset, and every offset plus length, is at
    most INT64_MAX.
@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "number.h"
+#include "cli/number.h"
 
 /* The largest file offset, and the largest end of a range.  */
 #define NC_OFFSET_MAX INT64_MAX

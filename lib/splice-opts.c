@@ -5,8 +5,8 @@
 
 #include "splice-opts.h"
 
-#include "cli.h"
-#include "number.h"
+#include "cli/common.h"
+#include "cli/number.h"
 #include "progname.h"
 
 struct copy_request

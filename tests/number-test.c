@@ -1,4 +1,4 @@
-/* number-test.c -- the C test driver for lib/number.c and the operand
+/* number-test.c -- the C test driver for lib/cli/number.c and the operand
    parsers of lib/ranges.c: the value or error code of each spelling, the
    position at fault, and the message.
 
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "number.h"
+#include "cli/number.h"
 #include "ranges.h"
 
 #define TAP_NAME "number-test"

@@ -43,8 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/shortpath.h"
 #include "copy.h"
-#include "shortpath.h"
 #include "sys/calls.h"
 #include "sys/fdroom.h"
 #include "syscall_nr.h"

@@ -1,8 +1,8 @@
-/* progress.c -- the one-line progress report on standard error.  */
+/* cli/progress.c -- the one-line progress report on standard error.  */
 
 #include <config.h>
 
-#include "progress.h"
+#include "cli/progress.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* duration.c -- durations as a struct timespec; see duration.h.  */
+/* cli/duration.c -- durations as a struct timespec; see cli/duration.h.  */
 
 #include <config.h>
 
-#include "duration.h"
+#include "cli/duration.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "c-ctype.h"
-#include "number.h"
+#include "cli/number.h"
 #include "stdckdint.h"
 #include "timespec.h"
 

@@ -1,4 +1,4 @@
-/* shortpath.h -- long paths shortened for messages.
+/* cli/shortpath.h -- long paths shortened for messages.
 
    A path through a tree thousands of levels deep is tens of kilobytes: a
    message that quotes it whole is unreadable, and so is a screen of them.
@@ -7,8 +7,8 @@
    character set is not UTF-8, so that the mark is not escaped as bytes it
    cannot show).  */
 
-#ifndef NC_SHORTPATH_H
-#define NC_SHORTPATH_H
+#ifndef NC_CLI_SHORTPATH_H
+#define NC_CLI_SHORTPATH_H
 
 #include <stddef.h>
 

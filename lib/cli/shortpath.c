@@ -1,8 +1,9 @@
-/* shortpath.c -- long paths shortened for messages; see shortpath.h.  */
+/* cli/shortpath.c -- long paths shortened for messages; see
+   cli/shortpath.h.  */
 
 #include <config.h>
 
-#include "shortpath.h"
+#include "cli/shortpath.h"
 
 #include <langinfo.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* json.c -- text as a JSON string; see json.h.  */
+/* cli/json.c -- text as a JSON string; see cli/json.h.  */
 
 #include <config.h>
 
-#include "json.h"
+#include "cli/json.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* number.c -- the number syntax of every tool; see number.h.  */
+/* cli/number.c -- the number syntax of every tool; see cli/number.h.  */
 
 #include <config.h>
 
-#include "number.h"
+#include "cli/number.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* siglist.h -- lists of signals as options take them ("USR1,sigterm,15"),
+/* cli/siglist.h -- lists of signals as options take them ("USR1,sigterm,15"),
    and signals' names.  */
 
-#ifndef NC_SIGLIST_H
-#define NC_SIGLIST_H
+#ifndef NC_CLI_SIGLIST_H
+#define NC_CLI_SIGLIST_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-/* json.h -- text as a JSON string, for the tools that print JSON.
+/* cli/json.h -- text as a JSON string, for the tools that print JSON.
 
    A JSON document must be valid UTF-8, and a file name or a command
    line need not be: json_string writes each byte that is not part of a
@@ -6,8 +6,8 @@
    beyond U+10FFFF) as U+FFFD, so that any C string gives a valid string
    that a JSON parser reads back.  */
 
-#ifndef NC_JSON_H
-#define NC_JSON_H
+#ifndef NC_CLI_JSON_H
+#define NC_CLI_JSON_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* progress.h -- the one-line progress report that rmtree and xcp draw on
+/* cli/progress.h -- the one-line progress report that rmtree and xcp draw on
    standard error.
 
    Nothing is drawn during the first second: a job done by then says
@@ -13,8 +13,8 @@
    on (the default on a terminal) is erased, so that a job that succeeds
    leaves nothing on the screen.  */
 
-#ifndef NC_PROGRESS_H
-#define NC_PROGRESS_H
+#ifndef NC_CLI_PROGRESS_H
+#define NC_CLI_PROGRESS_H
 
 #include <stdbool.h>
 #include <time.h>
@@ -48,7 +48,7 @@ void progress_draw (struct progress *p, bool last, const char *format, ...)
 void progress_clear (struct progress *p);
 
 /* Erase whichever progress line is on the terminal, if one is: what
-   lib/cli does before every error() message, so that a message never
+   lib/cli/common does before every error() message, so that a message never
    lands in the middle of a line.  */
 void progress_clear_shown (void);
 

@@ -1,4 +1,4 @@
-/* duration.h -- durations such as "250ms", "1.5", "1e3", "inf" or "1m30s"
+/* cli/duration.h -- durations such as "250ms", "1.5", "1e3", "inf" or "1m30s"
    as a struct timespec, to the nanosecond, without floating point.
 
    What timeout(1) takes (a floating-point number as strtod reads it in
@@ -28,8 +28,8 @@
    The parser is a pure function: the text in, the value or a precise
    error out.  */
 
-#ifndef NC_DURATION_H
-#define NC_DURATION_H
+#ifndef NC_CLI_DURATION_H
+#define NC_CLI_DURATION_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
-/* siglist.c -- lists of signals; see siglist.h.  */
+/* cli/siglist.c -- lists of signals; see cli/siglist.h.  */
 
 #include <config.h>
 
-#include "siglist.h"
+#include "cli/siglist.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* cli.h -- the command-line conventions every newcalls tool shares.
+/* cli/common.h -- the command-line conventions every newcalls tool shares.
 
    - options parsed by popt, with -h/--help, --usage and -V/--version
      (gnulib version-etc) in every table: CLI_COMMON_OPTIONS, so no tool
@@ -10,12 +10,12 @@
    - --help and --usage wrapped to 79 columns, whatever the terminal:
      a tool's description is one string per paragraph in its table;
    - errors through gnulib error() with quote()d names; any error()
-     message first erases a progress line of lib/progress;
+     message first erases a progress line of lib/cli/progress;
    - exit status 0 success, 1 failure, 2 usage error;
    - standard output closed and checked at exit (gnulib closeout).  */
 
-#ifndef NC_CLI_H
-#define NC_CLI_H
+#ifndef NC_CLI_COMMON_H
+#define NC_CLI_COMMON_H
 
 #include <popt.h>
 #include <stdbool.h>
@@ -67,7 +67,7 @@ extern struct poptOption cli_common_options[];
   POPT_TABLEEND
 
 /* The shared --progress and --no-progress rows: a tool that draws a
-   lib/progress line puts CLI_PROGRESS_OPTIONS in its table and reads
+   lib/cli/progress line puts CLI_PROGRESS_OPTIONS in its table and reads
    cli_progress after parsing: 1 --progress, 0 --no-progress, -1 neither
    (the line is drawn only if standard error is a terminal).  The last of
    the two options given wins.  */
@@ -79,7 +79,7 @@ extern struct poptOption cli_progress_options[];
 
 /* Set the program name and locale, and arrange for stdout to be checked
    at exit; from now on, every error() message first erases a progress
-   line drawn by lib/progress (gnulib's error_print_progname hook).  The
+   line drawn by lib/cli/progress (gnulib's error_print_progname hook).  The
    first call of every main.  */
 void cli_init (int argc, char **argv);
 
@@ -177,7 +177,7 @@ _Noreturn void cli_usage_error (const char *format, ...)
   __attribute__ ((format (printf, 1, 2)));
 
 /* Parse ARG, the argument of option --OPTION, a number in the syntax of
-   number.h (FLAGS are its NC_NUMBER_* flags) of at most MAX, which
+   cli/number.h (FLAGS are its NC_NUMBER_* flags) of at most MAX, which
    messages call WHAT ("offset").  A bad one is a usage error such as
    "invalid --offset '-1': negative offset".  */
 uint64_t cli_parse_number (const char *option, const char *what,

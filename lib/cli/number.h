@@ -1,4 +1,4 @@
-/* number.h -- the one number syntax of every newcalls tool (newcalls(7),
+/* cli/number.h -- the one number syntax of every newcalls tool (newcalls(7),
    NUMBERS).
 
    A number is decimal digits (a leading 0 does not make it octal), or
@@ -16,8 +16,8 @@
    number is beyond it ("pipe size too large (at most 1073741824, 1G)": a
    size limit that is a whole number of a unit is also shown with it).  */
 
-#ifndef NC_NUMBER_H
-#define NC_NUMBER_H
+#ifndef NC_CLI_NUMBER_H
+#define NC_CLI_NUMBER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,7 +88,7 @@ const char *nc_number_message (const struct nc_number *n, const char *arg,
                                char buf[NC_NUMBER_MESSAGE_SIZE]);
 
 /* The parse and its message in one call, what every tool does with a
-   number, be it an option's argument (lib/cli) or part of an operand
+   number, be it an option's argument (lib/cli/common) or part of an operand
    (lib/ranges): parse the LEN bytes at ARG + START as a number of at most
    MAX (FLAGS as for nc_parse_number) into *VALUE and return NULL; else
    write into MSG, and return, what is wrong with it, WHAT naming it and

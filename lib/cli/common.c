@@ -1,8 +1,9 @@
-/* cli.c -- the command-line conventions every tool shares; see cli.h.  */
+/* cli/common.c -- the command-line conventions every tool shares; see
+   cli/common.h.  */
 
 #include <config.h>
 
-#include "cli.h"
+#include "cli/common.h"
 
 #include <fcntl.h>
 #include <locale.h>
@@ -12,11 +13,11 @@
 
 #include "argmatch.h"
 #include "c-ctype.h"
+#include "cli/number.h"
+#include "cli/progress.h"
 #include "closeout.h"
 #include "error.h"
-#include "number.h"
 #include "progname.h"
-#include "progress.h"
 #include "stdopen.h"
 #include "sys/calls.h"
 #include "version-etc.h"
