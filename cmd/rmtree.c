@@ -23,7 +23,7 @@
 #include "human.h"
 #include "progname.h"
 #include "sys/calls.h"
-#include "walk.h"
+#include "walk/walker.h"
 #include "xalloc.h"
 #include "yesno.h"
 

@@ -39,7 +39,7 @@
 #include "same-inode.h"
 #include "sys/calls.h"
 #include "sys/fdroom.h"
-#include "walk.h"
+#include "walk/walker.h"
 #include "xalloc.h"
 #include "yesno.h"
 

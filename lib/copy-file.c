@@ -28,7 +28,7 @@
 #include "progname.h"
 #include "same-inode.h"
 #include "sys/calls.h"
-#include "walk.h"
+#include "walk/walker.h"
 
 
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:

@@ -12,7 +12,7 @@
 
 #include "cli/common.h"
 #include "cli/shortpath.h"
-#include "walk.h"
+#include "walk/walker.h"
 
 /* A name in a message; a second name in the same message needs buffers
    of its own.  */

@@ -1,6 +1,6 @@
 /* copy-tree.h -- copy a directory tree: the walk of xcp -r.
 
-   copy_tree walks the source with walk_at_fds (lib/walk) and makes the
+   copy_tree walks the source with walk_at_fds (lib/walk/walker) and makes the
    copy in step with it: a directory is made on the way in (writable and
    searchable by its owner, writable by no one else, whatever the source
    says: dir_made_mode) and given its mode, times and other attributes on
@@ -50,7 +50,7 @@
 #include <sys/types.h>
 
 #include "copy-options.h"
-#include "walk.h"
+#include "walk/walker.h"
 
 /* The most descriptors of copies of directories a walk holds at once, as
    the walker holds at most WALK_MAX_FDS of the sources: fewer under a low

@@ -1,4 +1,5 @@
-/* walk.c -- walk a directory tree with the *at calls; see walk.h.
+/* walk/walker.c -- walk a directory tree with the *at calls; see
+   walk/walker.h.
 
    The walk is a loop over a stack of levels, one per directory from NAME
    down to the one being read.  A level holds the directory's descriptor
@@ -16,7 +17,7 @@
 
 #include <config.h>
 
-#include "walk.h"
+#include "walk/walker.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
-/* walk.h -- walk a directory tree with the *at calls, without recursion.
+/* walk/walker.h -- walk a directory tree with the *at calls, without
+   recursion.
 
    walk_at (DIRFD, NAME, FLAGS, DISPLAY, VISIT, ARG) visits NAME (relative
    to DIRFD, or absolute) and, if it is a directory, everything below it.
@@ -50,8 +51,8 @@
    through the removed levels below, each visited in post-order and
    none reported.  */
 
-#ifndef NC_WALK_H
-#define NC_WALK_H
+#ifndef NC_WALK_WALKER_H
+#define NC_WALK_WALKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
