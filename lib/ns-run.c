@@ -27,7 +27,7 @@
 #include "cli/common.h"
 #include "closeout.h"
 #include "error.h"
-#include "exec.h"
+#include "exec/status.h"
 #include "full-write.h"
 #include "intprops.h"
 #include "ns-keeper.h"

@@ -1,8 +1,9 @@
-/* inherit.c -- state a program would inherit, put back; see inherit.h.  */
+/* exec/inherit.c -- state a program would inherit, put back; see
+   exec/inherit.h.  */
 
 #include <config.h>
 
-#include "inherit.h"
+#include "exec/inherit.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,8 +1,9 @@
-/* exec.c -- the exit status of a tool that could not run its COMMAND.  */
+/* exec/status.c -- the exit status of a tool that could not run its
+   COMMAND.  */
 
 #include <config.h>
 
-#include "exec.h"
+#include "exec/status.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,11 @@
-/* inherit.h -- what a tool changes of the state that a program it execs
+/* exec/inherit.h -- what a tool changes of the state that a program it execs
    would inherit, recorded so that it can be put back before execve:
    the actions of the signals it catches (an inherited SIG_IGN would
    otherwise become SIG_DFL across execve) and the personality, which
    execve keeps.  One record per process; not async-signal-safe.  */
 
-#ifndef NC_INHERIT_H
-#define NC_INHERIT_H
+#ifndef NC_EXEC_INHERIT_H
+#define NC_EXEC_INHERIT_H
 
 #include <signal.h>
 

@@ -1,12 +1,12 @@
-/* exec.h -- the exit status of a tool that could not run its COMMAND.
+/* exec/status.h -- the exit status of a tool that could not run its COMMAND.
 
    unshare-run and ppoll-wait end by becoming a command, as timeout(1),
    env(1) and nice(1) do; when execvp(3) fails they report it with the
    statuses of those tools and of the shell: 127 for a command not found,
    126 for one found that cannot run.  */
 
-#ifndef NC_EXEC_H
-#define NC_EXEC_H
+#ifndef NC_EXEC_STATUS_H
+#define NC_EXEC_STATUS_H
 
 /* A command found that cannot run, and one not found.  */
 #define EXIT_CANNOT_RUN 126
