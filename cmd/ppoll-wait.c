@@ -26,11 +26,11 @@
 #include "exec/inherit.h"
 #include "exec/status.h"
 #include "intprops.h"
-#include "pathwatch.h"
 #include "progname.h"
-#include "selectpoll.h"
 #include "sys/calls.h"
-#include "target.h"
+#include "wait/pathwatch.h"
+#include "wait/selectpoll.h"
+#include "wait/target.h"
 #include "xalloc.h"
 
 /* timeout(1)'s status for a timeout; a signal N gives 128 + N, as the

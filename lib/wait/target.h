@@ -1,9 +1,9 @@
-/* target.h -- the things a tool waits on, named on its command line: a
+/* wait/target.h -- the things a tool waits on, named on its command line: a
    descriptor number ("3"), or a file to open without blocking, a Unix
    socket being connected to instead.  */
 
-#ifndef NC_TARGET_H
-#define NC_TARGET_H
+#ifndef NC_WAIT_TARGET_H
+#define NC_WAIT_TARGET_H
 
 /* The number of the descriptor that NAME names: digits only, no sign, no
    blank.  Return it, INT_MAX for one too large to be open, or -1 if NAME

@@ -1,4 +1,4 @@
-/* pathwatch.h -- wait for a path to exist, to be gone, or for the file at
+/* wait/pathwatch.h -- wait for a path to exist, to be gone, or for the file at
    it to be closed after writing, whether or not the directories on its
    way exist yet.
 
@@ -11,8 +11,8 @@
    component by component, each link's directory watched too, rather than
    by the kernel, whose resolution a watch could not follow.  */
 
-#ifndef NC_PATHWATCH_H
-#define NC_PATHWATCH_H
+#ifndef NC_WAIT_PATHWATCH_H
+#define NC_WAIT_PATHWATCH_H
 
 #include <stdbool.h>
 

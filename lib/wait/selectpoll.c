@@ -1,8 +1,9 @@
-/* selectpoll.c -- ppoll(2) done by pselect6(2); see selectpoll.h.  */
+/* wait/selectpoll.c -- ppoll(2) done by pselect6(2); see
+   wait/selectpoll.h.  */
 
 #include <config.h>
 
-#include "selectpoll.h"
+#include "wait/selectpoll.h"
 
 #include <sys/select.h>
 

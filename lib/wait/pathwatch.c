@@ -1,5 +1,5 @@
-/* pathwatch.c -- wait for a path to exist, to be gone, or for its file to
-   be closed after writing; see pathwatch.h.
+/* wait/pathwatch.c -- wait for a path to exist, to be gone, or for its file to
+   be closed after writing; see wait/pathwatch.h.
 
    Each resolution walks the path from its first directory ("/" or "."):
    the directory is watched first, then the next component is looked up in
@@ -30,7 +30,7 @@
 
 #include <config.h>
 
-#include "pathwatch.h"
+#include "wait/pathwatch.h"
 
 #include <errno.h>
 #include <fcntl.h>

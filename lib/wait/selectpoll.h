@@ -1,8 +1,8 @@
-/* selectpoll.h -- ppoll(2) done by pselect6(2), for a tool that offers
+/* wait/selectpoll.h -- ppoll(2) done by pselect6(2), for a tool that offers
    the older call as well: the same descriptors, events and results.  */
 
-#ifndef NC_SELECTPOLL_H
-#define NC_SELECTPOLL_H
+#ifndef NC_WAIT_SELECTPOLL_H
+#define NC_WAIT_SELECTPOLL_H
 
 #include <poll.h>
 #include <signal.h>

@@ -1,8 +1,8 @@
-/* target.c -- open what a tool waits on; see target.h.  */
+/* wait/target.c -- open what a tool waits on; see wait/target.h.  */
 
 #include <config.h>
 
-#include "target.h"
+#include "wait/target.h"
 
 #include <errno.h>
 #include <fcntl.h>
