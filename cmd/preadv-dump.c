@@ -7,8 +7,8 @@
    overlapping and adjacent ranges merge into spans, each read once into
    memory; spans whose gaps are small (--gap) are read together, by one
    preadv whose iovecs point the spans at their buffers and the gaps at a
-   scratch buffer (lib/span-read.h does the reading).  Ranges too long to
-   hold in memory are streamed on their own, in chunks.  */
+   scratch buffer (lib/ranges/span-read.h does the reading).  Ranges too long
+   to hold in memory are streamed on their own, in chunks.  */
 
 #include <config.h>
 
@@ -23,11 +23,11 @@
 #include <unistd.h>
 
 #include "cli/common.h"
-#include "dumpfmt.h"
 #include "error.h"
 #include "progname.h"
-#include "ranges.h"
-#include "span-read.h"
+#include "ranges/dumpfmt.h"
+#include "ranges/operands.h"
+#include "ranges/span-read.h"
 #include "sys/calls.h"
 #include "sys/consts.h"
 #include "xalloc.h"

@@ -19,7 +19,7 @@
 #include "cli/common.h"
 #include "cli/number.h"
 #include "fuzz.h"
-#include "ranges.h"
+#include "ranges/operands.h"
 #include "xalloc.h"
 
 struct size_call

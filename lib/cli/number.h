@@ -89,8 +89,8 @@ const char *nc_number_message (const struct nc_number *n, const char *arg,
 
 /* The parse and its message in one call, what every tool does with a
    number, be it an option's argument (lib/cli/common) or part of an operand
-   (lib/ranges): parse the LEN bytes at ARG + START as a number of at most
-   MAX (FLAGS as for nc_parse_number) into *VALUE and return NULL; else
+   (lib/ranges/operands): parse the LEN bytes at ARG + START as a number of at
+   most MAX (FLAGS as for nc_parse_number) into *VALUE and return NULL; else
    write into MSG, and return, what is wrong with it, WHAT naming it and
    positions counted from the start of ARG, the whole word.  */
 const char *nc_parse_number_at (const char *arg, size_t start, size_t len,

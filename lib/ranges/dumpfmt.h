@@ -1,4 +1,4 @@
-/* dumpfmt.h -- byte ranges printed in the formats of a hex dump, on
+/* ranges/dumpfmt.h -- byte ranges printed in the formats of a hex dump, on
    standard output, through a buffer of its own:
 
      xxd   as xxd(1) prints them: "00000010: 4865 6c6c 6f0a  Hello."
@@ -16,8 +16,8 @@
    dump_finish.  A write error ends the process: quietly with status 1
    for EPIPE (the reader went away, as cat does), else with a message.  */
 
-#ifndef NC_DUMPFMT_H
-#define NC_DUMPFMT_H
+#ifndef NC_RANGES_DUMPFMT_H
+#define NC_RANGES_DUMPFMT_H
 
 #include <stddef.h>
 #include <stdint.h>

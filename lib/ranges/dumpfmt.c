@@ -1,8 +1,9 @@
-/* dumpfmt.c -- byte ranges in hex dump formats; see dumpfmt.h.  */
+/* ranges/dumpfmt.c -- byte ranges in hex dump formats; see
+   ranges/dumpfmt.h.  */
 
 #include <config.h>
 
-#include "dumpfmt.h"
+#include "ranges/dumpfmt.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,9 +1,9 @@
-/* patch-write.c -- write byte patches into a file, all or nothing
-   (patch-write.h).  */
+/* ranges/patch-write.c -- write byte patches into a file, all or nothing
+   (ranges/patch-write.h).  */
 
 #include <config.h>
 
-#include "patch-write.h"
+#include "ranges/patch-write.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-/* patch-write.h -- write byte patches into a file, all or nothing: the
+/* ranges/patch-write.h -- write byte patches into a file, all or nothing: the
    write plan of pwritev-patch, its two engines and its undo.
 
    CONTRACT.  The caller parses the patches, sorts the non-empty ones by
@@ -41,8 +41,8 @@
    (FILE is quoted as every tool quotes it, a patch by its operand);
    a failure sets cli_status to EXIT_FAILURE.  */
 
-#ifndef NC_PATCH_WRITE_H
-#define NC_PATCH_WRITE_H
+#ifndef NC_RANGES_PATCH_WRITE_H
+#define NC_RANGES_PATCH_WRITE_H
 
 #include <stdbool.h>
 #include <stddef.h>

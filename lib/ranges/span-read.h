@@ -1,4 +1,4 @@
-/* span-read.h -- read many byte ranges of a file in few system calls:
+/* ranges/span-read.h -- read many byte ranges of a file in few system calls:
    the reading machinery of preadv-dump.
 
    The ranges of a batch merge into spans (overlapping and adjacent
@@ -31,8 +31,8 @@
    A read error other than those ends the process with a message naming
    the file (as preadv-dump says it).  */
 
-#ifndef NC_SPAN_READ_H
-#define NC_SPAN_READ_H
+#ifndef NC_RANGES_SPAN_READ_H
+#define NC_RANGES_SPAN_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>

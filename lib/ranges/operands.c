@@ -1,9 +1,9 @@
-/* ranges.c -- the byte ranges and patches of preadv-dump and
-   pwritev-patch; see ranges.h.  */
+/* ranges/operands.c -- the byte ranges and patches of preadv-dump and
+   pwritev-patch; see ranges/operands.h.  */
 
 #include <config.h>
 
-#include "ranges.h"
+#include "ranges/operands.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,9 @@
-/* span-read.c -- read many byte ranges of a file in few system calls.  */
+/* ranges/span-read.c -- read many byte ranges of a file in few system
+   calls.  */
 
 #include <config.h>
 
-#include "span-read.h"
+#include "ranges/span-read.h"
 
 #include <errno.h>
 #include <linux/magic.h>

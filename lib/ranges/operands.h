@@ -1,4 +1,5 @@
-/* ranges.h -- the byte ranges and patches of preadv-dump and pwritev-patch.
+/* ranges/operands.h -- the byte ranges and patches of preadv-dump and
+   pwritev-patch.
 
    Operands name places in a file with the sizes of every tool (cli/number.h):
    decimal, or hexadecimal with 0x, a decimal one with an optional unit.
@@ -11,8 +12,8 @@
    a constant string, or MSG, where positions count from 1 at the first
    byte of the operand.  */
 
-#ifndef NC_RANGES_H
-#define NC_RANGES_H
+#ifndef NC_RANGES_OPERANDS_H
+#define NC_RANGES_OPERANDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
