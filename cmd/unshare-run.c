@@ -20,8 +20,8 @@
      parent user namespace may do what the new one cannot) and bind-mounts
      the namespaces to persist.  It exists only when there is such work.
 
-   The mechanisms are in lib/ns-run.c (setting up, the processes around
-   COMMAND) and lib/ns-keeper.c (the keeper); this file is the command
+   The mechanisms are in lib/ns/run.c (setting up, the processes around
+   COMMAND) and lib/ns/keeper.c (the keeper); this file is the command
    line, its checks, and the order of the steps.  */
 
 #include <config.h>
@@ -43,9 +43,9 @@
 #include "cli/common.h"
 #include "cli/number.h"
 #include "error.h"
-#include "ns-keeper.h"
-#include "ns-run.h"
-#include "ns.h"
+#include "ns/keeper.h"
+#include "ns/kinds.h"
+#include "ns/run.h"
 #include "progname.h"
 #include "sig2str.h"
 #include "sys/calls.h"

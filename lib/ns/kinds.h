@@ -1,4 +1,4 @@
-/* ns.h -- Linux namespaces: the table of their kinds, lists of their
+/* ns/kinds.h -- Linux namespaces: the table of their kinds, lists of their
    names, their /proc files, user namespace id maps, and explanations of
    unshare(2) failures that say what to change.
 
@@ -6,8 +6,8 @@
    the sys_* wrappers do; errno is left alone.  A PID of 0 means the
    calling process ("/proc/self").  */
 
-#ifndef NC_NS_H
-#define NC_NS_H
+#ifndef NC_NS_KINDS_H
+#define NC_NS_KINDS_H
 
 #include <stdbool.h>
 #include <stddef.h>

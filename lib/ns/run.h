@@ -1,4 +1,4 @@
-/* ns-run.h -- run a command in new namespaces, as unshare-run does: the
+/* ns/run.h -- run a command in new namespaces, as unshare-run does: the
    request, leaving, unshare(2) itself, and the processes around COMMAND.
 
    The processes (see unshare-run(1)):
@@ -28,7 +28,7 @@
 #include <sys/types.h>
 
 #include "error.h"
-#include "ns.h"
+#include "ns/kinds.h"
 #include "sys/calls.h"
 
 /* --setgroups.  */

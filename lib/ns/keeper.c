@@ -1,8 +1,8 @@
-/* ns-keeper.c -- the keeper of unshare-run; see ns-keeper.h.  */
+/* ns/keeper.c -- the keeper of unshare-run; see ns/keeper.h.  */
 
 #include <config.h>
 
-#include "ns-keeper.h"
+#include "ns/keeper.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,8 +1,8 @@
-/* ns-run.c -- run a command in new namespaces; see ns-run.h.  */
+/* ns/run.c -- run a command in new namespaces; see ns/run.h.  */
 
 #include <config.h>
 
-#include "ns-run.h"
+#include "ns/run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +30,7 @@
 #include "exec/status.h"
 #include "full-write.h"
 #include "intprops.h"
-#include "ns-keeper.h"
+#include "ns/keeper.h"
 #include "sys/calls.h"
 #include "sys/consts.h"
 

@@ -1,8 +1,8 @@
-/* ns.c -- Linux namespaces; see ns.h.  */
+/* ns/kinds.c -- Linux namespaces; see ns/kinds.h.  */
 
 #include <config.h>
 
-#include "ns.h"
+#include "ns/kinds.h"
 
 #include <errno.h>
 #include <fcntl.h>
