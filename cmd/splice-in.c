@@ -14,11 +14,11 @@
 
 #include "cli/common.h"
 #include "cli/number.h"
-#include "copy.h"
+#include "copy/engine.h"
+#include "copy/pipe.h"
+#include "copy/samefile.h"
 #include "error.h"
 #include "progname.h"
-#include "samefile.h"
-#include "splice-opts.h"
 #include "sys/calls.h"
 
 static char *offset_arg;

@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #include "cli/shortpath.h"
-#include "copy.h"
+#include "copy/engine.h"
 #include "sys/calls.h"
 #include "sys/fdroom.h"
 #include "syscall_nr.h"

@@ -1,8 +1,8 @@
-/* copy-attrs.c -- what a copy is given besides its data.  */
+/* copy/attrs.c -- what a copy is given besides its data.  */
 
 #include <config.h>
 
-#include "copy-attrs.h"
+#include "copy/attrs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "copy-msg.h"
-#include "copy-options.h"
+#include "copy/msg.h"
+#include "copy/options.h"
 #include "error.h"
 #include "sys/calls.h"
 #include "xalloc.h"

@@ -1,8 +1,8 @@
-/* copy-jobs.c -- the workers of a parallel tree copy; see copy-jobs.h.  */
+/* copy/jobs.c -- the workers of a parallel tree copy; see copy/jobs.h.  */
 
 #include <config.h>
 
-#include "copy-jobs.h"
+#include "copy/jobs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy-file.h"
-#include "copy-msg.h"
-#include "copy-tree.h"
-#include "dest.h"
-#include "install.h"
+#include "copy/dest.h"
+#include "copy/file.h"
+#include "copy/install.h"
+#include "copy/msg.h"
+#include "copy/tree.h"
 #include "sys/calls.h"
 #include "xalloc.h"
 
@@ -363,7 +363,7 @@ copy_pool_start (const struct copy_options *x, unsigned int workers,
   threads_on = true;
 
   /* The workers block every signal: a fatal one is the walk's thread's
-     to handle (install.h), and they inherit the mask they start with.
+     to handle (copy/install.h), and they inherit the mask they start with.
      But SIGPIPE and SIGXFSZ, which a worker's own write raises, as
      they would the serial copy's.  */
   sigset_t all, old;

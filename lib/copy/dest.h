@@ -1,4 +1,4 @@
-/* dest.h -- what a copy does about what is at its destination, as cp.
+/* copy/dest.h -- what a copy does about what is at its destination, as cp.
 
    - --update=none (-n) leaves an existing destination, none-fail too,
      failing, before anything else (the same file included); then the
@@ -16,7 +16,7 @@
      (/dev/stdout) names an open file: written in place through it.
    - A device, FIFO or socket is written into, never replaced.
    - A regular file is replaced whole once the copy is complete (see
-     install.h), keeping its owner, mode and ACL (copy-attrs.h), except
+     copy/install.h), keeping its owner, mode and ACL (copy/attrs.h), except
      where a replacement could not keep what it is: other hard links, an
      owner or group this user cannot give, a directory this user cannot
      write, --inplace.  Those are written in place, as cp writes.
@@ -29,17 +29,17 @@
    - An entry this run made (another operand copied to the same name) is
      never overwritten.
    - With --backup, what is at the destination, unless a directory, is
-     not followed: it gets a backup (backup.h; a symbolic link, a device
+     not followed: it gets a backup (copy/backup.h; a symbolic link, a device
      too) and is replaced by a new file, as cp renames it away and makes
      a new one.  The same file is refused only under the same name, or
      where the source is a symbolic link to what is there, as cp does.
      A copy that fails then removes the backup (dest_unbackup), as cp
      renames it back.
 
-   Failures are reported (copy-msg.h) before the functions return -1.  */
+   Failures are reported (copy/msg.h) before the functions return -1.  */
 
-#ifndef NC_DEST_H
-#define NC_DEST_H
+#ifndef NC_COPY_DEST_H
+#define NC_COPY_DEST_H
 
 #include <stdbool.h>
 #include <sys/stat.h>

@@ -1,9 +1,9 @@
-/* splice-opts.c -- the request and the copy of splice-in and splice-out
-   (see splice-opts.h).  */
+/* copy/pipe.c -- the request and the copy of splice-in and splice-out
+   (see copy/pipe.h).  */
 
 #include <config.h>
 
-#include "splice-opts.h"
+#include "copy/pipe.h"
 
 #include "cli/common.h"
 #include "cli/number.h"

@@ -1,8 +1,8 @@
-/* copy-options.c -- what a copy of files is asked to do.  */
+/* copy/options.c -- what a copy of files is asked to do.  */
 
 #include <config.h>
 
-#include "copy-options.h"
+#include "copy/options.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-/* copy-msg.h -- how the copy modules (and xcp) report a failure about a
+/* copy/msg.h -- how the copy modules (and xcp) report a failure about a
    file: through cli_fail (the exit status becomes failure, a progress
    line is erased first), the file named by its path quoted and, when it
    is long (deep in a tree), shortened from the left (lib/cli/shortpath).
@@ -30,7 +30,7 @@ copy_kind (mode_t mode)
          : S_ISREG (mode) ? "regular file" : "special file";
 }
 
-/* The workers of a parallel copy (copy-jobs.h) share the quoting
+/* The workers of a parallel copy (copy/jobs.h) share the quoting
    buffers, the progress line and the exit status: every report of the
    copy modules, and whatever xcp draws while they run, is made under
    this lock (nothing while no worker runs).  Not recursive.  */

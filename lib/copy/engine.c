@@ -1,8 +1,8 @@
-/* copy.c -- the copy engine; see copy.h.  */
+/* copy/engine.c -- the copy engine; see copy/engine.h.  */
 
 #include <config.h>
 
-#include "copy.h"
+#include "copy/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* copy-options.h -- what a copy of files is asked to do: xcp's options,
+/* copy/options.h -- what a copy of files is asked to do: xcp's options,
    parsed once in main and passed down, read-only, to every function of
    the copy (coreutils' struct cp_options).
 
@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "backup.h"
-#include "copy.h"
+#include "copy/backup.h"
+#include "copy/engine.h"
 
 /* What to do about an existing destination: -n, -i, the last of them
    (-f is another matter: see force).  */
@@ -96,7 +96,7 @@ struct copy_options
      that a later source of the same name does not replace it.  */
   bool record_made;
   /* --backup, -S: what is replaced is kept under a backup name
-     (backup.h); never a directory.  */
+     (copy/backup.h); never a directory.  */
   enum backup_type backup;
   char *backup_suffix;          /* -S; NULL: the environment's or "~" */
   /* --remove-destination: an existing non-directory is replaced by a

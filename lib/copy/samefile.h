@@ -1,4 +1,4 @@
-/* samefile.h -- whether a copy from a file onto itself is safe.
+/* copy/samefile.h -- whether a copy from a file onto itself is safe.
 
    splice-in and splice-out copy between a file they open and one the
    shell gave them; both may be the same regular file (`splice-out f < f`,
@@ -8,8 +8,8 @@
    is output file"); so do these tools, except where the bytes read and
    the bytes written provably cannot meet.  */
 
-#ifndef NC_SAMEFILE_H
-#define NC_SAMEFILE_H
+#ifndef NC_COPY_SAMEFILE_H
+#define NC_COPY_SAMEFILE_H
 
 #include <stdint.h>
 #include <sys/types.h>

@@ -1,8 +1,8 @@
-/* install.c -- put a complete copy into place in one step.  */
+/* copy/install.c -- put a complete copy into place in one step.  */
 
 #include <config.h>
 
-#include "install.h"
+#include "copy/install.h"
 
 #include <errno.h>
 #include <fcntl.h>

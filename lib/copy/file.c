@@ -1,7 +1,7 @@
-/* copy-file.c -- copy one regular file to its destination, as cp does
-   (see copy-file.h): the data through copy_file_data (copy.h), what is
-   there through dest.h, the new file through install.h, its attributes
-   through copy-attrs.h.  */
+/* copy/file.c -- copy one regular file to its destination, as cp does
+   (see copy/file.h): the data through copy_file_data (copy/engine.h), what is
+   there through copy/dest.h, the new file through copy/install.h, its
+   attributes through copy/attrs.h.  */
 
 #include <config.h>
 
@@ -16,15 +16,15 @@
 #include <unistd.h>
 
 #include "cli/progress.h"
-#include "copy-attrs.h"
-#include "copy-file.h"
-#include "copy-link.h"
-#include "copy-msg.h"
-#include "copy-options.h"
-#include "copy-tree.h"
-#include "copy.h"
-#include "dest.h"
-#include "install.h"
+#include "copy/attrs.h"
+#include "copy/dest.h"
+#include "copy/engine.h"
+#include "copy/file.h"
+#include "copy/install.h"
+#include "copy/link.h"
+#include "copy/msg.h"
+#include "copy/options.h"
+#include "copy/tree.h"
 #include "progname.h"
 #include "same-inode.h"
 #include "sys/calls.h"
@@ -102,7 +102,7 @@ struct one_copy
   struct put p;
   int out_fd;
   int old_fd;           /* the file replaced, read for its ACL, or -1 */
-  bool named;           /* out_fd has a temporary name (install.h) */
+  bool named;           /* out_fd has a temporary name (copy/install.h) */
   mode_t made_mode;
   bool claimed;         /* the file's other names wait for this copy */
 };

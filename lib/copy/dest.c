@@ -1,8 +1,8 @@
-/* dest.c -- what a copy does about what is at its destination.  */
+/* copy/dest.c -- what a copy does about what is at its destination.  */
 
 #include <config.h>
 
-#include "dest.h"
+#include "copy/dest.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -13,12 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backup.h"
 #include "cli/progress.h"
-#include "copy-msg.h"
-#include "copy-options.h"
+#include "copy/backup.h"
+#include "copy/install.h"
+#include "copy/msg.h"
+#include "copy/options.h"
 #include "dirname.h"
-#include "install.h"
 #include "progname.h"
 #include "same-inode.h"
 #include "sys/calls.h"

@@ -1,4 +1,4 @@
-/* backup.h -- backups of the files a copy replaces, named as cp names
+/* copy/backup.h -- backups of the files a copy replaces, named as cp names
    them (--backup=CONTROL, -S SUFFIX), made so that no name goes missing.
 
    - Names: simple (NAME then the suffix, "~" by default), numbered
@@ -9,12 +9,12 @@
    - A backup is a second hard link to the old file, made without ever
      removing a name: a numbered one is linked to its new name directly
      (linkat fails on a name taken meanwhile: the directory is read
-     again); a simple one is linked to a temporary name (install.h) that
+     again); a simple one is linked to a temporary name (copy/install.h) that
      is renamed over the name, so that an older backup of that name is
      replaced in one step.  The destination itself is left as it is: the
      caller replaces it afterwards, whole (install_tmp).  A process
      killed at any point leaves the old file under its own name, at worst
-     with a temporary second name that install.h's reaper may remove:
+     with a temporary second name that copy/install.h's reaper may remove:
      that name is never the only one.
    - Where the file system makes no hard link (EPERM: no links, or
      protected_hardlinks; EMLINK: too many), a regular file is copied to
@@ -24,8 +24,8 @@
 
    The functions are thread-safe; each returns 0 or -errno.  */
 
-#ifndef NC_BACKUP_H
-#define NC_BACKUP_H
+#ifndef NC_COPY_BACKUP_H
+#define NC_COPY_BACKUP_H
 
 #include <stdbool.h>
 

@@ -1,12 +1,12 @@
-/* copy-file.h -- copy one regular file to its destination, as cp does,
-   with the guarantees of dest.h (what happens to what is there),
-   install.h (never a half-written file at the name) and copy-attrs.h
+/* copy/file.h -- copy one regular file to its destination, as cp does,
+   with the guarantees of copy/dest.h (what happens to what is there),
+   copy/install.h (never a half-written file at the name) and copy/attrs.h
    (owner, mode, ACLs, times).
 
    A copy whose source changed while it was read (size, modification or
    change time, or data that ended before the size) is not put in place:
    the destination stays as it was.  One written in place or into a
-   device holds what was read.  Every failure is reported (copy-msg.h);
+   device holds what was read.  Every failure is reported (copy/msg.h);
    the copy then leaves the destination as it was, except one written in
    place or into a device, which holds what was written.  */
 
@@ -26,7 +26,7 @@ struct dest;
    directory is refused (-r not specified).  In a tree with
    --preserve=links, a second name of a file already copied becomes a
    link to its copy.  With -l or -s, D becomes a link to the source
-   instead (copy-link.h), followed unless IN_TREE.  */
+   instead (copy/link.h), followed unless IN_TREE.  */
 void copy_file (const struct copy_options *o, int src_dirfd,
                 const char *name, const char *src, uint64_t listed_ino,
                 bool in_tree, const struct dest *d);

@@ -1,4 +1,4 @@
-/* install.h -- put a complete copy into place in one step.
+/* copy/install.h -- put a complete copy into place in one step.
 
    A copy is written to a file that has no name yet (O_TMPFILE) or, where
    the file system has no O_TMPFILE, a temporary name of its directory
@@ -28,8 +28,8 @@
    signals to one thread (blocked in the others), which then never waits
    for itself.  */
 
-#ifndef NC_INSTALL_H
-#define NC_INSTALL_H
+#ifndef NC_COPY_INSTALL_H
+#define NC_COPY_INSTALL_H
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -1,8 +1,9 @@
-/* backup.c -- backups of the files a copy replaces (see backup.h).  */
+/* copy/backup.c -- backups of the files a copy replaces (see
+   copy/backup.h).  */
 
 #include <config.h>
 
-#include "backup.h"
+#include "copy/backup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +14,9 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "copy.h"
+#include "copy/engine.h"
+#include "copy/install.h"
 #include "dirname.h"
-#include "install.h"
 #include "same-inode.h"
 #include "sys/calls.h"
 #include "xalloc.h"

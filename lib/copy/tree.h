@@ -1,4 +1,4 @@
-/* copy-tree.h -- copy a directory tree: the walk of xcp -r.
+/* copy/tree.h -- copy a directory tree: the walk of xcp -r.
 
    copy_tree walks the source with walk_at_fds (lib/walk/walker) and makes the
    copy in step with it: a directory is made on the way in (writable and
@@ -7,7 +7,7 @@
    the way out; regular files go through copy_file; symbolic links,
    FIFOs, sockets and devices are made as what they are (see below for -L
    and --copy-contents; with -l or -s they go through copy_file too,
-   which links them: copy-link.h).  The copies of the directories are
+   which links them: copy/link.h).  The copies of the directories are
    held in a walk_stack, as bounded as the walker's own: the parent of a
    copy whose descriptor was closed is opened again through ".." and
    must be the directory made (WALK_EMOVED otherwise: the entries that would go in it are reported,
@@ -37,7 +37,7 @@
    what the run made is remembered (copy_made_add) so that a later source
    of the same name does not replace it (copy_made_here), as cp refuses.
 
-   Failures are reported (copy-msg.h: the message, cli_status) and the
+   Failures are reported (copy/msg.h: the message, cli_status) and the
    walk goes on; nothing here returns an error.  */
 
 #ifndef NC_COPY_TREE_H
@@ -49,7 +49,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "copy-options.h"
+#include "copy/options.h"
 #include "walk/walker.h"
 
 /* The most descriptors of copies of directories a walk holds at once, as
@@ -60,7 +60,7 @@ enum { COPY_TREE_MAX_FDS = 16 };
 /* The destination side of one walk.  */
 struct copy_tree;
 
-/* The most copy_dirs (copy-jobs.h) of queued files held at once, two
+/* The most copy_dirs (copy/jobs.h) of queued files held at once, two
    descriptors each, and as many directories whose attributes wait for
    their files, one each: fewer under a low RLIMIT_NOFILE.  */
 enum { COPY_TREE_MAX_DIRS = 16 };

@@ -1,8 +1,8 @@
-/* copy-link.c -- xcp -l and -s; see copy-link.h.  */
+/* copy/link.c -- xcp -l and -s; see copy/link.h.  */
 
 #include <config.h>
 
-#include "copy-link.h"
+#include "copy/link.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,13 +12,13 @@
 #include <sys/stat.h>
 
 #include "cli/progress.h"
-#include "copy-attrs.h"
-#include "copy-msg.h"
-#include "copy-options.h"
-#include "copy-tree.h"
-#include "dest.h"
+#include "copy/attrs.h"
+#include "copy/dest.h"
+#include "copy/install.h"
+#include "copy/msg.h"
+#include "copy/options.h"
+#include "copy/tree.h"
 #include "dirname.h"
-#include "install.h"
 #include "progname.h"
 #include "quotearg.h"
 #include "same-inode.h"

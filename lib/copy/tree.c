@@ -1,8 +1,8 @@
-/* copy-tree.c -- copy a directory tree; see copy-tree.h.  */
+/* copy/tree.c -- copy a directory tree; see copy/tree.h.  */
 
 #include <config.h>
 
-#include "copy-tree.h"
+#include "copy/tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,13 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "copy-attrs.h"
-#include "copy-file.h"
-#include "copy-jobs.h"
-#include "copy-msg.h"
-#include "dest.h"
+#include "copy/attrs.h"
+#include "copy/dest.h"
+#include "copy/file.h"
+#include "copy/install.h"
+#include "copy/jobs.h"
+#include "copy/msg.h"
 #include "dirname.h"
-#include "install.h"
 #include "same-inode.h"
 #include "sys/calls.h"
 #include "sys/fdroom.h"
@@ -293,7 +293,7 @@ struct copy_tree
   size_t lpath_alloc;
   int link_base;        /* what link_path is relative to */
   const char *link_prefix;  /* before the top copy's name in it */
-  /* Workers (copy-jobs.h), started at the first file below the top:
+  /* Workers (copy/jobs.h), started at the first file below the top:
      JOBS asked, POOL once started, then X is its copy_pool_options.  */
   unsigned int jobs;
   struct copy_pool *pool;
@@ -807,7 +807,7 @@ static void copy_regular (struct copy_tree *t, struct walk *w,
                           const struct walk_entry *e, bool followed);
 
 /* Copy a symbolic link, FIFO, socket or device E as what it is; with
-   -l or -s, as a regular file is (a link to it, copy-link.h).  */
+   -l or -s, as a regular file is (a link to it, copy/link.h).  */
 static void
 copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
 {

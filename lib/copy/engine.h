@@ -1,5 +1,5 @@
-/* copy.h -- the copy engine: move bytes between two descriptors with the
-   cheapest system call the pair allows.
+/* copy/engine.h -- the copy engine: move bytes between two descriptors with
+   the cheapest system call the pair allows.
 
    Engines are tried in order: copy_file_range (both regular files), splice
    (straight through when either end is a pipe, else through an internal
@@ -13,8 +13,8 @@
    copies only the data extents of a sparse file (SEEK_DATA, SEEK_HOLE),
    each through copy_range.  */
 
-#ifndef NC_COPY_H
-#define NC_COPY_H
+#ifndef NC_COPY_ENGINE_H
+#define NC_COPY_ENGINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* copy-link.h -- xcp -l and -s: the copy of a file that is not a
+/* copy/link.h -- xcp -l and -s: the copy of a file that is not a
    directory is a hard link to the source, or a symbolic link to the
    source's name, as cp --link and --symbolic-link make it.
 
@@ -19,7 +19,7 @@
      times) on the link; -l shares them.
 
    -v's line is told before the link is made, as cp prints it.  Failures
-   are reported (copy-msg.h).  */
+   are reported (copy/msg.h).  */
 
 #ifndef NC_COPY_LINK_H
 #define NC_COPY_LINK_H

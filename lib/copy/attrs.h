@@ -1,4 +1,4 @@
-/* copy-attrs.h -- what a copy is given besides its data: owner, mode,
+/* copy/attrs.h -- what a copy is given besides its data: owner, mode,
    ACLs, extended attributes and times, as cp gives them.
 
    With --preserve, a copy gets the source's attributes that were asked

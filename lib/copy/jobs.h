@@ -1,4 +1,4 @@
-/* copy-jobs.h -- the workers of a parallel tree copy (xcp -j N).
+/* copy/jobs.h -- the workers of a parallel tree copy (xcp -j N).
 
    copy_tree's walk stays on the calling thread: it lists the source,
    makes the directories and the special files, and hands each regular
@@ -24,7 +24,7 @@
    room); each worker copies one file at a time, with at most the
    descriptors a serial copy of one file needs.  Signals: the workers
    block them all, so that a fatal one is handled on the walk's thread
-   (see install.h), but SIGPIPE and SIGXFSZ, raised by their own
+   (see copy/install.h), but SIGPIPE and SIGXFSZ, raised by their own
    writes.  */
 
 #ifndef NC_COPY_JOBS_H
@@ -34,7 +34,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "copy-options.h"
+#include "copy/options.h"
 
 /* The most workers: -j's limit.  */
 enum { COPY_JOBS_MAX = 256 };
@@ -51,7 +51,7 @@ struct copy_job_file
   const char *name;             /* in the source directory */
   const char *src;              /* the paths in messages */
   const char *dst;
-  const char *link_path;        /* for hard links (see dest.h); or NULL */
+  const char *link_path;        /* for hard links (see copy/dest.h); or NULL */
   uint64_t ino;                 /* as listed; 0: unknown */
   bool fresh;                   /* the directory of the copy is new */
   bool inherits_acl;            /* it has a default ACL */

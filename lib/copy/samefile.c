@@ -1,8 +1,8 @@
-/* samefile.c -- whether a copy from a file onto itself is safe.  */
+/* copy/samefile.c -- whether a copy from a file onto itself is safe.  */
 
 #include <config.h>
 
-#include "samefile.h"
+#include "copy/samefile.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

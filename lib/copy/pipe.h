@@ -1,14 +1,14 @@
-/* splice-opts.h -- what splice-in and splice-out share beyond their
+/* copy/pipe.h -- what splice-in and splice-out share beyond their
    option rows: the copy request their --offset, --length and --pipe-size
    describe, and the one copy they make with it.  */
 
-#ifndef NC_SPLICE_OPTS_H
-#define NC_SPLICE_OPTS_H
+#ifndef NC_COPY_PIPE_H
+#define NC_COPY_PIPE_H
 
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "copy.h"
+#include "copy/engine.h"
 
 /* The request of --offset OFFSET_ARG (stored in *OFFSET, given as the
    request's position on the file's side: IN_OFF for splice-in, OUT_OFF
