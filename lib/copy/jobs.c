@@ -20,27 +20,6 @@
 #include "sys/calls.h"
 #include "xalloc.h"
 
-/* --- the lock of the reports --------------------------------------- */
-
-static pthread_mutex_t msg_mutex = PTHREAD_MUTEX_INITIALIZER;
-/* Set while workers run; read by the walk's thread, which starts and
-   ends them, and by the workers, which it started after setting it.  */
-static bool threads_on;
-
-void
-copy_msg_lock (void)
-{
-  if (threads_on)
-    pthread_mutex_lock (&msg_mutex);
-}
-
-void
-copy_msg_unlock (void)
-{
-  if (threads_on)
-    pthread_mutex_unlock (&msg_mutex);
-}
-
 /* --- the pool ------------------------------------------------------ */
 
 struct copy_dirs
@@ -360,7 +339,7 @@ copy_pool_start (const struct copy_options *x, unsigned int workers,
   pthread_cond_init (&p->changed, NULL);
   p->threads = xnmalloc (workers, sizeof *p->threads);
   running = p;
-  threads_on = true;
+  copy_msg_threads (true);
 
   /* The workers block every signal: a fatal one is the walk's thread's
      to handle (copy/install.h), and they inherit the mask they start with.
@@ -409,7 +388,7 @@ copy_pool_end (struct copy_pool *p)
   /* Without workers (none could start), the walk's own reports.  */
   p->next = p->tail;
   flush (p);
-  threads_on = false;
+  copy_msg_threads (false);
   running = NULL;
   pthread_cond_destroy (&p->changed);
   pthread_cond_destroy (&p->work);

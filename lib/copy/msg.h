@@ -8,6 +8,7 @@
 #ifndef NC_COPY_MSG_H
 #define NC_COPY_MSG_H
 
+#include <stdbool.h>
 #include <sys/stat.h>
 
 #include "cli/common.h"
@@ -36,6 +37,10 @@ copy_kind (mode_t mode)
    this lock (nothing while no worker runs).  Not recursive.  */
 void copy_msg_lock (void);
 void copy_msg_unlock (void);
+
+/* Whether workers run (ON), set by copy/jobs.c before the first starts
+   and after the last ended: the lock is taken only while they do.  */
+void copy_msg_threads (bool on);
 
 /* Report a failure of errno ERR (0: none) about NAME (and B).  */
 #define copy_fail(err, format, name) \
