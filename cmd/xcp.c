@@ -27,6 +27,7 @@
 #include "copy/dest.h"
 #include "copy/engine.h"
 #include "copy/file.h"
+#include "copy/inodes.h"
 #include "copy/install.h"
 #include "copy/jobs.h"
 #include "copy/msg.h"

@@ -14,9 +14,9 @@
 
 #include "copy/dest.h"
 #include "copy/file.h"
+#include "copy/inodes.h"
 #include "copy/install.h"
 #include "copy/msg.h"
-#include "copy/tree.h"
 #include "sys/calls.h"
 #include "xalloc.h"
 

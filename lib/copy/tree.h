@@ -30,12 +30,10 @@
 
    Hard links: with --preserve=links, a file with more than one link is
    copied once, and its other names in the tree become links to the copy
-   (copy_link_claim, copy_link_add: a map from the source's device and
-   inode to the copy's path relative to the directory of the top copy, or
-   to the one copy_links_base says).
-   With several sources into one directory (copy_options.record_made),
-   what the run made is remembered (copy_made_add) so that a later source
-   of the same name does not replace it (copy_made_here), as cp refuses.
+   (the map of copy/inodes.h).  With several sources into one directory
+   (copy_options.record_made), what the run made is remembered there too,
+   so that a later source of the same name does not replace it, as cp
+   refuses.
 
    Failures are reported (copy/msg.h: the message, cli_status) and the
    walk goes on; nothing here returns an error.  */
@@ -99,37 +97,5 @@ void copy_tree (const struct copy_options *o, const char *src,
                 const struct stat *dir_st, bool parent_acl,
                 const char *name, const char *dst,
                 const struct copy_tree_limits *limits);
-
-/* What copy_link_claim finds.  */
-enum { LINK_FOUND, LINK_MINE };
-
-/* The file DEV/INO, one of several names: LINK_FOUND with *FIRST the
-   path of its copy (relative to the top copy's directory, or see
-   copy_links_base) if it was
-   copied; else LINK_MINE: the caller copies it, and ends the claim with
-   copy_link_add (the copy is in place) or copy_link_drop (it failed).
-   While another thread's claim lasts, the call waits for its end.  */
-int copy_link_claim (dev_t dev, ino_t ino, const char **first);
-/* Record PATH (copied) for DEV/INO, unless one is already; a claim of
-   the calling thread ends.  */
-void copy_link_add (dev_t dev, ino_t ino, const char *path);
-/* The calling thread's claim of DEV/INO ends with no copy: the next
-   name to ask copies it.  */
-void copy_link_drop (dev_t dev, ino_t ino);
-/* From now on, record the copies' paths relative to DIRFD, each as
-   PREFIX (empty, or ending in '/') and its path in its directory: where
-   the operands' copies go in different directories under DIRFD (xcp
-   --parents: PREFIX is SRC's directory), and are links of one another
-   all the same.  DIRFD -1 (the default): relative to the directory of
-   each operand's copy.  */
-void copy_links_base (int dirfd, const char *prefix);
-/* The path to record for the copy NAME of DIRFD, in a new string, and in
-   *BASE the directory it is relative to (see copy_links_base).  */
-char *copy_link_place (int dirfd, const char *name, int *base);
-
-/* With O->record_made: remember DEV/INO as made by this run; tell
-   whether ST was.  Without: nothing, and false.  */
-void copy_made_add (const struct copy_options *o, dev_t dev, ino_t ino);
-bool copy_made_here (const struct copy_options *o, const struct stat *st);
 
 #endif
