@@ -45,6 +45,7 @@
 #include "error.h"
 #include "ns/keeper.h"
 #include "ns/kinds.h"
+#include "ns/process.h"
 #include "ns/run.h"
 #include "progname.h"
 #include "sig2str.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/common.h"
+#include "ns/process.h"
 #include "sys/calls.h"
 
 static _Noreturn void

@@ -15,7 +15,7 @@
      fork ()                        the first process of a PID namespace
      ns_keeper_stage2 (&k);         persist the PID namespace
 
-   Failures are ns/run.h's: reported as error() does, and the process
+   Failures are ns/process.h's: reported as error() does, and the process
    ends with status 1.  The keeper reports its own, ends with status 1,
    and the stage that waited for it then ends the target (the stage 2
    after killing CHILD).  */
@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "ns/run.h"
+#include "ns/request.h"
 
 struct ns_keeper
 {

@@ -1,5 +1,7 @@
 /* ns/run.h -- run a command in new namespaces, as unshare-run does: the
-   request, leaving, unshare(2) itself, and the processes around COMMAND.
+   setting up, and the processes around COMMAND.  The request is
+   ns/request.h; leaving, unshare(2), waiting and the signal state
+   COMMAND gets back are ns/process.h's.
 
    The processes (see unshare-run(1)):
    - without ns_run_forked, the caller becomes COMMAND (ns_run_exec);
@@ -14,90 +16,16 @@
 
    Failures: these functions do or die.  A failure is reported as error()
    does, then the process ends with status 1 (ns_run_fail); a process
-   that the module forked ends by _exit, so that neither standard output
-   nor the sanitizers' exit checks run twice.  The signals to forward and
-   SIGCHLD are blocked from the first fork on; COMMAND gets the original
-   mask and SIGCHLD action back.  */
+   that the module forked ends by _exit (ns/process.h).  The signals to
+   forward and SIGCHLD are blocked from the first fork on; COMMAND gets
+   the original mask and SIGCHLD action back.  */
 
 #ifndef NC_NS_RUN_H
 #define NC_NS_RUN_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "ns/kinds.h"
-#include "sys/calls.h"
-
-/* --setgroups.  */
-enum ns_setgroups { NS_SETGROUPS_UNSET, NS_SETGROUPS_ALLOW,
-                    NS_SETGROUPS_DENY };
-
-/* What to do: unshare-run's command line, checked.  */
-struct ns_run
-{
-  int flags;                    /* for unshare(2) */
-  char *persist[NS_KINDS];      /* FILE of --NS=FILE, by ns_table index */
-  bool map_uid_set, map_gid_set;
-  uint32_t map_uid, map_gid;    /* the caller's euid/egid inside */
-  enum ns_setgroups setgroups;
-  bool setuid_set, setgid_set;
-  uid_t setuid;
-  gid_t setgid;
-  bool keep_caps;               /* ambient capabilities for COMMAND */
-  bool fork;
-  char *mount_proc;             /* the directory, or NULL */
-  unsigned long propagation;    /* mount flags for /, or 0: unchanged */
-  const char *propagation_name; /* its keyword, or NULL: "private" */
-  char *root, *wd, *hostname;
-  bool monotonic_set, boottime_set;
-  int64_t monotonic, boottime;  /* clock offsets, in seconds */
-  int kill_child;               /* signal, or 0 */
-  bool die_with_parent, new_session, as_pid_1, forward_signals;
-  int no_new_privs;             /* -1: not decided yet */
-  int json_fd;                  /* --json-status-fd, close-on-exec; -1 */
-  char *file;                   /* what to execute; NULL: command[0] */
-  char **command;
-};
-
-/* Leave with STATUS: exit, or _exit in a forked process.  In a
-   sanitizer build, the main process unshared a PID namespace goes back
-   to its own PID namespace for the leak check at exit, or skips it.  */
-_Noreturn void ns_run_exit (int status);
-
-/* Report a failure as error (0, ERRNUM, FORMAT, ...) does, then
-   ns_run_exit (EXIT_FAILURE).  */
-#define ns_run_fail(errnum, ...) \
-  (error (0, errnum, __VA_ARGS__), ns_run_exit (EXIT_FAILURE))
-
-/* Mark the calling process as forked: it leaves by _exit.  */
-void ns_run_forked_process (void);
-
-/* Save the signal mask, for COMMAND.  The first call, before any fork.  */
-void ns_run_save_signals (void);
-
-/* unshare (FLAGS): 0 or -errno.  */
-int ns_run_unshare (int flags);
-
-/* Make SIGCHLD usable for waiting (an inherited SIG_IGN would have the
-   kernel reap the children itself); COMMAND gets the old action back.  */
-void ns_run_default_sigchld (void);
-
-/* Between the processes of unshare-run: a byte or a wait status that
-   must not be lost to an interrupted call.  Each message is at most
-   PIPE_BUF bytes, written whole or not at all, so there is no short count
-   to continue: EINTR is retried.  The count, or -errno.  */
-#define ns_run_pipe_write(fd, buf, len) \
-  SYS_RETRY_EINTR (sys_write (fd, buf, len))
-#define ns_run_pipe_read(fd, buf, len) \
-  SYS_RETRY_EINTR (sys_read (fd, buf, len))
-
-/* waitpid (PID, STATUS, FLAGS), EINTR retried: an interrupted wait must
-   not have the caller wait for a SIGCHLD already taken.  -1 with errno
-   set on failure.  */
-pid_t ns_run_wait (pid_t pid, int *status, int flags);
+#include "ns/request.h"
 
 /* In the caller, once the namespaces exist: time offsets (and entering
    the new time namespace without fork), host name, propagation of /,
