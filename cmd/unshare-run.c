@@ -21,8 +21,9 @@
      the namespaces to persist.  It exists only when there is such work.
 
    The mechanisms are in lib/ns/run.c (setting up, the processes around
-   COMMAND) and lib/ns/keeper.c (the keeper); this file is the command
-   line, its checks, and the order of the steps.  */
+   COMMAND), lib/ns/process.c (what those processes share) and
+   lib/ns/keeper.c (the keeper); this file is the command line, its
+   checks, and the order of the steps.  */
 
 #include <config.h>
 

@@ -5,13 +5,13 @@
    each segment at its own offset): a batch of transfers, each a preadv
    or pwritev of its own, submitted together and completed in any order.
 
-   Why our own layer and not liburing (a decision, taken for issue 16):
+   Why our own layer and not liburing:
    - what the tools need is narrow: read, write and fsync SQEs on one
-     file, links, and the ring kept full; that is about 700 lines here
-     with their comments, against a library with ABI versions of its
-     own to follow;
+     file, links, and the ring kept full; that is under 800 lines in
+     uring.c with their comments, against a library with ABI versions of
+     its own to follow;
    - liburing would be a build dependency to find and cross-build for
-     each of the seven architectures of arch/ (check-arches builds them
+     each of the eleven architectures of arch/ (check-arches builds them
      all, and runs them under qemu-user), and a run-time one (liburing2)
      for the packages;
    - liburing makes its system calls with its own per-architecture
