@@ -18,19 +18,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "duration.h"
+#include "cli/common.h"
+#include "cli/duration.h"
+#include "cli/json.h"
+#include "cli/siglist.h"
 #include "error.h"
-#include "exec.h"
-#include "inherit.h"
+#include "exec/inherit.h"
+#include "exec/status.h"
 #include "intprops.h"
-#include "json.h"
-#include "pathwatch.h"
 #include "progname.h"
-#include "selectpoll.h"
-#include "siglist.h"
-#include "sys.h"
-#include "target.h"
+#include "sys/calls.h"
+#include "wait/pathwatch.h"
+#include "wait/selectpoll.h"
+#include "wait/target.h"
 #include "xalloc.h"
 
 /* timeout(1)'s status for a timeout; a signal N gives 128 + N, as the

@@ -7,8 +7,8 @@
    overlapping and adjacent ranges merge into spans, each read once into
    memory; spans whose gaps are small (--gap) are read together, by one
    preadv whose iovecs point the spans at their buffers and the gaps at a
-   scratch buffer (lib/span-read.h does the reading).  Ranges too long to
-   hold in memory are streamed on their own, in chunks.  */
+   scratch buffer (lib/ranges/span-read.h does the reading).  Ranges too long
+   to hold in memory are streamed on their own, in chunks.  */
 
 #include <config.h>
 
@@ -22,14 +22,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dumpfmt.h"
+#include "cli/common.h"
 #include "error.h"
-#include "linux-consts.h"
 #include "progname.h"
-#include "ranges.h"
-#include "span-read.h"
-#include "sys.h"
+#include "ranges/dumpfmt.h"
+#include "ranges/operands.h"
+#include "ranges/span-read.h"
+#include "sys/calls.h"
+#include "sys/consts.h"
 #include "xalloc.h"
 
 static char *format_arg;

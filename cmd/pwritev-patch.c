@@ -7,7 +7,8 @@
    files, overlaps, the end of the file.  Patches that follow each other
    without a gap go out together, one pwritev (or one WRITEV SQE) whose
    iovecs gather them; bytes between patches are never written.  All or
-   nothing, also when a write fails: patch-write.h, which writes them.  */
+   nothing, also when a write fails: ranges/patch-write.h, which writes
+   them.  */
 
 #include <config.h>
 
@@ -20,13 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
 #include "error.h"
-#include "patch-write.h"
 #include "progname.h"
-#include "ranges.h"
+#include "ranges/operands.h"
+#include "ranges/patch-write.h"
 #include "safe-read.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --engine=auto takes io_uring from this many runs (one pwritev call

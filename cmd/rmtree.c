@@ -17,13 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/progress.h"
 #include "error.h"
 #include "human.h"
 #include "progname.h"
-#include "progress.h"
-#include "sys.h"
-#include "walk.h"
+#include "sys/calls.h"
+#include "walk/walker.h"
 #include "xalloc.h"
 #include "yesno.h"
 

@@ -12,14 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "copy.h"
+#include "cli/common.h"
+#include "cli/number.h"
+#include "copy/engine.h"
+#include "copy/pipe.h"
+#include "copy/samefile.h"
 #include "error.h"
-#include "number.h"
 #include "progname.h"
-#include "samefile.h"
-#include "splice-opts.h"
-#include "sys.h"
+#include "sys/calls.h"
 
 static int append;
 static char *offset_arg;

@@ -20,9 +20,10 @@
      parent user namespace may do what the new one cannot) and bind-mounts
      the namespaces to persist.  It exists only when there is such work.
 
-   The mechanisms are in lib/ns-run.c (setting up, the processes around
-   COMMAND) and lib/ns-keeper.c (the keeper); this file is the command
-   line, its checks, and the order of the steps.  */
+   The mechanisms are in lib/ns/run.c (setting up, the processes around
+   COMMAND), lib/ns/process.c (what those processes share) and
+   lib/ns/keeper.c (the keeper); this file is the command line, its
+   checks, and the order of the steps.  */
 
 #include <config.h>
 
@@ -40,15 +41,16 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/number.h"
 #include "error.h"
-#include "ns-keeper.h"
-#include "ns-run.h"
-#include "ns.h"
-#include "number.h"
+#include "ns/keeper.h"
+#include "ns/kinds.h"
+#include "ns/process.h"
+#include "ns/run.h"
 #include "progname.h"
 #include "sig2str.h"
-#include "sys.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --- options ----------------------------------------------------------- */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duration.h"
+#include "cli/duration.h"
 #include "fuzz.h"
 #include "intprops.h"
 

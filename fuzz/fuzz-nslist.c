@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "ns.h"
+#include "ns/kinds.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   else
     fuzz_assert (ret == -EINVAL && flags == -1 && bad >= list
                  && bad <= list + strlen (list),
-                 "a bad list not reported as ns.h says");
+                 "a bad list not reported as ns/kinds.h says");
   free (list);
   return 0;
 }

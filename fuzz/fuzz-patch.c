@@ -3,7 +3,7 @@
 
    The split at the first '=' or '@' lives in pwritev-patch's main, not in
    a function: it is done here as main does it (the operand loop belongs
-   in lib/ranges.c, as nc_parse_patch), and the parts go to the lib/
+   in lib/ranges/operands.c, as nc_parse_patch), and the parts go to the lib/
    parsers main calls, nc_parse_offset and nc_parse_hex.  The data file of
    OFFSET@DATAFILE is not read: that is I/O, not parsing.  The bytes must
    be the hexadecimal digits of the operand, two by two.  */
@@ -15,7 +15,7 @@
 
 #include "c-ctype.h"
 #include "fuzz.h"
-#include "ranges.h"
+#include "ranges/operands.h"
 
 static int
 hex_digit_value (char c)

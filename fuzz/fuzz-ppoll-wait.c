@@ -1,7 +1,7 @@
 /* fuzz-ppoll-wait.c -- the parsers of ppoll-wait: parse_signals (the
-   lists of --signal and --ignore, by lib/siglist: names in either case,
+   lists of --signal and --ignore, by lib/cli/siglist: names in either case,
    with or without SIG, or numbers, the messages the tool's),
-   target_descriptor_number (lib/target: a TARGET that is a descriptor)
+   target_descriptor_number (lib/wait/target: a TARGET that is a descriptor)
    and split_command (the words after "--", the COMMAND, from those popt
    parses).  parse_signals and split_command are static in
    cmd/ppoll-wait.c: the tool's file is compiled into this target, its

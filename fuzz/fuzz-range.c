@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "ranges.h"
+#include "ranges/operands.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

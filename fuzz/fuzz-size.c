@@ -1,4 +1,4 @@
-/* fuzz-size.c -- the number parser, nc_parse_number_at (lib/number.c),
+/* fuzz-size.c -- the number parser, nc_parse_number_at (lib/cli/number.c),
    through its two doors: cli_parse_size (option values: --offset,
    --length, --gap...) and nc_parse_offset (the numbers in range and patch
    operands).
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/number.h"
 #include "fuzz.h"
-#include "number.h"
-#include "ranges.h"
+#include "ranges/operands.h"
 #include "xalloc.h"
 
 struct size_call

@@ -82,7 +82,7 @@ call_parse_signal (void *p)
 /* The value of ARG in the number syntax of newcalls(7) without a unit
    (decimal digits, or 0x and hexadecimal digits), after a '-' if SIGN;
    false if ARG is not written so or does not fit.  Written apart from
-   lib/number.c, as a reference.  */
+   lib/cli/number.c, as a reference.  */
 static bool
 reference_number (const char *arg, bool sign, intmax_t *value)
 {

@@ -1,6 +1,6 @@
 /* fuzz-xcp.c -- the parsers of xcp's option values, which are static in
    cmd/xcp.c: parse_preserve (--preserve=LIST, from no attribute kept), parse_when (--sparse,
-   --reflink) and parse_engine (--engine), keywords through lib/cli's
+   --reflink) and parse_engine (--engine), keywords through lib/cli/common's
    cli_keyword (argmatch: a word or an unambiguous abbreviation of one).
    The tool's file is compiled into this target, its main renamed.
 

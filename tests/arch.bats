@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # arch.bats -- the tools enter the kernel through the project's own stubs
 # (arch/<arch>/syscall_arch.h), not through libc: no tool imports libc's
-# syscall(3), nor the libc function of a call that lib/sys.c wraps.  On
+# syscall(3), nor the libc function of a call that lib/sys/calls.c wraps.  On
 # every architecture that arch/check-arches builds, the same test
 # reads that architecture's binaries (readelf reads any ELF file).
 
@@ -21,7 +21,7 @@ imports() {
         if ($i == "UND") { name = $(i + 1); sub(/@.*/, "", name); print name; break } }'
 }
 
-# The libc functions of the calls lib/sys.c makes itself (with their
+# The libc functions of the calls lib/sys/calls.c makes itself (with their
 # 64-bit and fortified names).
 WRAPPED='syscall
 preadv preadv64 preadv2 preadv64v2 pwritev pwritev64 pwritev2 pwritev64v2
@@ -101,7 +101,7 @@ copy_arch() {
 @test "every syscall number generated into arch/ is used by lib/ or tests/" {
   local top=$BATS_TEST_DIRNAME/.. name unused=
   while read -r name; do
-    grep -qw "NC_SYS_$name" "$top"/lib/*.c "$top"/tests/*.c || unused+=" $name"
+    grep -qw "NC_SYS_$name" "$top"/lib/*/*.c "$top"/tests/*.c || unused+=" $name"
   done < <(sed -n 's/^#define NC_SYS_\([a-z0-9_]*\) .*/\1/p' \
     "$top"/arch/*/syscall_nr.h | sort -u)
   [[ -z $unused ]] || fail "generated and never used:$unused"

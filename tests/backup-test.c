@@ -1,4 +1,4 @@
-/* backup-test.c -- the C test driver for lib/backup.c: the names of
+/* backup-test.c -- the C test driver for lib/copy/backup.c: the names of
    simple, numbered and existing backups (the directory read through its
    descriptor), names cut to the directory's longest, and backups made as
    hard links, a simple one replacing an older one in one step.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "backup.h"
+#include "copy/backup.h"
 
 /* gnulib replaces these; the tests want glibc's own.  */
 #undef open

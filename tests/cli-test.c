@@ -1,4 +1,4 @@
-/* cli-test.c -- the C test driver for lib/cli.c: what popt makes of a
+/* cli-test.c -- the C test driver for lib/cli/common.c: what popt makes of a
    command line under the cli_context_flags flags, long options
    abbreviated or not, the shared progress rows, cli_keyword, cli_fail
    and the erasing of a progress line before a message, and the usage
@@ -18,10 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/common.h"
+#include "cli/progress.h"
 #include "error.h"
 #include "progname.h"
-#include "progress.h"
 
 static int n_checks, n_fail;
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # completion.bats -- the bash completions of completions/, loaded by name and
 # called as bash calls them (tests/complete-line), checked against the
-# tools' own option tables (cmd/*.c, lib/cli.c) and against what the tools
-# accept, so that a new option or value without its completion fails here.
+# tools' own option tables (cmd/*.c, lib/cli/common.c) and against what the
+# tools accept, so that a new option or value without its completion fails
+# here.
 
 load test_helper
 
@@ -84,20 +85,21 @@ expect_some() {
 }
 
 require_sources() {
-  [[ -r $BATS_TEST_DIRNAME/../cmd/xcp.c && -r $BATS_TEST_DIRNAME/../lib/cli.c ]] ||
+  [[ -r $BATS_TEST_DIRNAME/../cmd/xcp.c
+     && -r $BATS_TEST_DIRNAME/../lib/cli/common.c ]] ||
     skip "the option tables are read from the sources, not found next to tests/"
 }
 
 # popt_options TOOL: a line "LONG SHORT ARG" per option of TOOL's popt
 # tables, as the sources give them: cmd/TOOL.c, the common options of
-# lib/cli.c (its --progress rows if TOOL's table includes them) and popt's
-# --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
+# lib/cli/common.c (its --progress rows if TOOL's table includes them) and
+# popt's --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
 # required or optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
   local src=$BATS_TEST_DIRNAME/.. progress=0
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
   awk -v progress="$progress" '
-    # The tables of lib/cli.c that a tool may not include.
+    # The tables of lib/cli/common.c that a tool may not include.
     /^struct poptOption cli_[a-z_]+\[\]/ {
       skip = $0 ~ /cli_progress_options/ && !progress
     }
@@ -117,7 +119,7 @@ popt_options() {
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
-  ' "$src/cmd/$1.c" "$src/lib/cli.c" "$src/lib/cli.h"
+  ' "$src/cmd/$1.c" "$src/lib/cli/common.c" "$src/lib/cli/common.h"
 }
 
 # expected_options TOOL: the spellings of TOOL's options its completion
@@ -148,7 +150,7 @@ expected_options() {
     local expected
     expected=$(expected_options "$tool")
     [[ $expected == *--version* ]] ||
-      fail "no options read from cmd/$tool.c and lib/cli.c"
+      fail "no options read from cmd/$tool.c and lib/cli/common.c"
     same_words "'$tool -'" "${OFFERED[$tool -]}" "$expected"
     same_words "'$tool --'" "${OFFERED[$tool --]}" "$(grep -- '^--' <<<"$expected")"
   done

@@ -1,5 +1,5 @@
-/* copy-test.c -- the C test driver of lib/copy.c against short transfers
-   that the kernel really makes:
+/* copy-test.c -- the C test driver of lib/copy/engine.c against short
+   transfers that the kernel really makes:
 
    - into a non-blocking socket with a small send buffer, which a reader
      drains a few bytes at a time: every write, splice or sendfile takes
@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "copy.h"
+#include "copy/engine.h"
 
 /* gnulib replaces these; the tests want glibc's own.  */
 #undef fcntl

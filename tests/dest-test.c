@@ -1,7 +1,7 @@
 /* dest-test.c -- the C test driver for the destination side of a copy:
-   lib/install.c (a copy put into place in one step, the temporary name
-   removed on a fatal signal), lib/copy-attrs.c (modes, owner-less
-   attributes, extended attributes) and lib/dest.c (what check_dest does
+   lib/copy/install.c (a copy put into place in one step, the temporary name
+   removed on a fatal signal), lib/copy/attrs.c (modes, owner-less
+   attributes, extended attributes) and lib/copy/dest.c (what check_dest does
    about each kind of destination, link_over).
 
    Output: TAP lines (tests/tap.h).  Scratch directories live under /tmp,
@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 
-#include "copy-attrs.h"
-#include "copy-options.h"
-#include "dest.h"
-#include "install.h"
+#include "copy/attrs.h"
+#include "copy/dest.h"
+#include "copy/install.h"
+#include "copy/options.h"
 
 /* gnulib replaces these; the tests want glibc's own.  */
 #undef open
@@ -223,7 +223,7 @@ test_signal (const char *dir, int dirfd)
 }
 
 /* ------------------------------------------------------------------ */
-/* lib/copy-attrs.c  */
+/* lib/copy/attrs.c  */
 
 static void
 test_modes (void)
@@ -331,7 +331,7 @@ test_attrs (int dirfd, struct copy_options *o)
 }
 
 /* ------------------------------------------------------------------ */
-/* lib/dest.c  */
+/* lib/copy/dest.c  */
 
 /* check_dest of NAME in DIRFD for a source SRC: its return, P filled.  */
 static int

@@ -1,4 +1,4 @@
-/* duration-test.c -- the C test driver for lib/duration.c: the value of
+/* duration-test.c -- the C test driver for lib/cli/duration.c: the value of
    each spelling to the nanosecond, infinity, the error, position and
    message of each malformed one, and the deadline arithmetic.
 
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "duration.h"
+#include "cli/duration.h"
 #include "intprops.h"
 
 #define TAP_NAME "duration-test"

@@ -1,6 +1,6 @@
-/* number-test.c -- the C test driver for lib/number.c and the operand
-   parsers of lib/ranges.c: the value or error code of each spelling, the
-   position at fault, and the message.
+/* number-test.c -- the C test driver for lib/cli/number.c and the operand
+   parsers of lib/ranges/operands.c: the value or error code of each spelling,
+   the position at fault, and the message.
 
    Every check prints "ok N - what" or "not ok N - what (detail)"; the
    last line is "number-test: N passed, M failed, K skipped"; the exit
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "number.h"
-#include "ranges.h"
+#include "cli/number.h"
+#include "ranges/operands.h"
 
 #define TAP_NAME "number-test"
 #include "tap.h"

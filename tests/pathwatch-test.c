@@ -1,4 +1,4 @@
-/* pathwatch-test.c -- the C test driver of lib/pathwatch: a path watched
+/* pathwatch-test.c -- the C test driver of lib/wait/pathwatch: a path watched
    while its directories are made, renamed and removed under it, in this
    process, step by step.
 
@@ -18,7 +18,7 @@
 #include <poll.h>
 #include <sys/stat.h>
 
-#include "pathwatch.h"
+#include "wait/pathwatch.h"
 
 /* The scratch directory is the current one: the paths are relative, and
    the first directory of every way is ".", so that the directories above

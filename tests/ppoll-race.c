@@ -76,8 +76,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys.h"
-#include "syscall.h"
+#include "sys/arch.h"
+#include "sys/calls.h"
 
 #define RACE_NAME "ppoll-race"
 #include "race.h"

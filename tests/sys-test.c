@@ -43,10 +43,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "copy.h"
-#include "fdroom.h"
-#include "shortpath.h"
-#include "sys.h"
+#include "cli/shortpath.h"
+#include "copy/engine.h"
+#include "sys/calls.h"
+#include "sys/fdroom.h"
 #include "syscall_nr.h"
 
 /* gnulib replaces fcntl (rpl_fcntl); the reference here is glibc's own.  */

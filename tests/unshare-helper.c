@@ -46,7 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ns.h"
+#include "ns/kinds.h"
 
 static void
 fail (const char *what)

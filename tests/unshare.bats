@@ -31,7 +31,7 @@ teardown() {
 
 # In a sanitizer build, unshare-run itself makes LeakSanitizer's exit check
 # possible after a new PID namespace, or skips it (see ns_run_exit() in
-# lib/ns-run.c): the runs with -p need no detect_leaks=0.
+# lib/ns/run.c): the runs with -p need no detect_leaks=0.
 
 # Under qemu-user each tool is a qemu process, which runs a thread of its
 # own beside the tool's: the kernel gives no multi-threaded process a new
@@ -951,7 +951,7 @@ EOF
   assert_line --index 0 --regexp '^unshare-run \(newcalls\) '
 }
 
-@test "lib/ns.c: ns_flags_parse and ns_flags_describe" {
+@test "lib/ns/kinds.c: ns_flags_parse and ns_flags_describe" {
   run unshare-helper ns-parse net
   assert_output "a network namespace"
   run unshare-helper ns-parse ipc,mnt

@@ -1,4 +1,4 @@
-/* uring-test.c -- test driver of lib/uring: batches of reads and writes
+/* uring-test.c -- test driver of lib/sys/uring: batches of reads and writes
    at many offsets through io_uring, checked against pread.
 
    Where the kernel has no io_uring for us (qemu-user answers ENOSYS,
@@ -17,7 +17,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
-#include "uring.h"
+#include "sys/uring.h"
 
 #define TAP_NAME "uring-test"
 #include "tap.h"
@@ -607,7 +607,7 @@ main (int argc, char **argv)
   int ret = nc_uring_open (&probe, 8);
   if (ret == -ENOSYS || ret == -EPERM)
     {
-      tap_skip ("lib/uring: nc_uring_open: %s (%s): the tools use preadv "
+      tap_skip ("lib/sys/uring: nc_uring_open: %s (%s): the tools use preadv "
                 "and pwritev here", strerror (-ret),
                 getenv ("NC_QEMU") ? "qemu-user"
                 : ret == -EPERM ? "kernel.io_uring_disabled or seccomp"

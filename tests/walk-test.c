@@ -1,5 +1,5 @@
-/* walk-test.c -- the C test driver for lib/walk.c: the order and types of
-   the visits, skip and stop, descriptors bounded beyond PATH_MAX, entries
+/* walk-test.c -- the C test driver for lib/walk/walker.c: the order and types
+   of the visits, skip and stop, descriptors bounded beyond PATH_MAX, entries
    replaced or moved during the walk, one file system, removal of wide
    directories with and without rescans.
 
@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "walk.h"
+#include "walk/walker.h"
 
 /* gnulib replaces these; the tests want glibc's own.  */
 #undef fcntl

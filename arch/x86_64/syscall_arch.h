@@ -12,7 +12,7 @@
 #define NC_KERNEL_NSIG 64
 
 /* A 64-bit argument (off_t, loff_t) fits one register, wherever it falls
-   in the argument list: see lib/syscall.h.  */
+   in the argument list: see lib/sys/arch.h.  */
 #define NC_SYSCALL_LL_E(x) (x)
 #define NC_SYSCALL_LL_O(x) (x)
 

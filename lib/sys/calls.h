@@ -1,0 +1,172 @@
+/* sys/calls.h -- typed wrappers for the system calls the toolset uses.
+
+   Every sys_* function returns the kernel's answer: a non-negative result,
+   or -errno.  errno is never touched.  Where a libc-style API is wanted,
+   nc_errno() converts at the call site.
+
+   Architecture differences are absorbed here, once, without naming an
+   architecture: 64-bit arguments in the form syscall_arch.h gives them
+   (two halves on 32-bit architectures), the kernel's 8-byte sigset,
+   64-bit time on 32-bit architectures (the *_time64 calls), fstatat done
+   with statx, and O_LARGEFILE.  sys/calls.c defines the wrappers in the order
+   they are declared here, each under the prototype of its man(2) page.  */
+
+#ifndef NC_SYS_CALLS_H
+#define NC_SYS_CALLS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <time.h>
+
+/* The kernel's struct linux_dirent64, as getdents64 returns it.  */
+struct nc_dirent64
+{
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/* The value of CALL, a sys_* call, made again while it answers -EINTR.
+   For calls that a signal or a network or FUSE file system can interrupt
+   after nothing was done (linkat, renameat2, fsync, openat...); never for
+   a transfer, whose partial result the caller must count.  */
+#define SYS_RETRY_EINTR(call) \
+  __extension__ ({ __typeof__ (call) sys_ret_; \
+                   while ((sys_ret_ = (call)) == -EINTR) \
+                     continue; \
+                   sys_ret_; })
+
+/* Convert a -errno result to the libc convention: -1 with errno set.  */
+static inline long
+nc_errno (long ret)
+{
+  if (ret < 0)
+    {
+      errno = (int) -ret;
+      return -1;
+    }
+  return ret;
+}
+
+/* Plain I/O.  */
+ssize_t sys_read (int fd, void *buf, size_t len);
+ssize_t sys_write (int fd, const void *buf, size_t len);
+int sys_close (int fd);
+int sys_pipe2 (int fds[2], int flags);
+off_t sys_lseek (int fd, off_t off, int whence);
+int sys_fsync (int fd);
+int sys_ftruncate (int fd, off_t len);
+
+/* Moving data between descriptors.  */
+ssize_t sys_splice (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
+                    size_t len, unsigned int flags);
+ssize_t sys_tee (int fd_in, int fd_out, size_t len, unsigned int flags);
+ssize_t sys_vmsplice (int fd, const struct iovec *iov, unsigned long nr_segs,
+                      unsigned int flags);
+ssize_t sys_copy_file_range (int fd_in, off_t *off_in, int fd_out,
+                             off_t *off_out, size_t len, unsigned int flags);
+ssize_t sys_sendfile (int out_fd, int in_fd, off_t *offset, size_t count);
+
+/* Positioned, vectored I/O.  */
+ssize_t sys_preadv (int fd, const struct iovec *iov, int iovcnt, off_t off);
+ssize_t sys_pwritev (int fd, const struct iovec *iov, int iovcnt, off_t off);
+ssize_t sys_preadv2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
+                     int flags);
+ssize_t sys_pwritev2 (int fd, const struct iovec *iov, int iovcnt, off_t off,
+                      int flags);
+
+/* Waiting with an atomically applied signal mask.  TIMEOUT, when not NULL,
+   is updated with the time left, as the kernel reports it.  */
+int sys_ppoll (struct pollfd *fds, nfds_t nfds, struct timespec *timeout,
+               const sigset_t *mask);
+int sys_pselect6 (int nfds, fd_set *rfds, fd_set *wfds, fd_set *efds,
+                  struct timespec *timeout, const sigset_t *mask);
+int sys_rt_sigsuspend (const sigset_t *mask);
+int sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset);
+
+/* What a wait can watch besides files: a process (a pidfd, readable once
+   the process has ended) and directories (an inotify descriptor, readable
+   once an event is queued).  */
+int sys_pidfd_open (pid_t pid, unsigned int flags);
+int sys_inotify_init1 (int flags);
+int sys_inotify_add_watch (int fd, const char *path, uint32_t mask);
+int sys_inotify_rm_watch (int fd, int wd);
+
+/* Namespaces and what a process in new ones sets up.  */
+int sys_unshare (int flags);
+int sys_setns (int fd, int nstype);
+int sys_mount (const char *source, const char *target, const char *fstype,
+               unsigned long flags, const void *data);
+int sys_umount2 (const char *target, int flags);
+int sys_sethostname (const char *name, size_t len);
+int sys_prctl (int option, unsigned long a2, unsigned long a3,
+               unsigned long a4, unsigned long a5);
+/* HEADER and DATA are the kernel's cap_user_header_t and cap_user_data_t
+   (<linux/capability.h>).  */
+int sys_capget (void *header, void *data);
+int sys_capset (void *header, const void *data);
+
+/* The *at family.  */
+int sys_openat (int dirfd, const char *path, int flags, mode_t mode);
+int sys_mkdirat (int dirfd, const char *path, mode_t mode);
+int sys_mknodat (int dirfd, const char *path, mode_t mode, dev_t dev);
+int sys_unlinkat (int dirfd, const char *path, int flags);
+int sys_symlinkat (const char *target, int dirfd, const char *path);
+int sys_linkat (int olddirfd, const char *oldpath, int newdirfd,
+                const char *newpath, int flags);
+int sys_renameat2 (int olddirfd, const char *oldpath, int newdirfd,
+                   const char *newpath, unsigned int flags);
+int sys_fchownat (int dirfd, const char *path, uid_t owner, gid_t group,
+                  int flags);
+int sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
+                   int flags);
+int sys_statx (int dirfd, const char *path, int flags, unsigned int mask,
+               struct statx *stx);
+int sys_fstatat (int dirfd, const char *path, struct stat *st, int flags);
+/* sys_fstatat, telling also, when MOUNT_ROOT is not NULL, whether PATH is
+   the root of a mount: *MOUNT_ROOT is true only where the kernel says so
+   (STATX_ATTR_MOUNT_ROOT, Linux 5.8; before, always false).  */
+int sys_fstatat_mount (int dirfd, const char *path, struct stat *st,
+                       int flags, bool *mount_root);
+/* Fill ST from STX (what sys_fstatat does after its statx).  */
+void stat_from_statx (struct stat *st, const struct statx *stx);
+int sys_fstat (int fd, struct stat *st);
+ssize_t sys_readlinkat (int dirfd, const char *path, char *buf, size_t len);
+int sys_faccessat (int dirfd, const char *path, int mode, int flags);
+int sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags);
+ssize_t sys_getdents64 (int fd, void *buf, size_t len);
+
+/* Descriptor-based attributes: what *at calls do not cover (fchmodat
+   cannot take AT_EMPTY_PATH before Linux 6.6; the xattr calls have no *at
+   form).  */
+int sys_fchmod (int fd, mode_t mode);
+ssize_t sys_fgetxattr (int fd, const char *name, void *value, size_t size);
+ssize_t sys_flistxattr (int fd, char *list, size_t size);
+int sys_fsetxattr (int fd, const char *name, const void *value, size_t size,
+                   int flags);
+int sys_fremovexattr (int fd, const char *name);
+
+/* Descriptor control.  */
+int sys_fcntl (int fd, int cmd, long arg);
+int sys_ioctl (int fd, unsigned long request, unsigned long arg);
+
+/* io_uring rings (lib/sys/uring.c is their one user).  sys_io_uring_enter is
+   the form without a signal mask: see sys/calls.c.  */
+struct io_uring_params;
+int sys_io_uring_setup (uint32_t entries, struct io_uring_params *p);
+int sys_io_uring_enter (unsigned int fd, unsigned int to_submit,
+                        unsigned int min_complete, unsigned int flags);
+int sys_io_uring_register (unsigned int fd, unsigned int opcode, void *arg,
+                           unsigned int nr_args);
+
+#endif

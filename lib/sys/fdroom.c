@@ -1,0 +1,28 @@
+/* sys/fdroom.c -- how many more descriptors this process may open; see
+   sys/fdroom.h.  */
+
+#include <config.h>
+
+#include "sys/fdroom.h"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+
+#include "sys/calls.h"
+
+size_t
+fd_room (size_t want)
+{
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return want;
+  /* open() takes the lowest free number, and fails with EMFILE when none
+     below the limit is free: count the free ones, as F_GETFD finds them
+     (EBADF: free).  */
+  size_t free_fds = 0;
+  for (rlim_t fd = 0; fd < rl.rlim_cur && free_fds < want; fd++)
+    if (fd > (rlim_t) 0x7fffffff
+        || sys_fcntl ((int) fd, F_GETFD, 0) == -EBADF)
+      free_fds++;
+  return free_fds;
+}

@@ -1,0 +1,19 @@
+/* sys/fdroom.h -- how many more descriptors this process may open.
+
+   A tool that caches directory descriptors (the walker's stack of
+   ancestors, xcp's stack of the copies) sizes its caches from what is
+   left under the soft RLIMIT_NOFILE, less what it needs besides them,
+   instead of a fixed count that a low `ulimit -n` turns into EMFILE.  */
+
+#ifndef NC_SYS_FDROOM_H
+#define NC_SYS_FDROOM_H
+
+#include <stddef.h>
+
+/* The number of descriptor numbers below the soft RLIMIT_NOFILE that are
+   free now, up to WANT: the count stops at WANT, so that a limit of a
+   million costs no more than WANT probes and the open descriptors.
+   Without a limit (RLIM_INFINITY, or getrlimit failing), WANT.  */
+size_t fd_room (size_t want);
+
+#endif
