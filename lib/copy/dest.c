@@ -374,19 +374,10 @@ static bool
 removable_source (const char *src, const struct stat *st,
                   const struct dest *d)
 {
-  struct stat link, src_dir, dst_dir;
-  if (sys_fstatat (AT_FDCWD, src, &link, AT_SYMLINK_NOFOLLOW) < 0
-      || !SAME_INODE (link, *st) || st->st_nlink < 2)
-    return false;
-  const char *base = last_component (src);
-  char *dir = base > src ? ximemdup0 (src, base - src) : xstrdup (".");
-  bool same_name = sys_fstatat (AT_FDCWD, dir, &src_dir, 0) == 0
-                   && sys_fstat (d->dirfd, &dst_dir) == 0
-                   && SAME_INODE (src_dir, dst_dir)
-                   && strncmp (base, d->name, base_len (base)) == 0
-                   && d->name[base_len (base)] == '\0';
-  free (dir);
-  return !same_name;
+  struct stat link;
+  return sys_fstatat (AT_FDCWD, src, &link, AT_SYMLINK_NOFOLLOW) == 0
+         && SAME_INODE (link, *st) && st->st_nlink >= 2
+         && !same_name (src, d->dirfd, d->name);
 }
 
 /* check_dest with --remove-destination, P's st D's entry unfollowed: as

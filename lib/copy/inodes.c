@@ -4,12 +4,15 @@
 
 #include "copy/inodes.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "copy/options.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --- the table ----------------------------------------------------- */
@@ -192,6 +195,15 @@ copy_made_add (const struct copy_options *x, dev_t dev, ino_t ino)
   pthread_mutex_lock (&made_mutex);
   ino_add (&made, dev, ino, "");
   pthread_mutex_unlock (&made_mutex);
+}
+
+void
+copy_made_name (const struct copy_options *o, int dirfd, const char *name)
+{
+  struct stat st;
+  if (o->record_made
+      && sys_fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    copy_made_add (o, st.st_dev, st.st_ino);
 }
 
 bool

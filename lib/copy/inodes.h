@@ -84,6 +84,9 @@ char *copy_link_place (int dirfd, const char *name, int *base);
 /* With O->record_made: remember DEV/INO as made by this run; tell
    whether ST was.  Without: nothing, and false.  */
 void copy_made_add (const struct copy_options *o, dev_t dev, ino_t ino);
+/* The same for the entry NAME of DIRFD, as it is now (not followed).  */
+void copy_made_name (const struct copy_options *o, int dirfd,
+                     const char *name);
 bool copy_made_here (const struct copy_options *o, const struct stat *st);
 
 #endif

@@ -199,10 +199,7 @@ link_made (const struct one_link *l)
                symbolic ? "symlink" : "link");
       copy_msg_unlock ();
     }
-  struct stat now;
-  if (x->record_made
-      && sys_fstatat (d->dirfd, d->name, &now, AT_SYMLINK_NOFOLLOW) == 0)
-    copy_made_add (x, now.st_dev, now.st_ino);
+  copy_made_name (x, d->dirfd, d->name);
   if (symbolic)
     {
       /* The owner and times of the source, as kept of a link.  */
