@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -905,10 +906,37 @@ default_backup (void)
    way xcp exits.  */
 static poptContext ctx;
 
+/* The options that set one flag of struct copy_options, and which (-f
+   undoes neither -i nor -n, as in cp).  */
+#define FLAG(opt, field) { opt, offsetof (struct copy_options, field) }
+static const struct { int opt; size_t field; } flag_options[] = {
+  FLAG (OPT_RECURSIVE, recursive),
+  FLAG (OPT_FORCE, force),
+  FLAG (OPT_DEBUG, debug),
+  FLAG (OPT_FSYNC, fsync),
+  FLAG (OPT_INPLACE, inplace),
+  FLAG (OPT_REMOVE_DEST, remove_dest),
+  FLAG (OPT_VERBOSE, verbose),
+  FLAG (OPT_NO_TARGET_DIR, no_target_dir),
+  FLAG (OPT_ATTRIBUTES_ONLY, attributes_only),
+  FLAG (OPT_KEEP_DIR_SYMLINK, keep_dir_symlink),
+  FLAG (OPT_COPY_CONTENTS, copy_contents),
+  FLAG (OPT_PARENTS, parents),
+  FLAG (OPT_ONE_FS, one_fs),
+  FLAG (OPT_STRIP_SLASHES, strip_slashes),
+};
+#undef FLAG
+
 /* Apply option OPT, of argument ARG (or NULL), to X.  */
 static void
 apply_option (struct copy_options *x, int opt, const char *arg)
 {
+  for (size_t i = 0; i < sizeof flag_options / sizeof flag_options[0]; i++)
+    if (flag_options[i].opt == opt)
+      {
+        *(bool *) ((char *) x + flag_options[i].field) = true;
+        return;
+      }
   switch (opt)
     {
     case OPT_ENGINE:
@@ -934,41 +962,17 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       x->recursive = true;
       x->deref = COPY_DEREF_NEVER;
       break;
-    case OPT_RECURSIVE:
-      x->recursive = true;
-      break;
-    case OPT_FORCE:             /* -i and -n are not undone, as in cp */
-      x->force = true;
-      break;
     case OPT_NO_CLOBBER:
       x->clobber = COPY_CLOBBER_NO;
       break;
     case OPT_INTERACTIVE:
       x->clobber = COPY_CLOBBER_ASK;
       break;
-    case OPT_DEBUG:
-      x->debug = true;
-      break;
-    case OPT_FSYNC:
-      x->fsync = true;
-      break;
-    case OPT_INPLACE:
-      x->inplace = true;
-      break;
     case OPT_UPDATE:            /* the last --update or -u counts */
       x->update = arg && *arg ? parse_update (arg) : COPY_UPDATE_OLDER;
       break;
     case OPT_UPDATE_OLDER:
       x->update = COPY_UPDATE_OLDER;
-      break;
-    case OPT_REMOVE_DEST:
-      x->remove_dest = true;
-      break;
-    case OPT_VERBOSE:
-      x->verbose = true;
-      break;
-    case OPT_NO_TARGET_DIR:
-      x->no_target_dir = true;
       break;
     case OPT_NO_DEREF:          /* the last of -P, -H, -L counts */
       x->deref = COPY_DEREF_NEVER;
@@ -982,24 +986,6 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       break;
     case OPT_DEREF:
       x->deref = COPY_DEREF_ALWAYS;
-      break;
-    case OPT_ATTRIBUTES_ONLY:
-      x->attributes_only = true;
-      break;
-    case OPT_KEEP_DIR_SYMLINK:
-      x->keep_dir_symlink = true;
-      break;
-    case OPT_COPY_CONTENTS:
-      x->copy_contents = true;
-      break;
-    case OPT_PARENTS:
-      x->parents = true;
-      break;
-    case OPT_ONE_FS:
-      x->one_fs = true;
-      break;
-    case OPT_STRIP_SLASHES:
-      x->strip_slashes = true;
       break;
     case OPT_LINK:
     case OPT_SYMBOLIC_LINK:

@@ -328,6 +328,24 @@ finish_copy (struct one_copy *c)
   return true;
 }
 
+/* check_dest for C, whose source is open: as it returns, with C's put
+   as the copy makes it.  */
+static int
+look_at_dest (struct one_copy *c)
+{
+  int check = check_dest (c->x, &c->st, c->src, c->d, &c->p);
+  /* A backup of another name of the source links it once more: its
+     change time moves, which is no change of its data.  */
+  if (c->p.backup && SAME_INODE (c->st, c->p.st))
+    sys_fstat (c->in_fd, &c->st);
+  /* No data: an existing file keeps its own, as cp leaves it (one cp
+     removes first, or renames away for a backup, is made anew, empty).  */
+  if (c->x->attributes_only && c->p.how == PUT_REPLACE && !c->p.backup
+      && !c->p.removes)
+    c->p.how = PUT_INPLACE, c->p.why = "--attributes-only";
+  return check;
+}
+
 /* Copy the regular file (or, at the top without -r, anything readable)
    NAME of SRC_DIRFD, displayed as SRC, to D.  IN_TREE: found by the walk,
    listed with inode LISTED_INO (0: unknown), never followed.  */
@@ -349,16 +367,7 @@ copy_file (const struct copy_options *x, int src_dirfd, const char *name,
   bool kept = false;
   if (!open_source (&c, src_dirfd, name, listed_ino, in_tree))
     goto out;
-  int check = check_dest (x, &c.st, src, d, &c.p);
-  /* A backup of another name of the source links it once more: its
-     change time moves, which is no change of its data.  */
-  if (c.p.backup && SAME_INODE (c.st, c.p.st))
-    sys_fstat (c.in_fd, &c.st);
-  /* No data: an existing file keeps its own, as cp leaves it (one cp
-     removes first, or renames away for a backup, is made anew, empty).  */
-  if (x->attributes_only && c.p.how == PUT_REPLACE && !c.p.backup
-      && !c.p.removes)
-    c.p.how = PUT_INPLACE, c.p.why = "--attributes-only";
+  int check = look_at_dest (&c);
   /* -L makes one file of every name a tree has for it, links too, as
      cp -L does: each is looked up whatever its link count; -H (and no
      -r) as much of the operands, the names it follows.  */

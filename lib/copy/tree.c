@@ -191,6 +191,63 @@ parent_of (struct copy_tree *t, size_t d, dev_t *dev)
   return walk_stack_fd (&t->dirs, d - 1);
 }
 
+/* NAME of PARENT (DST in messages), where the copy of the source
+   directory E (SRC) goes, exists: 0 to fill it (L->linked where it is a
+   link --keep-directory-symlink goes through), 1 after a reported
+   refusal, or -errno.  */
+static int
+existing_dir (const struct copy_options *x, const struct walk_entry *e,
+              int parent, const char *name, const char *src,
+              const char *dst, struct dlevel *l)
+{
+  /* A link there is a non-directory, as cp finds, but where
+     --keep-directory-symlink goes through it.  */
+  struct stat st;
+  int ret = sys_fstatat (parent, name, &st,
+                         x->keep_dir_symlink ? 0 : AT_SYMLINK_NOFOLLOW);
+  if (ret < 0)
+    return ret;
+  if (!S_ISDIR (st.st_mode))
+    {
+      copy_fail2 (0, "cannot overwrite non-directory %s with directory %s",
+                  dst, src);
+      return 1;
+    }
+  if (SAME_INODE (st, *e->st))
+    {
+      copy_fail2 (0, "%s and %s are the same file", src, dst);
+      return 1;
+    }
+  /* --keep-directory-symlink: a link there to a directory is gone
+     through, the directory left as it is.  */
+  struct stat lst;
+  l->linked = x->keep_dir_symlink
+              && sys_fstatat (parent, name, &lst, AT_SYMLINK_NOFOLLOW) == 0
+              && S_ISLNK (lst.st_mode);
+  return 0;
+}
+
+/* Open the copy NAME of PARENT, a directory (LINKED: through a link
+   --keep-directory-symlink follows), and fill *ST: its descriptor, or
+   -errno.  */
+static int
+open_copy_dir (struct copy_tree *t, int parent, const char *name,
+               bool linked, struct stat *st)
+{
+  /* Fewer descriptors than counted (another thread, a library): the
+     stack holds fewer levels from then on.  */
+  int fd = linked ? sys_openat (parent, name, O_RDONLY | O_DIRECTORY
+                                              | O_CLOEXEC, 0)
+                  : walk_stack_open (&t->dirs, parent, name);
+  int ret;
+  if (fd >= 0 && (ret = sys_fstat (fd, st)) < 0)
+    {
+      sys_close (fd);
+      fd = ret;
+    }
+  return fd;
+}
+
 /* Whether the source directory ST is the copy's directory or one of the
    copies made: the walk has reached its own output.  */
 static bool
@@ -242,28 +299,9 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
     l->fresh = true;
   else if (ret == -EEXIST && !fresh_parent)
     {
-      /* A link there is a non-directory, as cp finds, but where
-         --keep-directory-symlink goes through it.  */
-      struct stat st;
-      ret = sys_fstatat (parent, name, &st,
-                         x->keep_dir_symlink ? 0 : AT_SYMLINK_NOFOLLOW);
-      if (ret == 0 && !S_ISDIR (st.st_mode))
-        {
-          copy_fail2 (0, "cannot overwrite non-directory %s with directory %s",
-                 dst, walk_path (w));
-          return WALK_SKIP;
-        }
-      if (ret == 0 && SAME_INODE (st, *e->st))
-        {
-          copy_fail2 (0, "%s and %s are the same file", walk_path (w), dst);
-          return WALK_SKIP;
-        }
-      /* --keep-directory-symlink: a link there to a directory is gone
-         through, the directory left as it is.  */
-      struct stat lst;
-      l->linked = ret == 0 && x->keep_dir_symlink
-                  && sys_fstatat (parent, name, &lst, AT_SYMLINK_NOFOLLOW) == 0
-                  && S_ISLNK (lst.st_mode);
+      ret = existing_dir (x, e, parent, name, walk_path (w), dst, l);
+      if (ret == 1)
+        return WALK_SKIP;
     }
   if (ret < 0)
     {
@@ -271,17 +309,8 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
       return WALK_SKIP;
     }
 
-  /* Fewer descriptors than counted (another thread, a library): the
-     stack holds fewer levels from then on.  */
-  int fd = l->linked ? sys_openat (parent, name, O_RDONLY | O_DIRECTORY
-                                              | O_CLOEXEC, 0)
-                     : walk_stack_open (&t->dirs, parent, name);
   struct stat dst_st;
-  if (fd >= 0 && (ret = sys_fstat (fd, &dst_st)) < 0)
-    {
-      sys_close (fd);
-      fd = ret;
-    }
+  int fd = open_copy_dir (t, parent, name, l->linked, &dst_st);
   if (fd < 0)
     {
       copy_fail (-fd, "cannot open directory %s", dst);
@@ -613,6 +642,50 @@ make_special (const struct copy_options *x, int parent, const char *name,
 static void copy_regular (struct copy_tree *t, struct walk *w,
                           const struct walk_entry *e, bool followed);
 
+/* The source E of copy_special, SRC in messages: its status in *ST (of
+   the file a followed link names) and, a symbolic link, its text in
+   *TARGET.  False after a report, or where it vanished below the top.  */
+static bool
+special_source (const struct walk_entry *e, const char *src,
+                struct stat *st, char **target)
+{
+  int ret = sys_fstatat (e->dirfd, e->name, st,
+                         e->followed ? 0 : AT_SYMLINK_NOFOLLOW);
+  if (ret < 0)
+    {
+      if (ret != -ENOENT || e->depth == 0)
+        copy_fail (-ret, "cannot stat %s", src);
+      return false;
+    }
+  if (S_ISREG (st->st_mode) || S_ISDIR (st->st_mode))
+    {
+      copy_fail (0, "%s changed while being copied; skipped", src);
+      return false;
+    }
+  return !S_ISLNK (st->st_mode)
+         || (*target = read_link (e->dirfd, e->name, st, src)) != NULL;
+}
+
+/* What is at NAME of PARENT (DST in messages), where copy_special makes
+   the copy of E (ST; SRC): 0 nothing; 1 something, in *DST_ST, that may
+   be replaced, its backup made (*BACKUP) where one is asked; -1 to leave
+   it (reported where that is a failure).  */
+static int
+special_dest (const struct copy_options *x, const struct walk_entry *e,
+              const struct stat *st, int parent, const char *name,
+              struct stat *dst_st, const char *src, const char *dst,
+              char **backup)
+{
+  if (sys_fstatat (parent, name, dst_st, AT_SYMLINK_NOFOLLOW) < 0)
+    return 0;
+  if (special_may_replace (x, e, st, parent, name, dst_st, src, dst) <= 0)
+    return -1;
+  if (x->backup != BACKUP_NONE && !S_ISDIR (dst_st->st_mode)
+      && dest_backup (x, parent, name, dst, backup) < 0)
+    return -1;
+  return 1;
+}
+
 /* Copy a symbolic link, FIFO, socket or device E as what it is; with
    -l or -s, as a regular file is (a link to it, copy/link.h).  */
 static void
@@ -635,43 +708,21 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   char *target = NULL;
   char *backup = NULL;
   bool claimed = false;
-  int ret;
   if (parent < 0)
     {
       copy_fail_walk (-parent, "cannot create %s", dst);
       goto out;
     }
-  ret = sys_fstatat (e->dirfd, e->name, &st,
-                     e->followed ? 0 : AT_SYMLINK_NOFOLLOW);
-  if (ret < 0)
-    {
-      if (ret != -ENOENT || d == 0)
-        copy_fail (-ret, "cannot stat %s", srcdup);
-      goto out;
-    }
-  if (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode))
-    {
-      copy_fail (0, "%s changed while being copied; skipped", srcdup);
-      goto out;
-    }
-  if (S_ISLNK (st.st_mode)
-      && !(target = read_link (e->dirfd, e->name, &st, srcdup)))
+  if (!special_source (e, srcdup, &st, &target))
     goto out;
 
   bool fresh = d > 0 && t->lv[d - 1].fresh;
-  bool exists = false;
   struct stat dst_st;
-  if (!fresh
-      && sys_fstatat (parent, name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
-    {
-      exists = true;
-      if (special_may_replace (x, e, &st, parent, name, &dst_st, srcdup,
-                               dst) <= 0)
-        goto out;
-      if (x->backup != BACKUP_NONE && !S_ISDIR (dst_st.st_mode)
-          && dest_backup (x, parent, name, dst, &backup) < 0)
-        goto out;
-    }
+  int there = fresh ? 0 : special_dest (x, e, &st, parent, name, &dst_st,
+                                        srcdup, dst, &backup);
+  if (there < 0)
+    goto out;
+  bool exists = there > 0;
 
   /* -L makes one file of every name a tree has for it, as cp -L.  */
   bool track = x->preserve.links
@@ -696,10 +747,7 @@ copy_special (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
         dest_unbackup (parent, name, dst, backup);
       goto out;
     }
-  struct stat made_st;
-  if (x->record_made
-      && sys_fstatat (parent, name, &made_st, AT_SYMLINK_NOFOLLOW) == 0)
-    copy_made_add (x, made_st.st_dev, made_st.st_ino);
+  copy_made_name (x, parent, name);
   if (track)
     {
       copy_link_add (st.st_dev, st.st_ino, link_path (t, w));
