@@ -377,7 +377,7 @@ removable_source (const char *src, const struct stat *st,
   struct stat link;
   return sys_fstatat (AT_FDCWD, src, &link, AT_SYMLINK_NOFOLLOW) == 0
          && SAME_INODE (link, *st) && st->st_nlink >= 2
-         && !same_name (src, d->dirfd, d->name);
+         && !same_entry (AT_FDCWD, src, d->dirfd, d->name);
 }
 
 /* check_dest with --remove-destination, P's st D's entry unfollowed: as
@@ -400,18 +400,21 @@ remove_dest (const struct copy_options *o, const struct stat *st,
 }
 
 bool
-same_name (const char *src, int dirfd, const char *name)
+same_entry (int dirfd, const char *name, int dirfd2, const char *name2)
 {
-  const char *base = last_component (src);
+  const char *base = last_component (name);
+  const char *base2 = last_component (name2);
   size_t len = base_len (base);
-  if (strlen (name) != len || strncmp (base, name, len) != 0)
+  if (base_len (base2) != len || strncmp (base, base2, len) != 0)
     return false;
-  char *dir = ximemdup0 (src, base - src);
+  char *dir = ximemdup0 (name, base - name);
+  char *dir2 = ximemdup0 (name2, base2 - name2);
   struct stat a, b;
-  bool same = sys_fstatat (AT_FDCWD, *dir ? dir : ".", &a, 0) == 0
-              && sys_fstatat (dirfd, "", &b, AT_EMPTY_PATH) == 0
+  bool same = sys_fstatat (dirfd, *dir ? dir : ".", &a, 0) == 0
+              && sys_fstatat (dirfd2, *dir2 ? dir2 : ".", &b, 0) == 0
               && SAME_INODE (a, b);
   free (dir);
+  free (dir2);
   return same;
 }
 
@@ -460,7 +463,7 @@ backup_same_ok (const struct stat *st, const char *src, const struct dest *d,
     return true;
   if (!SAME_INODE (l, *dst_st))
     return !S_ISLNK (l.st_mode) || S_ISLNK (dst_st->st_mode);
-  return !same_name (src, d->dirfd, d->name);
+  return !same_entry (AT_FDCWD, src, d->dirfd, d->name);
 }
 
 /* The copy of SRC to D with --backup, what is there (P's st) not being a

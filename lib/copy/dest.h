@@ -124,10 +124,11 @@ int may_replace (const struct copy_options *o, const struct stat *src_st,
                  const struct stat *dst_st, const char *src,
                  const char *dst);
 
-/* Whether the path SRC (from the working directory) names the entry
-   NAME of DIRFD (any descriptor of a directory): the same directory and
-   the same last component.  */
-bool same_name (const char *src, int dirfd, const char *name);
+/* Whether NAME of DIRFD and NAME2 of DIRFD2 (each a path from any
+   descriptor of a directory, or AT_FDCWD) are one entry: the same last
+   component, trailing slashes aside, in the same directory.  */
+bool same_entry (int dirfd, const char *name, int dirfd2,
+                 const char *name2);
 
 /* Make the backup (O's --backup) of NAME of DIRFD, shown as DISPLAY,
    which is not a directory; *BACKUP its name as messages show it (to

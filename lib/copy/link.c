@@ -18,7 +18,6 @@
 #include "copy/install.h"
 #include "copy/msg.h"
 #include "copy/options.h"
-#include "dirname.h"
 #include "progname.h"
 #include "quotearg.h"
 #include "same-inode.h"
@@ -46,25 +45,6 @@ never_follows (const struct copy_options *x)
 {
   return x->deref == COPY_DEREF_NEVER
          || (x->deref == COPY_DEREF_DEFAULT && x->recursive);
-}
-
-/* Whether the entries NAME of DIRFD and NAME2 of DIRFD2 are one: the
-   same last component in the same directory.  */
-static bool
-same_entry (int dirfd, const char *name, int dirfd2, const char *name2)
-{
-  char *base = base_name (name), *base2 = base_name (name2);
-  char *dir = dir_name (name), *dir2 = dir_name (name2);
-  struct stat a, b;
-  bool same = strcmp (base, base2) == 0
-              && sys_fstatat (dirfd, dir, &a, 0) == 0
-              && sys_fstatat (dirfd2, dir2, &b, 0) == 0
-              && SAME_INODE (a, b);
-  free (base);
-  free (base2);
-  free (dir);
-  free (dir2);
-  return same;
 }
 
 /* Whether L's source and the existing destination DST (not followed)

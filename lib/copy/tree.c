@@ -565,7 +565,8 @@ special_may_replace (const struct copy_options *x,
   /* With --backup only the same entry is refused, as cp refuses it.  */
   if (x->backup == BACKUP_NONE)
     go = same_special (e, st, parent, name, dst_st, src, dst);
-  else if (SAME_INODE (*st, *dst_st) && same_name (src, parent, name))
+  else if (SAME_INODE (*st, *dst_st)
+           && same_entry (AT_FDCWD, src, parent, name))
     {
       copy_fail2 (0, "%s and %s are the same file", src, dst);
       go = -1;

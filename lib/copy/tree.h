@@ -10,14 +10,15 @@
    which links them: copy/link.h).  The copies of the directories are
    held in a walk_stack, as bounded as the walker's own: the parent of a
    copy whose descriptor was closed is opened again through ".." and
-   must be the directory made (WALK_EMOVED otherwise: the entries that would go in it are reported,
-   nothing is made elsewhere).  Where the walker leaves many levels at
-   once (a source directory moved during the walk), the copies' stack is
-   climbed one level at a time, each level above opened before the one
-   below is closed: it never holds more than its bound.  Symbolic links
-   are never followed on either side below the top, except in the source
-   with -L (WALK_FOLLOW: the walker's bound holds through them too); with
-   --copy-contents, FIFOs, sockets and devices are read as files are.
+   must be the directory made (WALK_EMOVED otherwise: the entries that
+   would go in it are reported, nothing is made elsewhere).  Where the
+   walker leaves many levels at once (a source directory moved during the
+   walk), the copies' stack is climbed one level at a time, each level
+   above opened before the one below is closed: it never holds more than
+   its bound.  Symbolic links are never followed on either side below
+   the top, except in the source with -L (WALK_FOLLOW: the walker's
+   bound holds through them too); with --copy-contents, FIFOs, sockets
+   and devices are read as files are.
 
    The walk never copies its own output: a source directory that is the
    directory of the top copy, or one of the copies' directories entered
