@@ -452,3 +452,22 @@ EOF
   assert_equal "$stderr" "xcp: 'f' -> 'y': engine symlink"
   assert_equal "$(readlink y)" f
 }
+
+# --update=none is -n for links too: before anything, the same file
+# included; none-fail fails there instead (cp 9.5; 9.1 lacks --update=).
+@test "xcp -l, -s --update=none leave a destination as -n does, the source itself too; none-fail fails with cp's words" {
+  echo a >f
+  echo b >g
+  run "$NC_BINDIR/xcp" -s --update=none f f
+  assert_success
+  assert_output ""
+  run "$NC_BINDIR/xcp" -s -n f f
+  assert_success
+  run "$NC_BINDIR/xcp" -l --update=none f g
+  assert_success
+  assert [ "$(stat -c %i f)" != "$(stat -c %i g)" ]
+  run "$NC_BINDIR/xcp" -l --update=none-fail f g
+  assert_failure 1
+  assert_output "xcp: not replacing 'g'"
+  assert [ "$(cat g)" = b ]
+}

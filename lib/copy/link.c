@@ -107,8 +107,10 @@ judge_dest (const struct one_link *l, const struct stat *dst, bool *replace)
 {
   const struct copy_options *x = l->x;
   const struct dest *d = l->d;
-  if (x->clobber == COPY_CLOBBER_NO)
-    return 0;
+  /* --update=none (-n) and none-fail come before anything, the same
+     file too, as for a copy (may_replace).  */
+  if (copy_leaves_existing (x))
+    return may_replace (x, &l->st, dst, l->src, d->display);
   int go = same_file (l, dst);
   if (go < 0)
     copy_fail2 (0, "%s and %s are the same file", l->src, d->display);
