@@ -906,6 +906,15 @@ default_backup (void)
    way xcp exits.  */
 static poptContext ctx;
 
+/* -l or -s (LINK), never both, as cp.  */
+static void
+set_link (struct copy_options *x, enum copy_link link)
+{
+  if (x->link != COPY_LINK_NONE && x->link != link)
+    cli_usage_error ("cannot make both hard and symbolic links");
+  x->link = link;
+}
+
 /* The options that set one flag of struct copy_options, and which (-f
    undoes neither -i nor -n, as in cp).  */
 #define FLAG(opt, field) { opt, offsetof (struct copy_options, field) }
@@ -988,14 +997,10 @@ apply_option (struct copy_options *x, int opt, const char *arg)
       x->deref = COPY_DEREF_ALWAYS;
       break;
     case OPT_LINK:
+      set_link (x, COPY_LINK_HARD);
+      break;
     case OPT_SYMBOLIC_LINK:
-      {
-        enum copy_link link = opt == OPT_LINK ? COPY_LINK_HARD
-                                              : COPY_LINK_SYMBOLIC;
-        if (x->link != COPY_LINK_NONE && x->link != link)
-          cli_usage_error ("cannot make both hard and symbolic links");
-        x->link = link;
-      }
+      set_link (x, COPY_LINK_SYMBOLIC);
       break;
     case OPT_JOBS:
       x->jobs = (unsigned int) cli_parse_number ("jobs", "number of jobs",

@@ -346,6 +346,26 @@ look_at_dest (struct one_copy *c)
   return check;
 }
 
+/* Let go of what C holds; KEPT: the destination is the copy, or left
+   as it is meant to be.  */
+static void
+end_copy (struct one_copy *c, bool kept)
+{
+  const struct dest *d = c->d;
+  /* Failed: the destination stays without a backup, as cp renames its
+     backup back.  */
+  if (!kept && c->p.backup)
+    dest_unbackup (d->dirfd, d->name, d->display, c->p.backup);
+  /* Failed: the next name of the file copies it.  */
+  if (c->claimed)
+    copy_link_drop (c->st.st_dev, c->st.st_ino);
+  if (c->old_fd >= 0)
+    sys_close (c->old_fd);
+  put_release (&c->p);
+  if (c->in_fd >= 0)
+    sys_close (c->in_fd);
+}
+
 /* Copy the regular file (or, at the top without -r, anything readable)
    NAME of SRC_DIRFD, displayed as SRC, to D.  IN_TREE: found by the walk,
    listed with inode LISTED_INO (0: unknown), never followed.  */
@@ -416,16 +436,5 @@ discard:
   else
     sys_close (c.out_fd);
 out:
-  /* Failed: the destination stays without a backup, as cp renames its
-     backup back.  */
-  if (!kept && c.p.backup)
-    dest_unbackup (d->dirfd, d->name, d->display, c.p.backup);
-  /* Failed: the next name of the file copies it.  */
-  if (c.claimed)
-    copy_link_drop (c.st.st_dev, c.st.st_ino);
-  if (c.old_fd >= 0)
-    sys_close (c.old_fd);
-  put_release (&c.p);
-  if (c.in_fd >= 0)
-    sys_close (c.in_fd);
+  end_copy (&c, kept);
 }
