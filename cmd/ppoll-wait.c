@@ -9,13 +9,11 @@
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/common.h"
@@ -25,7 +23,6 @@
 #include "error.h"
 #include "exec/inherit.h"
 #include "exec/status.h"
-#include "intprops.h"
 #include "progname.h"
 #include "sys/calls.h"
 #include "wait/pathwatch.h"
@@ -110,26 +107,6 @@ static struct poptOption options[] = {
     "signal N, 126 COMMAND cannot run, 127 COMMAND not found; 1 failure, "
     "2 usage error.\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
-};
-
-/* What a target is.  */
-enum target_kind
-{
-  TARGET_DESCRIPTOR,   /* a descriptor or a file: ready by its poll events */
-  TARGET_PROCESS,      /* pid:N, a pidfd: readable once the process ended */
-  TARGET_PATH,         /* --exists, --gone, --closed: an inotify watch */
-};
-
-/* A target: what to wait for, and what the kernel said about it.  */
-struct target
-{
-  const char *name;    /* as given on the command line */
-  enum target_kind kind;
-  int fd;
-  bool opened;         /* by ppoll-wait, non-blocking; else inherited */
-  short revents;       /* the events that made it ready; 0 while not */
-  enum pathwatch_event path_event;     /* TARGET_PATH */
-  struct pathwatch *watch;             /* TARGET_PATH */
 };
 
 /* A path option, in command-line order.  */
@@ -272,43 +249,6 @@ count_stops (const sigset_t *wake, const sigset_t *ignore, sigset_t *mask)
   sigdelset (mask, SIGCONT);
 }
 
-/* Open the file operand NAME, non-blocking, for the EVENTS to wait for.  */
-static int
-open_target (const char *name, short events)
-{
-  int fd = target_open (name, events);
-  struct stat st;
-  if (fd < 0)
-    error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (name));
-  /* A directory would always look ready.  */
-  int ret = sys_fstat (fd, &st);
-  if (ret == 0 && S_ISDIR (st.st_mode))
-    ret = -EISDIR;
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot wait for %s", quote_file (name));
-  return fd;
-}
-
-/* Take the process that the operand NAME, pid:N, names: a pidfd, taken
-   once, here, so that a pid reused after the process has ended is never
-   mistaken for it.  */
-static int
-open_process (const char *name)
-{
-  int fd = sys_pidfd_open (target_pid_number (name), 0);
-  if (fd == -ENOSYS)
-    error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
-           "kernel (Linux 5.3 or later)", name);
-  /* A thread that does not lead its process: EINVAL, and ENOENT since
-     Linux 6.9, where pidfd_open can take a thread with PIDFD_THREAD.  */
-  if (fd == -EINVAL || fd == -ENOENT)
-    error (EXIT_FAILURE, 0, "cannot wait for %s: not a process (a thread "
-           "of one?)", name);
-  if (fd < 0)
-    error (EXIT_FAILURE, -fd, "cannot wait for %s", name);
-  return fd;
-}
-
 /* Exit on the failure ERR (-errno) of WATCH.  */
 static _Noreturn void
 watch_failed (const struct pathwatch *watch, int err)
@@ -326,52 +266,47 @@ watch_failed (const struct pathwatch *watch, int err)
   abort ();
 }
 
-/* Start watching the path of ARG, a target of T.  */
-static void
-watch_path (struct target *t, const struct path_arg *arg)
+/* Exit on the failure ERR (-errno) of T, as targets_open reports it.  */
+static _Noreturn void
+target_failed (const struct target *t, int err)
 {
-  *t = (struct target) { .name = arg->path, .kind = TARGET_PATH,
-                         .opened = true, .path_event = arg->event };
-  int ret = pathwatch_start (arg->path, arg->event, follow, &t->watch);
-  if (ret < 0)
-    watch_failed (t->watch, ret);
-  t->fd = pathwatch_fd (t->watch);
+  if (t->kind == TARGET_PATH)
+    watch_failed (t->watch, err);
+  if (t->kind == TARGET_PROCESS && err == -ENOSYS)
+    error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
+           "kernel (Linux 5.3 or later)", t->name);
+  /* A thread that does not lead its process: EINVAL, and ENOENT since
+     Linux 6.9, where pidfd_open can take a thread with PIDFD_THREAD.  */
+  if (t->kind == TARGET_PROCESS && (err == -EINVAL || err == -ENOENT))
+    error (EXIT_FAILURE, 0, "cannot wait for %s: not a process (a thread "
+           "of one?)", t->name);
+  if (t->kind == TARGET_PROCESS)
+    error (EXIT_FAILURE, -err, "cannot wait for %s", t->name);
+  if (!t->opened)
+    error (EXIT_FAILURE, -err, "cannot wait for descriptor %s", t->name);
+  if (t->fd < 0)
+    error (EXIT_FAILURE, -err, "cannot open %s", quote_file (t->name));
+  error (EXIT_FAILURE, -err, "cannot wait for %s", quote_file (t->name));
+  abort ();
 }
 
-/* The targets of the N OPERANDS, then of the N_PATHS PATHS.  The
-   descriptors are checked first, before opening any file could hand out
-   their numbers.  */
+/* The targets of the N OPERANDS, then of the N_PATHS PATHS, opened for
+   EVENTS.  */
 static struct target *
 get_targets (const char **operands, size_t n,
              const struct path_arg *path_args, size_t n_paths, short events)
 {
-  struct target *t = xnmalloc (n + n_paths, sizeof *t);
+  struct target *t = xcalloc (n + n_paths, sizeof *t);
   for (size_t i = 0; i < n; i++)
-    {
-      t[i] = (struct target) { .name = operands[i], .fd = -1 };
-      int fd = target_descriptor_number (operands[i]);
-      if (fd < 0)
-        continue;
-      int ret = sys_fcntl (fd, F_GETFD, 0);
-      if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot wait for descriptor %s",
-               operands[i]);
-      t[i].fd = fd;
-    }
-  for (size_t i = 0; i < n; i++)
-    if (t[i].fd < 0)
-      {
-        if (target_pid_number (t[i].name) > 0)
-          {
-            t[i].kind = TARGET_PROCESS;
-            t[i].fd = open_process (t[i].name);
-          }
-        else
-          t[i].fd = open_target (t[i].name, events);
-        t[i].opened = true;
-      }
+    t[i].name = operands[i];
   for (size_t i = 0; i < n_paths; i++)
-    watch_path (&t[n + i], &path_args[i]);
+    t[n + i] = (struct target) { .name = path_args[i].path,
+                                 .kind = TARGET_PATH,
+                                 .path_event = path_args[i].event };
+  struct target *failed;
+  int ret = targets_open (t, n + n_paths, events, follow, &failed);
+  if (ret < 0)
+    target_failed (failed, ret);
   n += n_paths;
   if (use_select)
     for (size_t i = 0; i < n; i++)
@@ -688,50 +623,23 @@ restore_inherited (const sigset_t *ignore, const sigset_t *inherited_mask)
     error (EXIT_FAILURE, -ret, "cannot restore the signal mask");
 }
 
-/* Become COMMAND, the N operands' targets open on descriptors 3 to 2 + N,
-   in the order of the command line (a path target is not a descriptor to
-   pass on), and the ready ones listed in
-   $PPOLL_WAIT_READY ("3 5").  A target that ppoll-wait opened, and
-   that nothing else shares, is made blocking: the reader that COMMAND is
-   expects a read to wait for data, not to fail with EAGAIN.  An
-   inherited descriptor keeps its flags, and its own number as well.  */
+/* Become COMMAND, the N operands' targets of T open on descriptors 3 to
+   2 + N by targets_pass (a path target is not a descriptor to pass on),
+   the ready ones listed in $PPOLL_WAIT_READY ("3 5").  */
 static _Noreturn void
 run_command (char **command, const struct target *t, size_t n,
              const sigset_t *ignore, const sigset_t *inherited_mask)
 {
-  /* Out of the way first, above 2 + N, then into place: a target may be
-     on the number that another one is to take.  */
-  int *moved = xnmalloc (n, sizeof *moved);
-  for (size_t i = 0; i < n; i++)
-    {
-      int ret = 0;
-      if (t[i].opened)
-        {
-          ret = sys_fcntl (t[i].fd, F_GETFL, 0);
-          if (ret >= 0)
-            ret = sys_fcntl (t[i].fd, F_SETFL, ret & ~O_NONBLOCK);
-        }
-      if (ret >= 0)
-        ret = moved[i] = sys_fcntl (t[i].fd, F_DUPFD_CLOEXEC,
-                                    (long) (3 + n));
-      if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot pass %s to the command",
-               quote_file (t[i].name));
-    }
-  char *ready = xnmalloc (n + 1, INT_STRLEN_BOUND (int) + 1);
-  char *end = ready;
-  *end = '\0';
-  for (size_t i = 0; i < n; i++)
-    {
-      int fd = 3 + (int) i;
-      if (dup3 (moved[i], fd, 0) < 0)
-        error (EXIT_FAILURE, errno, "cannot pass %s on descriptor %d",
-               quote_file (t[i].name), fd);
-      sys_close (moved[i]);
-      if (t[i].revents)
-        end += sprintf (end, "%s%d", end == ready ? "" : " ", fd);
-    }
-  free (moved);
+  char *ready;
+  const struct target *failed;
+  int fd;
+  int ret = targets_pass (t, n, &ready, &failed, &fd);
+  if (ret < 0 && fd < 0)
+    error (EXIT_FAILURE, -ret, "cannot pass %s to the command",
+           quote_file (failed->name));
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot pass %s on descriptor %d",
+           quote_file (failed->name), fd);
   if (setenv ("PPOLL_WAIT_READY", ready, 1) != 0)
     error (EXIT_FAILURE, errno, "cannot set PPOLL_WAIT_READY");
   free (ready);
