@@ -56,20 +56,21 @@ int target_connect_unix (const char *path);
    the descriptor or -errno.  */
 int target_open (const char *name, short events);
 
-/* Take the N targets of T, each of a name, and a path one of kind
-   TARGET_PATH and its path_event (the other fields are set here).  The
-   descriptor numbers are checked to be open first, before opening any
-   file could hand out their numbers.  Then pid:N is taken as a pidfd
-   (TARGET_PROCESS), once, here, so that a pid reused after the process
-   has ended is never mistaken for it; any other name is opened by
-   target_open for EVENTS, and refused if a directory (EISDIR), which
-   would always look ready; a path is watched by pathwatch_start, FOLLOW
-   a link at its end.  Return 0, or -errno with *FAILED the target that
-   failed, where its fields say at which step: a descriptor number not
-   open (opened false); a file that could not be opened (opened, fd -1)
-   or cannot be waited for (opened, fd open); a process (pidfd_open's
-   error: ENOSYS before Linux 5.3, EINVAL or ENOENT for a thread that
-   does not lead its process); a path (pathwatch_failed names what).  */
+/* Take the N targets of T, each named, of kind TARGET_DESCRIPTOR (one
+   that names a process becomes TARGET_PROCESS), or TARGET_PATH with its
+   path_event; the other fields are set here.  The descriptor numbers
+   are checked to be open first, before opening any file could hand out
+   their numbers.  Then pid:N is taken as a pidfd, once, here, so that a
+   pid reused after the process has ended is never mistaken for it; any
+   other name is opened by target_open for EVENTS, and refused if a
+   directory (EISDIR), which would always look ready; a path is watched
+   by pathwatch_start, FOLLOW a link at its end.  Return 0, or -errno
+   with *FAILED the target that failed, where its fields say at which
+   step: a descriptor number not open (opened false); a file that could
+   not be opened (opened, fd -1) or cannot be waited for (opened, fd
+   open); a process (pidfd_open's error: ENOSYS before Linux 5.3, EINVAL
+   or ENOENT for a thread that does not lead its process); a path
+   (pathwatch_failed names what).  */
 int targets_open (struct target *t, size_t n, short events, bool follow,
                   struct target **failed);
 
