@@ -9,27 +9,24 @@
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <sys/select.h>
 
 #include "cli/common.h"
 #include "cli/duration.h"
 #include "cli/json.h"
 #include "cli/siglist.h"
 #include "error.h"
-#include "exec/inherit.h"
 #include "exec/status.h"
-#include "intprops.h"
 #include "progname.h"
-#include "sys/calls.h"
+#include "wait/loop.h"
 #include "wait/pathwatch.h"
-#include "wait/selectpoll.h"
+#include "wait/signals.h"
 #include "wait/target.h"
 #include "xalloc.h"
 
@@ -40,34 +37,48 @@
 
 enum { OPT_SIGNAL = 1, OPT_IGNORE, OPT_EXISTS, OPT_GONE, OPT_CLOSED };
 
-static int want_read;
-static int want_write;
-static int want_pri;
-static int want_hup;
-static int all;
-static char *timeout_arg;
-static bool timeout_infinite;   /* --timeout=inf */
-static int remaining;
-static int use_select;
-static int quiet;
-static int json;
-static int follow;
+/* A path option, in command-line order.  */
+struct path_arg
+{
+  char *path;
+  enum pathwatch_event event;
+};
+
+/* The command line.  */
+static struct
+{
+  int read, write, pri, hup;   /* the poll events to wait for */
+  int all;
+  char *timeout_arg;           /* --timeout's DURATION */
+  struct timespec *timeout;    /* it, NULL if none or infinite */
+  struct timespec timeout_buf;
+  bool timeout_infinite;       /* --timeout=inf */
+  int remaining, select, quiet, json, follow;
+  short events;                /* what --read... say, for poll */
+  sigset_t wake;               /* --signal */
+  sigset_t ignore;             /* --ignore */
+  struct path_arg *paths;      /* --exists, --gone, --closed */
+  size_t n_paths;
+  const char **operands;       /* the TARGETs */
+  size_t n_operands;
+  char **command;              /* after "--"; NULL without */
+} opts;
 
 static struct poptOption tool_options[] = {
-  { "read", 'r', POPT_ARG_NONE, &want_read, 0,
+  { "read", 'r', POPT_ARG_NONE, &opts.read, 0,
     "wait until a target is readable (the default)", NULL },
-  { "write", 'w', POPT_ARG_NONE, &want_write, 0,
+  { "write", 'w', POPT_ARG_NONE, &opts.write, 0,
     "wait until a target is writable", NULL },
-  { "pri", '\0', POPT_ARG_NONE, &want_pri, 0,
+  { "pri", '\0', POPT_ARG_NONE, &opts.pri, 0,
     "wait for priority data (POLLPRI)", NULL },
-  { "hup", '\0', POPT_ARG_NONE, &want_hup, 0,
+  { "hup", '\0', POPT_ARG_NONE, &opts.hup, 0,
     "wait for a hang-up: the other end closed", NULL },
-  { "all", 'a', POPT_ARG_NONE, &all, 0,
+  { "all", 'a', POPT_ARG_NONE, &opts.all, 0,
     "wait until every target is ready (default: any)", NULL },
-  { "timeout", 't', POPT_ARG_STRING, &timeout_arg, 0,
+  { "timeout", 't', POPT_ARG_STRING, &opts.timeout_arg, 0,
     "give up DURATION (250ms, 1.5, 1m30s, inf...) after the wait starts, "
     "time stopped included: exit 124", "DURATION" },
-  { "remaining", '\0', POPT_ARG_NONE, &remaining, 0,
+  { "remaining", '\0', POPT_ARG_NONE, &opts.remaining, 0,
     "print the time left of the timeout", NULL },
   { "signal", 's', POPT_ARG_STRING, NULL, OPT_SIGNAL,
     "wake up on these signals, blocked outside the wait: exit 128+N",
@@ -82,13 +93,13 @@ static struct poptOption tool_options[] = {
   { "closed", '\0', POPT_ARG_STRING, NULL, OPT_CLOSED,
     "wait until the file at PATH is closed after writing, or a complete "
     "one is renamed into place", "PATH" },
-  { "follow", '\0', POPT_ARG_NONE, &follow, 0,
+  { "follow", '\0', POPT_ARG_NONE, &opts.follow, 0,
     "follow a symbolic link at the end of those PATHs", NULL },
-  { "select", '\0', POPT_ARG_NONE, &use_select, 0,
+  { "select", '\0', POPT_ARG_NONE, &opts.select, 0,
     "wait with pselect6 instead of ppoll", NULL },
-  { "quiet", 'q', POPT_ARG_NONE, &quiet, 0,
+  { "quiet", 'q', POPT_ARG_NONE, &opts.quiet, 0,
     "print nothing, only exit with the status", NULL },
-  { "json", '\0', POPT_ARG_NONE, &json, 0,
+  { "json", '\0', POPT_ARG_NONE, &opts.json, 0,
     "print the outcome as one JSON object", NULL },
   POPT_TABLEEND
 };
@@ -112,83 +123,6 @@ static struct poptOption options[] = {
   CLI_COMMON_OPTIONS
 };
 
-/* What a target is.  */
-enum target_kind
-{
-  TARGET_DESCRIPTOR,   /* a descriptor or a file: ready by its poll events */
-  TARGET_PROCESS,      /* pid:N, a pidfd: readable once the process ended */
-  TARGET_PATH,         /* --exists, --gone, --closed: an inotify watch */
-};
-
-/* A target: what to wait for, and what the kernel said about it.  */
-struct target
-{
-  const char *name;    /* as given on the command line */
-  enum target_kind kind;
-  int fd;
-  bool opened;         /* by ppoll-wait, non-blocking; else inherited */
-  short revents;       /* the events that made it ready; 0 while not */
-  enum pathwatch_event path_event;     /* TARGET_PATH */
-  struct pathwatch *watch;             /* TARGET_PATH */
-};
-
-/* A path option, in command-line order.  */
-struct path_arg
-{
-  char *path;
-  enum pathwatch_event event;
-};
-
-/* How the wait ended.  */
-enum outcome
-{
-  OUTCOME_READY,
-  OUTCOME_TIMEOUT,
-  OUTCOME_SIGNAL,
-};
-
-/* The first of the --signal signals that arrived.  The handler runs only
-   inside the wait, where the signals are unblocked.  */
-static volatile sig_atomic_t caught_signal;
-
-static void
-catch_signal (int sig)
-{
-  if (!caught_signal)
-    caught_signal = sig;
-}
-
-/* The end of the --timeout, on CLOCK_MONOTONIC: the clock of the kernel's
-   own timeouts, which goes on while the process is stopped but not while
-   the machine is suspended, like timeout(1)'s (see the man page).  */
-static struct timespec deadline;
-
-static void
-start_deadline (const struct timespec *timeout)
-{
-  struct timespec now;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  duration_deadline (&now, timeout, &deadline);
-}
-
-/* The time left until the deadline, into *TIMEOUT.  */
-static void
-time_left (struct timespec *timeout)
-{
-  struct timespec now;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  duration_left (&deadline, &now, timeout);
-}
-
-/* The handler of SIGCONT where the personality is refused: it does
-   nothing, but its mere presence makes the kernel end a wait that a stop
-   interrupted with EINTR instead of restarting it.  */
-static void
-on_continue (int sig)
-{
-  (void) sig;
-}
-
 /* The signals of a --signal or --ignore list, added to *SET.  Names are
    taken in either case, with or without SIG, and numbers too.  */
 static void
@@ -210,105 +144,6 @@ parse_signals (const char *option, const char *list, sigset_t *set)
   free (copy);
 }
 
-/* Block the WAKE and IGNORE signals from now on, and return the mask of
-   the wait: the one inherited, which goes into *INHERITED, plus IGNORE,
-   less WAKE.  */
-static sigset_t
-block_signals (const sigset_t *wake, const sigset_t *ignore,
-               sigset_t *inherited)
-{
-  sigset_t block;
-  sigemptyset (&block);
-  for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (wake, sig) == 1 || sigismember (ignore, sig) == 1)
-      sigaddset (&block, sig);
-  int ret = sys_rt_sigprocmask (SIG_BLOCK, &block, inherited);
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot block signals");
-  sigset_t mask = *inherited;
-  for (int sig = 1; sig < NSIG; sig++)
-    {
-      if (sigismember (ignore, sig) == 1)
-        sigaddset (&mask, sig);
-      if (sigismember (wake, sig) == 1)
-        sigdelset (&mask, sig);
-    }
-  return mask;
-}
-
-/* Handle the WAKE signals.  While a handler runs, the other WAKE signals
-   stay blocked, and the mask restored when it returns blocks them all
-   again: a wait is ended by one signal, the first.  */
-static void
-catch_signals (const sigset_t *wake)
-{
-  struct sigaction sa = { .sa_handler = catch_signal };
-  sa.sa_mask = *wake;
-  int ret;
-  for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (wake, sig) == 1 && (ret = inherit_sigaction (sig, &sa)))
-      {
-        char buf[SIG2STR_MAX];
-        error (EXIT_FAILURE, -ret, "cannot catch signal %s",
-               siglist_name (sig, buf));
-      }
-}
-
-/* Make a stop end a wait with EINTR, so that the wait that follows is
-   given the time left until the deadline: by the personality, else by a
-   handler of SIGCONT, unblocked in the wait's *MASK, unless SIGCONT is a
-   WAKE signal (a continue then ends the wait) or an IGNORE one (the time
-   stopped is then not counted).  */
-static void
-count_stops (const sigset_t *wake, const sigset_t *ignore, sigset_t *mask)
-{
-  if (inherit_sticky_timeouts () == 0
-      || sigismember (wake, SIGCONT) == 1 || sigismember (ignore, SIGCONT) == 1)
-    return;
-  struct sigaction sa = { .sa_handler = on_continue };
-  int ret = inherit_sigaction (SIGCONT, &sa);
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot catch signal CONT");
-  sigdelset (mask, SIGCONT);
-}
-
-/* Open the file operand NAME, non-blocking, for the EVENTS to wait for.  */
-static int
-open_target (const char *name, short events)
-{
-  int fd = target_open (name, events);
-  struct stat st;
-  if (fd < 0)
-    error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (name));
-  /* A directory would always look ready.  */
-  int ret = sys_fstat (fd, &st);
-  if (ret == 0 && S_ISDIR (st.st_mode))
-    ret = -EISDIR;
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot wait for %s", quote_file (name));
-  return fd;
-}
-
-/* Take the process that the operand NAME, pid:N, names: a pidfd, taken
-   once, here, so that a pid reused after the process has ended is never
-   mistaken for it.  */
-static int
-open_process (const char *name)
-{
-  int fd = sys_pidfd_open (target_pid_number (name), 0);
-  if (fd == -ENOSYS)
-    error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
-           "kernel (Linux 5.3 or later)", name);
-  /* A thread that does not lead its process: EINVAL, and ENOENT since
-     Linux 6.9, where pidfd_open can take a thread with PIDFD_THREAD.  */
-  if (fd == -EINVAL || fd == -ENOENT)
-    error (EXIT_FAILURE, 0, "cannot wait for %s: not a process (a thread "
-           "of one?)", name);
-  if (fd < 0)
-    error (EXIT_FAILURE, -fd, "cannot wait for %s", name);
-  return fd;
-}
-
 /* Exit on the failure ERR (-errno) of WATCH.  */
 static _Noreturn void
 watch_failed (const struct pathwatch *watch, int err)
@@ -326,55 +161,49 @@ watch_failed (const struct pathwatch *watch, int err)
   abort ();
 }
 
-/* Start watching the path of ARG, a target of T.  */
-static void
-watch_path (struct target *t, const struct path_arg *arg)
+/* Exit on the failure ERR (-errno) of T, as targets_open reports it.  */
+static _Noreturn void
+target_failed (const struct target *t, int err)
 {
-  *t = (struct target) { .name = arg->path, .kind = TARGET_PATH,
-                         .opened = true, .path_event = arg->event };
-  int ret = pathwatch_start (arg->path, arg->event, follow, &t->watch);
-  if (ret < 0)
-    watch_failed (t->watch, ret);
-  t->fd = pathwatch_fd (t->watch);
+  if (t->kind == TARGET_PATH)
+    watch_failed (t->watch, err);
+  if (t->kind == TARGET_PROCESS && err == -ENOSYS)
+    error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
+           "kernel (Linux 5.3 or later)", t->name);
+  /* A thread that does not lead its process: EINVAL, and ENOENT since
+     Linux 6.9, where pidfd_open can take a thread with PIDFD_THREAD.  */
+  if (t->kind == TARGET_PROCESS && (err == -EINVAL || err == -ENOENT))
+    error (EXIT_FAILURE, 0, "cannot wait for %s: not a process (a thread "
+           "of one?)", t->name);
+  if (t->kind == TARGET_PROCESS)
+    error (EXIT_FAILURE, -err, "cannot wait for %s", t->name);
+  if (!t->opened)
+    error (EXIT_FAILURE, -err, "cannot wait for descriptor %s", t->name);
+  if (t->fd < 0)
+    error (EXIT_FAILURE, -err, "cannot open %s", quote_file (t->name));
+  error (EXIT_FAILURE, -err, "cannot wait for %s", quote_file (t->name));
+  abort ();
 }
 
-/* The targets of the N OPERANDS, then of the N_PATHS PATHS.  The
-   descriptors are checked first, before opening any file could hand out
-   their numbers.  */
+/* The targets of the operands, then of the path options, opened.  */
 static struct target *
-get_targets (const char **operands, size_t n,
-             const struct path_arg *path_args, size_t n_paths, short events)
+get_targets (void)
 {
-  struct target *t = xnmalloc (n + n_paths, sizeof *t);
+  size_t n = opts.n_operands, n_targets = n + opts.n_paths;
+  struct target *t = xcalloc (n_targets, sizeof *t);
   for (size_t i = 0; i < n; i++)
-    {
-      t[i] = (struct target) { .name = operands[i], .fd = -1 };
-      int fd = target_descriptor_number (operands[i]);
-      if (fd < 0)
-        continue;
-      int ret = sys_fcntl (fd, F_GETFD, 0);
-      if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot wait for descriptor %s",
-               operands[i]);
-      t[i].fd = fd;
-    }
-  for (size_t i = 0; i < n; i++)
-    if (t[i].fd < 0)
-      {
-        if (target_pid_number (t[i].name) > 0)
-          {
-            t[i].kind = TARGET_PROCESS;
-            t[i].fd = open_process (t[i].name);
-          }
-        else
-          t[i].fd = open_target (t[i].name, events);
-        t[i].opened = true;
-      }
-  for (size_t i = 0; i < n_paths; i++)
-    watch_path (&t[n + i], &path_args[i]);
-  n += n_paths;
-  if (use_select)
-    for (size_t i = 0; i < n; i++)
+    t[i].name = opts.operands[i];
+  for (size_t i = 0; i < opts.n_paths; i++)
+    t[n + i] = (struct target) { .name = opts.paths[i].path,
+                                 .kind = TARGET_PATH,
+                                 .path_event = opts.paths[i].event };
+  struct target *failed;
+  int ret = targets_open (t, n_targets, opts.events, opts.follow,
+                         &failed);
+  if (ret < 0)
+    target_failed (failed, ret);
+  if (opts.select)
+    for (size_t i = 0; i < n_targets; i++)
       if (t[i].fd >= FD_SETSIZE)
         {
           char what[128] = "";
@@ -385,139 +214,6 @@ get_targets (const char **operands, size_t n,
                  t[i].fd, FD_SETSIZE);
         }
   return t;
-}
-
-/* Record the targets found ready by the last wait; return how many.  A
-   path target's descriptor says only that something changed on its way:
-   it is ready once its watch says the event happened.  */
-static size_t
-mark_ready (struct target *t, size_t n, struct pollfd *pfd)
-{
-  size_t ready = 0;
-  for (size_t i = 0; i < n; i++)
-    if (pfd[i].fd >= 0 && pfd[i].revents)
-      {
-        if (t[i].kind == TARGET_PATH)
-          {
-            int ret = pathwatch_update (t[i].watch);
-            if (ret < 0)
-              watch_failed (t[i].watch, ret);
-            if (ret == 0)
-              continue;
-          }
-        t[i].revents = pfd[i].revents;
-        /* A negative descriptor is skipped by the next ppoll.  */
-        pfd[i].fd = -1;
-        ready++;
-      }
-  return ready;
-}
-
-/* Record the path targets ready from the start, as ready; return how
-   many.  */
-static size_t
-mark_ready_paths (struct target *t, size_t n, struct pollfd *pfd)
-{
-  size_t ready = 0;
-  for (size_t i = 0; i < n; i++)
-    if (t[i].kind == TARGET_PATH && pathwatch_ready (t[i].watch))
-      {
-        t[i].revents = POLLIN;
-        pfd[i].fd = -1;
-        ready++;
-      }
-  return ready;
-}
-
-/* Wait with ppoll, or pselect6 for --select, until one target is ready,
-   or all of them with --all.  A ready target is not watched again: under
-   --all each counts once it has been seen ready.  A path target ready
-   from the start ends the wait as well; one wait that does not sleep
-   then finds the other targets ready with it.  */
-static enum outcome
-wait_targets (struct target *t, size_t n, short events,
-              struct timespec *timeout, const sigset_t *mask)
-{
-  struct pollfd *pfd = xnmalloc (n, sizeof *pfd);
-  for (size_t i = 0; i < n; i++)
-    pfd[i] = (struct pollfd) { .fd = t[i].fd,
-                               .events = (t[i].kind == TARGET_DESCRIPTOR
-                                          ? events : POLLIN) };
-  size_t found = mark_ready_paths (t, n, pfd);
-  size_t waiting = n - found;
-  bool looked = false;
-  enum outcome outcome;
-  for (bool again = false;; again = true)
-    {
-      struct timespec no_time = { 0, 0 };
-      struct timespec *wait_time = timeout;
-      if (found > 0 && (!all || waiting == 0))
-        {
-          if (waiting == 0 || looked)
-            {
-              outcome = OUTCOME_READY;
-              break;
-            }
-          wait_time = &no_time;
-          looked = true;
-        }
-      /* Every wait but the first: the time left now.  */
-      else if (timeout && again)
-        time_left (timeout);
-      int ret;
-      if (use_select)
-        ret = select_poll (pfd, n, wait_time, mask);
-      else
-        ret = sys_ppoll (pfd, n, wait_time, mask);
-
-      if (ret == -EINTR && !caught_signal)
-        continue;
-      if (ret < 0 && ret != -EINTR)
-        error (EXIT_FAILURE, -ret, "cannot wait (%s)",
-               use_select ? "pselect6" : "ppoll");
-      if (ret > 0)
-        {
-          size_t now = mark_ready (t, n, pfd);
-          found += now;
-          waiting -= now;
-          /* This wait saw every target ready at its end.  */
-          looked = true;
-          continue;
-        }
-      /* Targets found ready before a signal or the end of the time
-         still end the wait as ready.  */
-      if (found > 0 && (!all || waiting == 0))
-        continue;
-      outcome = ret == 0 ? OUTCOME_TIMEOUT : OUTCOME_SIGNAL;
-      break;
-    }
-  free (pfd);
-  return outcome;
-}
-
-/* Wait for a signal alone: rt_sigsuspend, or with a timeout ppoll (or
-   pselect6) on no descriptor.  */
-static enum outcome
-wait_signals (struct timespec *timeout, const sigset_t *mask)
-{
-  for (bool again = false;; again = true)
-    {
-      if (timeout && again)
-        time_left (timeout);
-      int ret;
-      if (!timeout)
-        ret = sys_rt_sigsuspend (mask);
-      else if (use_select)
-        ret = sys_pselect6 (0, NULL, NULL, NULL, timeout, mask);
-      else
-        ret = sys_ppoll (NULL, 0, timeout, mask);
-      if (ret == -EINTR && caught_signal)
-        return OUTCOME_SIGNAL;
-      if (ret == 0)
-        return OUTCOME_TIMEOUT;
-      if (ret != -EINTR)
-        error (EXIT_FAILURE, -ret, "cannot wait for signals");
-    }
 }
 
 static const struct
@@ -564,13 +260,13 @@ ready_words (const struct target *t, const char *words[N_EVENT_NAMES])
 }
 
 static void
-print_json (const struct target *t, size_t n, enum outcome outcome,
+print_json (const struct target *t, size_t n, int outcome,
             int status, const struct timespec *timeout)
 {
   static const char *const results[] = {
-    [OUTCOME_READY] = "ready",
-    [OUTCOME_TIMEOUT] = "timeout",
-    [OUTCOME_SIGNAL] = "signal",
+    [WAIT_READY] = "ready",
+    [WAIT_TIMEOUT] = "timeout",
+    [WAIT_SIGNAL] = "signal",
   };
   printf ("{\"result\":\"%s\",\"status\":%d,\"ready\":[",
           results[outcome], status);
@@ -592,11 +288,11 @@ print_json (const struct target *t, size_t n, enum outcome outcome,
       fputs ("]}", stdout);
     }
   fputs ("],\"signal\":", stdout);
-  if (outcome == OUTCOME_SIGNAL)
+  if (outcome == WAIT_SIGNAL)
     {
       char buf[SIG2STR_MAX];
-      printf ("{\"number\":%d,\"name\":\"%s\"}", (int) caught_signal,
-              siglist_name (caught_signal, buf));
+      printf ("{\"number\":%d,\"name\":\"%s\"}", wait_caught_signal (),
+              siglist_name (wait_caught_signal (), buf));
     }
   else
     fputs ("null", stdout);
@@ -614,7 +310,7 @@ print_json (const struct target *t, size_t n, enum outcome outcome,
 /* A line per ready target, "fifo in hup"; then "signal USR1" if a signal
    ended the wait, and with --remaining "remaining 1.250000000".  */
 static void
-print_lines (const struct target *t, size_t n, enum outcome outcome,
+print_lines (const struct target *t, size_t n, int outcome,
              const struct timespec *timeout)
 {
   for (size_t i = 0; i < n; i++)
@@ -629,17 +325,17 @@ print_lines (const struct target *t, size_t n, enum outcome outcome,
         printf (" %s", words[w]);
       putchar ('\n');
     }
-  if (outcome == OUTCOME_SIGNAL)
+  if (outcome == WAIT_SIGNAL)
     {
       char buf[SIG2STR_MAX];
-      printf ("signal %s\n", siglist_name (caught_signal, buf));
+      printf ("signal %s\n", siglist_name (wait_caught_signal (), buf));
     }
-  if (remaining && timeout)
+  if (opts.remaining && timeout)
     {
       char buf[DURATION_BUFSIZE];
       printf ("remaining %s\n", duration_format (timeout, buf));
     }
-  else if (remaining && timeout_infinite)
+  else if (opts.remaining && opts.timeout_infinite)
     puts ("remaining inf");
 }
 
@@ -660,82 +356,32 @@ split_command (int argc, char **argv, int *options_argc)
   return NULL;
 }
 
-/* Put back what ppoll-wait changed of what COMMAND inherits, but the
-   descriptors: the personality, the signals' actions and the mask.  An
-   IGNORE signal that ppoll-wait blocked and that arrived meanwhile is
-   discarded, as ppoll-wait's exit would discard it; a --signal signal
-   that arrived after the wait had ended, and any other, stays pending,
-   to take its inherited action as the mask is restored, or, blocked by
-   the caller, to be COMMAND's.  */
-static void
-restore_inherited (const sigset_t *ignore, const sigset_t *inherited_mask)
-{
-  const char *what;
-  int ret = inherit_restore (&what);
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot restore %s", what);
-  sigset_t discard;
-  sigemptyset (&discard);
-  for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (ignore, sig) == 1
-        && sigismember (inherited_mask, sig) != 1)
-      sigaddset (&discard, sig);
-  ret = inherit_discard_pending (&discard);
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot discard a signal");
-  ret = sys_rt_sigprocmask (SIG_SETMASK, inherited_mask, NULL);
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot restore the signal mask");
-}
-
-/* Become COMMAND, the N operands' targets open on descriptors 3 to 2 + N,
-   in the order of the command line (a path target is not a descriptor to
-   pass on), and the ready ones listed in
-   $PPOLL_WAIT_READY ("3 5").  A target that ppoll-wait opened, and
-   that nothing else shares, is made blocking: the reader that COMMAND is
-   expects a read to wait for data, not to fail with EAGAIN.  An
-   inherited descriptor keeps its flags, and its own number as well.  */
+/* Become COMMAND, the N operands' targets of T open on descriptors 3 to
+   2 + N by targets_pass (a path target is not a descriptor to pass on),
+   the ready ones listed in $PPOLL_WAIT_READY ("3 5").  */
 static _Noreturn void
-run_command (char **command, const struct target *t, size_t n,
-             const sigset_t *ignore, const sigset_t *inherited_mask)
+run_command (const struct target *t, size_t n, const sigset_t *inherited_mask)
 {
-  /* Out of the way first, above 2 + N, then into place: a target may be
-     on the number that another one is to take.  */
-  int *moved = xnmalloc (n, sizeof *moved);
-  for (size_t i = 0; i < n; i++)
-    {
-      int ret = 0;
-      if (t[i].opened)
-        {
-          ret = sys_fcntl (t[i].fd, F_GETFL, 0);
-          if (ret >= 0)
-            ret = sys_fcntl (t[i].fd, F_SETFL, ret & ~O_NONBLOCK);
-        }
-      if (ret >= 0)
-        ret = moved[i] = sys_fcntl (t[i].fd, F_DUPFD_CLOEXEC,
-                                    (long) (3 + n));
-      if (ret < 0)
-        error (EXIT_FAILURE, -ret, "cannot pass %s to the command",
-               quote_file (t[i].name));
-    }
-  char *ready = xnmalloc (n + 1, INT_STRLEN_BOUND (int) + 1);
-  char *end = ready;
-  *end = '\0';
-  for (size_t i = 0; i < n; i++)
-    {
-      int fd = 3 + (int) i;
-      if (dup3 (moved[i], fd, 0) < 0)
-        error (EXIT_FAILURE, errno, "cannot pass %s on descriptor %d",
-               quote_file (t[i].name), fd);
-      sys_close (moved[i]);
-      if (t[i].revents)
-        end += sprintf (end, "%s%d", end == ready ? "" : " ", fd);
-    }
-  free (moved);
+  char *ready;
+  const struct target *failed;
+  int fd;
+  int ret = targets_pass (t, n, &ready, &failed, &fd);
+  if (ret < 0 && fd < 0)
+    error (EXIT_FAILURE, -ret, "cannot pass %s to the command",
+           quote_file (failed->name));
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot pass %s on descriptor %d",
+           quote_file (failed->name), fd);
   if (setenv ("PPOLL_WAIT_READY", ready, 1) != 0)
     error (EXIT_FAILURE, errno, "cannot set PPOLL_WAIT_READY");
   free (ready);
-  restore_inherited (ignore, inherited_mask);
+  const char *what;
+  ret = wait_restore_signals (&opts.ignore, inherited_mask, &what);
+  if (ret < 0 && !what)
+    error (EXIT_FAILURE, -ret, "cannot discard a signal");
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot restore %s", what);
+  char **command = opts.command;
   execvp (command[0], command);
   int err = errno;
   int status = exec_failure_status (command[0], &err);
@@ -746,62 +392,64 @@ run_command (char **command, const struct target *t, size_t n,
 /* The options that do not go together, no target without a signal to
    wait for, or before a COMMAND, and no "--" without a COMMAND.  */
 static void
-check_usage (const char **operands, size_t n, size_t n_paths,
-             const sigset_t *wake, const sigset_t *ignore, char **command)
+check_usage (void)
 {
+  size_t n = opts.n_operands;
+  char **command = opts.command;
   if (command && !command[0])
     cli_usage_error ("missing command after '--'");
-  if (command && n + n_paths == 0)
+  if (command && n + opts.n_paths == 0)
     cli_usage_error ("missing target operand before '--'");
-  if (n + n_paths == 0 && siglist_empty (wake))
+  if (n + opts.n_paths == 0 && siglist_empty (&opts.wake))
     cli_usage_error ("missing target operand");
   for (size_t i = 0; i < n; i++)
-    if (target_pid_number (operands[i]) < 0)
+    if (target_pid_number (opts.operands[i]) < 0)
       cli_usage_error ("invalid process %s: pid:N wants N from 1 to %d "
                        "(a file of that name: ./ before it)",
-                       quote_file (operands[i]), INT_MAX);
-  if (follow && n_paths == 0)
+                       quote_file (opts.operands[i]), INT_MAX);
+  if (opts.follow && opts.n_paths == 0)
     cli_usage_error ("--follow needs --exists, --gone or --closed");
   for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (wake, sig) == 1 && sigismember (ignore, sig) == 1)
+    if (sigismember (&opts.wake, sig) == 1
+        && sigismember (&opts.ignore, sig) == 1)
       {
         char buf[SIG2STR_MAX];
         cli_usage_error ("signal %s is given to both --signal and --ignore",
                          siglist_name (sig, buf));
       }
-  if (quiet && json)
+  if (opts.quiet && opts.json)
     cli_usage_error ("--quiet and --json are mutually exclusive");
-  if (use_select && want_hup)
+  if (opts.select && opts.hup)
     cli_usage_error ("--hup cannot be used with --select: select(2) has no "
                      "hang-up set");
-  if (remaining && !timeout_arg)
+  if (opts.remaining && !opts.timeout_arg)
     cli_usage_error ("--remaining needs --timeout");
   /* COMMAND's standard output is its own.  */
-  if (command && json)
+  if (command && opts.json)
     cli_usage_error ("--json cannot be used with a COMMAND");
-  if (command && remaining)
+  if (command && opts.remaining)
     cli_usage_error ("--remaining cannot be used with a COMMAND");
 }
 
-/* The --timeout duration in *BUF, and BUF; NULL without the option or
-   with an infinite duration (then TIMEOUT_INFINITE is set), which waits
+/* The --timeout duration into opts.timeout; NULL without the option or
+   with an infinite duration (then timeout_infinite is set), which waits
    as long as no option.  */
-static struct timespec *
-parse_timeout (struct timespec *buf)
+static void
+parse_timeout (void)
 {
-  if (!timeout_arg)
-    return NULL;
+  const char *arg = opts.timeout_arg;
+  if (!arg)
+    return;
   struct duration d;
   char why[DURATION_MESSAGE_SIZE];
-  if (duration_parse (timeout_arg, &d) != DURATION_OK)
+  if (duration_parse (arg, &d) != DURATION_OK)
     cli_usage_error ("invalid duration %s for --timeout: %s",
-                     quote_file (timeout_arg),
-                     duration_message (&d, timeout_arg, why));
-  timeout_infinite = d.infinite;
+                     quote_file (arg), duration_message (&d, arg, why));
+  opts.timeout_infinite = d.infinite;
   if (d.infinite)
-    return NULL;
-  *buf = d.ts;
-  return buf;
+    return;
+  opts.timeout_buf = d.ts;
+  opts.timeout = &opts.timeout_buf;
 }
 
 /* What main allocates, reachable from here until the exit: a COMMAND that
@@ -809,91 +457,122 @@ parse_timeout (struct timespec *buf)
    would otherwise count what only main's frame held as leaked.  */
 static poptContext ctx;
 static struct target *targets;
-static struct path_arg *paths;
 
-int
-main (int argc, char **argv)
+/* The command line, into opts.  */
+static void
+parse_command_line (int argc, char **argv)
 {
-  cli_init (argc, argv);
   int options_argc;
-  char **command = split_command (argc, argv, &options_argc);
+  opts.command = split_command (argc, argv, &options_argc);
   ctx = cli_context (options_argc, argv, options,
                      "[OPTION]... TARGET... [-- COMMAND [ARG]...]");
-  sigset_t wake, ignore;
-  sigemptyset (&wake);
-  sigemptyset (&ignore);
-  size_t n_paths = 0, paths_alloc = 0;
+  sigemptyset (&opts.wake);
+  sigemptyset (&opts.ignore);
+  size_t paths_alloc = 0;
   int opt;
   while ((opt = cli_next_option (ctx)) >= 0)
     {
       char *arg = poptGetOptArg (ctx);
       if (opt == OPT_SIGNAL)
-        parse_signals ("signal", arg, &wake);
+        parse_signals ("signal", arg, &opts.wake);
       else if (opt == OPT_IGNORE)
-        parse_signals ("ignore", arg, &ignore);
+        parse_signals ("ignore", arg, &opts.ignore);
       else if (opt == OPT_EXISTS || opt == OPT_GONE || opt == OPT_CLOSED)
         {
-          if (n_paths == paths_alloc)
-            paths = x2nrealloc (paths, &paths_alloc, sizeof *paths);
-          paths[n_paths++] = (struct path_arg) {
+          if (opts.n_paths == paths_alloc)
+            opts.paths = x2nrealloc (opts.paths, &paths_alloc,
+                                     sizeof *opts.paths);
+          opts.paths[opts.n_paths++] = (struct path_arg) {
             arg, (opt == OPT_EXISTS ? PATHWATCH_EXISTS
                   : opt == OPT_GONE ? PATHWATCH_GONE : PATHWATCH_CLOSED) };
           continue;     /* the target's name: freed at the end */
         }
       free (arg);
     }
-  const char **operands = poptGetArgs (ctx);
-  size_t n = 0;
-  while (operands && operands[n])
-    n++;
-  check_usage (operands, n, n_paths, &wake, &ignore, command);
-  struct timespec timeout_buf;
-  struct timespec *timeout = parse_timeout (&timeout_buf);
-  short events = ((want_read ? POLLIN : 0) | (want_write ? POLLOUT : 0)
-                  | (want_pri ? POLLPRI : 0) | (want_hup ? POLLRDHUP : 0));
-  if (!events)
-    events = POLLIN;
+  opts.operands = poptGetArgs (ctx);
+  while (opts.operands && opts.operands[opts.n_operands])
+    opts.n_operands++;
+  check_usage ();
+  parse_timeout ();
+  opts.events = ((opts.read ? POLLIN : 0) | (opts.write ? POLLOUT : 0)
+                 | (opts.pri ? POLLPRI : 0) | (opts.hup ? POLLRDHUP : 0));
+  if (!opts.events)
+    opts.events = POLLIN;
+}
+
+/* Block the --signal and --ignore signals from now on, and catch the
+   --signal ones; *INHERITED the mask before, *MASK the wait's.  */
+static void
+setup_signals (sigset_t *inherited, sigset_t *mask)
+{
+  int sig;
+  int ret = wait_block_signals (&opts.wake, &opts.ignore, inherited, mask);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot block signals");
+  ret = wait_catch_signals (&opts.wake, &sig);
+  if (ret < 0)
+    {
+      char buf[SIG2STR_MAX];
+      error (EXIT_FAILURE, -ret, "cannot catch signal %s",
+             siglist_name (sig, buf));
+    }
+}
+
+/* Exit on the failure ERR of the wait, as wait_run reports it: of the
+   target FAILED, else of the wait itself.  */
+static _Noreturn void
+wait_failed (const struct target *failed, int err)
+{
+  if (failed)
+    watch_failed (failed->watch, err);
+  if (opts.n_operands + opts.n_paths == 0)
+    error (EXIT_FAILURE, -err, "cannot wait for signals");
+  error (EXIT_FAILURE, -err, "cannot wait (%s)",
+         opts.select ? "pselect6" : "ppoll");
+  abort ();
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (argc, argv);
+  parse_command_line (argc, argv);
 
   /* From here on, a --signal signal can only be delivered inside the
      wait: one sent while the targets are opened waits, pending, for the
      wait to unblock it.  */
-  sigset_t inherited_mask;
-  sigset_t mask = block_signals (&wake, &ignore, &inherited_mask);
-  catch_signals (&wake);
+  sigset_t inherited_mask, mask;
+  setup_signals (&inherited_mask, &mask);
+  targets = get_targets ();
+  int ret = (opts.timeout
+             ? wait_count_stops (&opts.wake, &opts.ignore, &mask) : 0);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot catch signal CONT");
+  size_t n = opts.n_operands, n_targets = n + opts.n_paths;
+  struct wait_request w = {
+    .targets = targets, .n_targets = n_targets, .events = opts.events,
+    .all = opts.all, .select = opts.select, .mask = &mask,
+    .timeout = opts.timeout };
+  struct target *failed;
+  int outcome = wait_run (&w, &failed);
+  if (outcome < 0)
+    wait_failed (failed, outcome);
 
-  targets = get_targets (operands, n, paths, n_paths, events);
-  if (timeout)
-    {
-      count_stops (&wake, &ignore, &mask);
-      start_deadline (timeout);
-    }
-  size_t n_targets = n + n_paths;
-  enum outcome outcome = (n_targets > 0
-                          ? wait_targets (targets, n_targets, events, timeout,
-                                          &mask)
-                          : wait_signals (timeout, &mask));
-
-  /* The time left, from the deadline: the kernel does not write it back
-     under STICKY_TIMEOUTS.  */
-  if (timeout && outcome == OUTCOME_TIMEOUT)
-    *timeout = (struct timespec) { 0, 0 };
-  else if (timeout)
-    time_left (timeout);
-  if (command && outcome == OUTCOME_READY)
-    run_command (command, targets, n, &ignore, &inherited_mask);
-  int status = (outcome == OUTCOME_READY ? EXIT_SUCCESS
-                : outcome == OUTCOME_TIMEOUT ? EXIT_TIMEDOUT
-                : EXIT_SIGNAL_BASE + caught_signal);
-  if (json)
-    print_json (targets, n_targets, outcome, status, timeout);
-  else if (!quiet && !command)
-    print_lines (targets, n_targets, outcome, timeout);
-  for (size_t i = 0; i < n_paths; i++)
+  if (opts.command && outcome == WAIT_READY)
+    run_command (targets, n, &inherited_mask);
+  int status = (outcome == WAIT_READY ? EXIT_SUCCESS
+                : outcome == WAIT_TIMEOUT ? EXIT_TIMEDOUT
+                : EXIT_SIGNAL_BASE + wait_caught_signal ());
+  if (opts.json)
+    print_json (targets, n_targets, outcome, status, opts.timeout);
+  else if (!opts.quiet && !opts.command)
+    print_lines (targets, n_targets, outcome, opts.timeout);
+  for (size_t i = 0; i < opts.n_paths; i++)
     {
       pathwatch_free (targets[n + i].watch);
-      free (paths[i].path);
+      free (opts.paths[i].path);
     }
-  free (paths);
+  free (opts.paths);
   free (targets);
   poptFreeContext (ctx);
   return status;

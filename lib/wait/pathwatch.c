@@ -264,155 +264,184 @@ check_final_file (struct pathwatch *pw, const char *final,
   return 0;
 }
 
-/* Walk the path again, as the file comment says.  Return 0 or -errno.  */
-static int
-resolve (struct pathwatch *pw)
+/* A resolution under way: where the walk is on the path, and what it
+   found at its end.  */
+struct resolution
 {
-  struct step *old = pw->steps;
-  size_t n_old = pw->n_steps;
-  pw->steps = NULL;
-  pw->n_steps = pw->steps_alloc = 0;
-  pw->final_step = -1;
-  pw->exists = false;
+  struct str dir;        /* the directory reached, watched next */
+  struct str child;      /* the entry looked up in it */
+  struct str rest;       /* what remains of the path */
+  struct str link;       /* a link's target, what remains after it */
+  const char *p;         /* the next component, in rest */
+  bool want_dir;         /* "PATH/": the end must be a directory */
+  int links;             /* links followed since the walk (re)started */
+  int restarts;
   /* The steps of a walk started again, whose watches go if unused.  */
-  struct step *dropped = NULL;
-  size_t n_dropped = 0, dropped_alloc = 0;
-
-  struct str dir = { 0 }, child = { 0 }, rest = { 0 }, link = { 0 };
-  str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
-  str_set (&rest, pw->path, strlen (pw->path));
-  const char *p = rest.s;
-  /* "PATH/" names a directory, through a link at its end, as for lstat.  */
-  bool want_dir = pw->path[strlen (pw->path) - 1] == '/';
-  int links = 0;
-  int restarts = 0;
-  int ret = 0;
-  bool found_file = false;
+  struct step *dropped;
+  size_t n_dropped;
+  size_t dropped_alloc;
+  bool found_file;       /* the walk reached the end: stx is its status */
   struct statx stx;
-  for (;;)
+};
+
+/* The walk at the path's first directory ("/" or "."), all of the path
+   before it.  */
+static void
+walk_from_start (struct pathwatch *pw, struct resolution *r)
+{
+  str_set (&r->dir, pw->path[0] == '/' ? "/" : ".", 1);
+  str_set (&r->rest, pw->path, strlen (pw->path));
+  r->p = r->rest.s;
+  r->links = 0;
+}
+
+/* Walk again from the start: the way changed under the walk.  Its steps
+   so far are dropped, their watches removed after the walk unless it
+   uses them again.  Return 1: the walk goes on.  */
+static int
+walk_again (struct pathwatch *pw, struct resolution *r)
+{
+  for (size_t i = 0; i < pw->n_steps; i++)
     {
-      /* The next component, "." ones skipped.  */
-      const char *name;
-      size_t len;
-      do
-        {
-          while (*p == '/')
-            p++;
-          name = p;
-          while (*p && *p != '/')
-            p++;
-          len = p - name;
-        }
-      while (len == 1 && name[0] == '.');
-      while (*p == '/')
-        p++;
-      bool last = !*p;
-      /* Only the last directory is told of its entries' closes.  */
-      uint32_t mask = (last && len && pw->event == PATHWATCH_CLOSED
-                       ? DIR_CLOSED_EVENTS : DIR_EVENTS);
-      int wd = sys_inotify_add_watch (pw->fd, dir.s, mask);
-      /* ENOENT: the directory was removed since it was looked up; the
-         path did not exist at that moment.  ENOTDIR: it was replaced by
-         something else, perhaps a link to a directory through which the
-         path still leads: walk again, from the start.  */
-      if (wd == -ENOTDIR && ++restarts <= MAX_LINKS)
-        {
-        restart:
-          for (size_t i = 0; i < pw->n_steps; i++)
-            {
-              if (n_dropped == dropped_alloc)
-                dropped = x2nrealloc (dropped, &dropped_alloc,
-                                      sizeof *dropped);
-              dropped[n_dropped++] = pw->steps[i];
-            }
-          pw->n_steps = 0;
-          pw->final_step = -1;
-          str_set (&dir, pw->path[0] == '/' ? "/" : ".", 1);
-          str_set (&rest, pw->path, strlen (pw->path));
-          p = rest.s;
-          links = 0;
-          continue;
-        }
-      if (wd == -ENOENT || wd == -ENOTDIR)
-        break;
-      if (wd < 0)
-        {
-          set_failed (pw, dir.s);
-          ret = wd;
-          break;
-        }
-      if (len == 0)
-        {
-          /* The path ends at a directory ("/", ".", "a/"): it exists.
-             Its watch is a step too, of no name: only its own end
-             concerns the way.  */
-          add_step (pw, wd, "", 0);
-          pw->exists = true;
-          break;
-        }
-      add_step (pw, wd, name, len);
-      if (last)
-        pw->final_step = pw->n_steps - 1;
-      str_child (&child, dir.s, pw->steps[pw->n_steps - 1].name);
-      ret = sys_statx (AT_FDCWD, child.s, AT_SYMLINK_NOFOLLOW,
-                       STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME,
-                       &stx);
-      if (ret == -ENOENT || ret == -ENOTDIR)
-        {
-          ret = 0;
-          break;
-        }
-      if (ret < 0)
-        {
-          set_failed (pw, child.s);
-          break;
-        }
-      if (S_ISLNK (stx.stx_mode) && (!last || pw->follow || want_dir))
-        {
-          if (++links > MAX_LINKS)
-            break;
-          char target[PATH_MAX];
-          ssize_t n = sys_readlinkat (AT_FDCWD, child.s, target,
-                                      sizeof target);
-          /* Replaced since its statx, perhaps by a directory through
-             which the path leads: walk again.  */
-          if ((n == -ENOENT || n == -EINVAL) && ++restarts <= MAX_LINKS)
-            goto restart;
-          if (n == -ENOENT || n == -EINVAL)
-            break;
-          if (n < 0 || (size_t) n >= sizeof target)
-            {
-              set_failed (pw, child.s);
-              ret = n < 0 ? (int) n : -ENAMETOOLONG;
-              break;
-            }
-          /* The link's target, then what remains after the link.  */
-          str_set (&link, target, n);
-          str_append (&link, "/", 1);
-          str_append (&link, p, strlen (p));
-          str_set (&rest, link.s, link.len);
-          p = rest.s;
-          if (target[0] == '/')
-            str_set (&dir, "/", 1);
-          continue;
-        }
-      if (last && want_dir && !S_ISDIR (stx.stx_mode))
-        break;            /* ENOTDIR */
-      if (last)
-        {
-          pw->exists = true;
-          found_file = true;
-          break;
-        }
-      if (!S_ISDIR (stx.stx_mode))
-        break;            /* ENOTDIR: the path leads nowhere */
-      str_set (&dir, child.s, child.len);
+      if (r->n_dropped == r->dropped_alloc)
+        r->dropped = x2nrealloc (r->dropped, &r->dropped_alloc,
+                                 sizeof *r->dropped);
+      r->dropped[r->n_dropped++] = pw->steps[i];
     }
-  drop_old_watches (pw, old, n_old);
-  drop_old_watches (pw, dropped, n_dropped);
-  if (ret == 0 && pw->event == PATHWATCH_CLOSED && found_file)
-    ret = check_final_file (pw, child.s, &stx);
-  else if (pw->event == PATHWATCH_CLOSED && !found_file)
+  pw->n_steps = 0;
+  pw->final_step = -1;
+  walk_from_start (pw, r);
+  return 1;
+}
+
+/* The next component at *P, "." ones skipped, into *LEN; *P is moved
+   past it and the slashes after it.  */
+static const char *
+next_component (const char **p, size_t *len)
+{
+  const char *name;
+  do
+    {
+      while (**p == '/')
+        (*p)++;
+      name = *p;
+      while (**p && **p != '/')
+        (*p)++;
+      *len = *p - name;
+    }
+  while (*len == 1 && name[0] == '.');
+  while (**p == '/')
+    (*p)++;
+  return name;
+}
+
+/* Follow the symbolic link at R's child: its target spliced in front of
+   what remains of the path.  Return 1 to go on, 0 where the walk ends
+   (too many links: ELOOP), or -errno.  */
+static int
+follow_link (struct pathwatch *pw, struct resolution *r)
+{
+  if (++r->links > MAX_LINKS)
+    return 0;
+  char target[PATH_MAX];
+  ssize_t n = sys_readlinkat (AT_FDCWD, r->child.s, target, sizeof target);
+  /* Replaced since its statx, perhaps by a directory through which the
+     path leads: walk again.  */
+  if ((n == -ENOENT || n == -EINVAL) && ++r->restarts <= MAX_LINKS)
+    return walk_again (pw, r);
+  if (n == -ENOENT || n == -EINVAL)
+    return 0;
+  if (n < 0 || (size_t) n >= sizeof target)
+    {
+      set_failed (pw, r->child.s);
+      return n < 0 ? (int) n : -ENAMETOOLONG;
+    }
+  /* The link's target, then what remains after the link.  */
+  str_set (&r->link, target, n);
+  str_append (&r->link, "/", 1);
+  str_append (&r->link, r->p, strlen (r->p));
+  str_set (&r->rest, r->link.s, r->link.len);
+  r->p = r->rest.s;
+  if (target[0] == '/')
+    str_set (&r->dir, "/", 1);
+  return 1;
+}
+
+/* One step of the walk: watch the directory reached, then look the next
+   component up in it, and go into it, or through it if a link.  Return 1
+   to go on, 0 where the walk ends (at the end of the path, or at a
+   component missing or not a directory), or -errno.  */
+static int
+walk_step (struct pathwatch *pw, struct resolution *r)
+{
+  size_t len;
+  const char *name = next_component (&r->p, &len);
+  bool last = !*r->p;
+  /* Only the last directory is told of its entries' closes.  */
+  uint32_t mask = (last && len && pw->event == PATHWATCH_CLOSED
+                   ? DIR_CLOSED_EVENTS : DIR_EVENTS);
+  int wd = sys_inotify_add_watch (pw->fd, r->dir.s, mask);
+  /* ENOENT: the directory was removed since it was looked up; the path
+     did not exist at that moment.  ENOTDIR: it was replaced by something
+     else, perhaps a link to a directory through which the path still
+     leads: walk again, from the start.  */
+  if (wd == -ENOTDIR && ++r->restarts <= MAX_LINKS)
+    return walk_again (pw, r);
+  if (wd == -ENOENT || wd == -ENOTDIR)
+    return 0;
+  if (wd < 0)
+    {
+      set_failed (pw, r->dir.s);
+      return wd;
+    }
+  if (len == 0)
+    {
+      /* The path ends at a directory ("/", ".", "a/"): it exists.  Its
+         watch is a step too, of no name: only its own end concerns the
+         way.  */
+      add_step (pw, wd, "", 0);
+      pw->exists = true;
+      return 0;
+    }
+  add_step (pw, wd, name, len);
+  if (last)
+    pw->final_step = pw->n_steps - 1;
+  str_child (&r->child, r->dir.s, pw->steps[pw->n_steps - 1].name);
+  int ret = sys_statx (AT_FDCWD, r->child.s, AT_SYMLINK_NOFOLLOW,
+                       STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME,
+                       &r->stx);
+  if (ret == -ENOENT || ret == -ENOTDIR)
+    return 0;
+  if (ret < 0)
+    {
+      set_failed (pw, r->child.s);
+      return ret;
+    }
+  if (S_ISLNK (r->stx.stx_mode) && (!last || pw->follow || r->want_dir))
+    return follow_link (pw, r);
+  if (last && r->want_dir && !S_ISDIR (r->stx.stx_mode))
+    return 0;             /* ENOTDIR */
+  if (last)
+    {
+      pw->exists = true;
+      r->found_file = true;
+      return 0;
+    }
+  if (!S_ISDIR (r->stx.stx_mode))
+    return 0;             /* ENOTDIR: the path leads nowhere */
+  str_set (&r->dir, r->child.s, r->child.len);
+  return 1;
+}
+
+/* What the walk R, which ended with RET (0 or -errno), says of the event:
+   the file at the end checked or forgotten, the watch ready or not.
+   Return RET, or the file's check's failure.  */
+static int
+judge_walk (struct pathwatch *pw, const struct resolution *r, int ret)
+{
+  if (ret == 0 && pw->event == PATHWATCH_CLOSED && r->found_file)
+    ret = check_final_file (pw, r->child.s, &r->stx);
+  else if (pw->event == PATHWATCH_CLOSED && !r->found_file)
     {
       /* A file moved away must not count by a close elsewhere.  */
       if (pw->file_wd >= 0 && !uses_wd (pw->steps, pw->n_steps, pw->file_wd))
@@ -426,10 +455,32 @@ resolve (struct pathwatch *pw)
     pw->ready = true;
   if (pw->event == PATHWATCH_GONE && !pw->exists && ret == 0)
     pw->ready = true;
-  free (dir.s);
-  free (child.s);
-  free (rest.s);
-  free (link.s);
+  return ret;
+}
+
+/* Walk the path again, as the file comment says.  Return 0 or -errno.  */
+static int
+resolve (struct pathwatch *pw)
+{
+  struct step *old = pw->steps;
+  size_t n_old = pw->n_steps;
+  pw->steps = NULL;
+  pw->n_steps = pw->steps_alloc = 0;
+  pw->final_step = -1;
+  pw->exists = false;
+  /* "PATH/" names a directory, through a link at its end, as for lstat.  */
+  struct resolution r = { .want_dir = pw->path[strlen (pw->path) - 1] == '/' };
+  walk_from_start (pw, &r);
+  int ret;
+  while ((ret = walk_step (pw, &r)) > 0)
+    continue;
+  drop_old_watches (pw, old, n_old);
+  drop_old_watches (pw, r.dropped, r.n_dropped);
+  ret = judge_walk (pw, &r, ret);
+  free (r.dir.s);
+  free (r.child.s);
+  free (r.rest.s);
+  free (r.link.s);
   return ret;
 }
 

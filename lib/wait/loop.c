@@ -1,0 +1,191 @@
+/* wait/loop.c -- the wait for targets or signals; see wait/loop.h.  */
+
+#include <config.h>
+
+#include "wait/loop.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/types.h>
+
+#include "sys/calls.h"
+#include "timespec.h"
+#include "wait/selectpoll.h"
+#include "wait/signals.h"
+#include "xalloc.h"
+
+/* The time left until DEADLINE, into *LEFT: zero once it has passed.  */
+static void
+time_left (const struct timespec *deadline, struct timespec *left)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  /* No overflow: the difference of two non-negative times.  */
+  *left = (timespec_cmp (*deadline, now) > 0
+           ? timespec_sub (*deadline, now) : make_timespec (0, 0));
+}
+
+/* Record T, of poll entry PFD, as ready with REVENTS: a negative
+   descriptor is skipped by the next ppoll.  */
+static void
+set_ready (struct target *t, struct pollfd *pfd, short revents)
+{
+  t->revents = revents;
+  pfd->fd = -1;
+}
+
+/* Record the N targets of T found ready by the last wait; return how
+   many, or -errno with *FAILED the path target whose watch failed.  */
+static ssize_t
+mark_ready (struct target *t, size_t n, struct pollfd *pfd,
+            struct target **failed)
+{
+  size_t ready = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pfd[i].fd >= 0 && pfd[i].revents)
+      {
+        if (t[i].kind == TARGET_PATH)
+          {
+            int ret = pathwatch_update (t[i].watch);
+            if (ret < 0)
+              {
+                *failed = &t[i];
+                return ret;
+              }
+            if (ret == 0)
+              continue;
+          }
+        set_ready (&t[i], &pfd[i], pfd[i].revents);
+        ready++;
+      }
+  return ready;
+}
+
+/* Record the path targets ready from the start, as ready; return how
+   many.  */
+static size_t
+mark_ready_paths (struct target *t, size_t n, struct pollfd *pfd)
+{
+  size_t ready = 0;
+  for (size_t i = 0; i < n; i++)
+    if (t[i].kind == TARGET_PATH && pathwatch_ready (t[i].watch))
+      {
+        set_ready (&t[i], &pfd[i], POLLIN);
+        ready++;
+      }
+  return ready;
+}
+
+/* Wait for W's targets, until DEADLINE; see wait_run.  */
+static int
+wait_targets (const struct wait_request *w, const struct timespec *deadline,
+              struct target **failed)
+{
+  size_t n = w->n_targets;
+  struct pollfd *pfd = xnmalloc (n, sizeof *pfd);
+  for (size_t i = 0; i < n; i++)
+    pfd[i] = (struct pollfd) { .fd = w->targets[i].fd,
+                               .events = (w->targets[i].kind
+                                          == TARGET_DESCRIPTOR
+                                          ? w->events : POLLIN) };
+  size_t found = mark_ready_paths (w->targets, n, pfd);
+  size_t waiting = n - found;
+  bool looked = false;
+  int outcome;
+  for (bool again = false;; again = true)
+    {
+      struct timespec no_time = { 0, 0 };
+      struct timespec *wait_time = w->timeout;
+      if (found > 0 && (!w->all || waiting == 0))
+        {
+          if (waiting == 0 || looked)
+            {
+              outcome = WAIT_READY;
+              break;
+            }
+          wait_time = &no_time;
+          looked = true;
+        }
+      /* Every wait but the first: the time left now.  */
+      else if (w->timeout && again)
+        time_left (deadline, w->timeout);
+      int ret = (w->select ? select_poll (pfd, n, wait_time, w->mask)
+                 : sys_ppoll (pfd, n, wait_time, w->mask));
+      if (ret == -EINTR && !wait_caught_signal ())
+        continue;
+      if (ret < 0 && ret != -EINTR)
+        {
+          outcome = ret;
+          break;
+        }
+      if (ret > 0)
+        {
+          ssize_t now = mark_ready (w->targets, n, pfd, failed);
+          if (now < 0)
+            {
+              outcome = now;
+              break;
+            }
+          found += now;
+          waiting -= now;
+          /* This wait saw every target ready at its end.  */
+          looked = true;
+          continue;
+        }
+      /* Targets found ready before a signal or the end of the time
+         still end the wait as ready.  */
+      if (found > 0 && (!w->all || waiting == 0))
+        continue;
+      outcome = ret == 0 ? WAIT_TIMEOUT : WAIT_SIGNAL;
+      break;
+    }
+  free (pfd);
+  return outcome;
+}
+
+/* Wait for a signal of W alone, until DEADLINE; see wait_run.  */
+static int
+wait_signals (const struct wait_request *w, const struct timespec *deadline)
+{
+  for (bool again = false;; again = true)
+    {
+      if (w->timeout && again)
+        time_left (deadline, w->timeout);
+      int ret;
+      if (!w->timeout)
+        ret = sys_rt_sigsuspend (w->mask);
+      else if (w->select)
+        ret = sys_pselect6 (0, NULL, NULL, NULL, w->timeout, w->mask);
+      else
+        ret = sys_ppoll (NULL, 0, w->timeout, w->mask);
+      if (ret == -EINTR && wait_caught_signal ())
+        return WAIT_SIGNAL;
+      if (ret == 0)
+        return WAIT_TIMEOUT;
+      if (ret != -EINTR)
+        return ret;
+    }
+}
+
+int
+wait_run (const struct wait_request *w, struct target **failed)
+{
+  *failed = NULL;
+  struct timespec deadline;
+  if (w->timeout)
+    {
+      struct timespec now;
+      clock_gettime (CLOCK_MONOTONIC, &now);
+      /* gnulib's sum stops at the largest time_t and its last
+         nanosecond.  */
+      deadline = timespec_add (now, *w->timeout);
+    }
+  int outcome = (w->n_targets > 0 ? wait_targets (w, &deadline, failed)
+                 : wait_signals (w, &deadline));
+  if (w->timeout && outcome == WAIT_TIMEOUT)
+    *w->timeout = make_timespec (0, 0);
+  else if (w->timeout && outcome >= 0)
+    time_left (&deadline, w->timeout);
+  return outcome;
+}
