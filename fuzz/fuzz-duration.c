@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/duration.h"
+#include "wait/loop.h"
 #include "fuzz.h"
 #include "intprops.h"
 
@@ -259,8 +260,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       /* A deadline a whole duration away leaves that duration, unless it
          was beyond the last time_t, where it stops.  */
       struct timespec now = { 1700000000, NS_PER_S - 1 }, deadline, left;
-      duration_deadline (&now, &d.ts, &deadline);
-      duration_left (&deadline, &now, &left);
+      wait_deadline (&now, &d.ts, &deadline);
+      wait_time_left (&deadline, &now, &left);
       fuzz_assert (deadline.tv_nsec >= 0 && deadline.tv_nsec < NS_PER_S,
                    "a deadline is not normalized");
       if (d.ts.tv_sec < TYPE_MAXIMUM (time_t) - now.tv_sec - 1)

@@ -1,6 +1,7 @@
 /* duration-test.c -- the C test driver for lib/cli/duration.c: the value of
    each spelling to the nanosecond, infinity, the error, position and
-   message of each malformed one, and the deadline arithmetic.
+   message of each malformed one, and the deadline arithmetic of a wait
+   (wait/loop.h) on durations.
 
    Every check prints "ok N - what" or "not ok N - what (detail)"; the
    last line is "duration-test: N passed, M failed, K skipped"; the exit
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "cli/duration.h"
+#include "wait/loop.h"
 #include "intprops.h"
 
 #define TAP_NAME "duration-test"
@@ -239,8 +241,8 @@ check_errors (void)
     }
 }
 
-/* duration_format writes what parses back; the deadline and the time
-   left.  */
+/* duration_format writes what parses back; a duration's deadline and the
+   time left (wait/loop.h), as a wait has them.  */
 static void
 check_arithmetic (void)
 {
@@ -253,19 +255,19 @@ check_arithmetic (void)
 
   struct timespec now = { 100, 999999999 }, deadline, left;
   ts = (struct timespec) { 1, 2 };
-  duration_deadline (&now, &ts, &deadline);
+  wait_deadline (&now, &ts, &deadline);
   check (deadline.tv_sec == 102 && deadline.tv_nsec == 1,
          "deadline 100.999999999 + 1.000000002", "not 102.000000001");
-  duration_left (&deadline, &now, &left);
+  wait_time_left (&deadline, &now, &left);
   check (left.tv_sec == 1 && left.tv_nsec == 2, "time left of it at once",
          "not 1.000000002");
-  duration_left (&now, &deadline, &left);
+  wait_time_left (&now, &deadline, &left);
   check (left.tv_sec == 0 && left.tv_nsec == 0, "time left past a deadline",
          "not 0");
 
   /* An infinite duration's timespec is a deadline at the end of time.  */
   duration_parse ("inf", &d);
-  duration_deadline (&now, &d.ts, &deadline);
+  wait_deadline (&now, &d.ts, &deadline);
   check (deadline.tv_sec == TMAX && deadline.tv_nsec == 999999999,
          "deadline of inf: the largest time_t", "not the largest");
 }

@@ -12,7 +12,6 @@
 #include "c-ctype.h"
 #include "cli/number.h"
 #include "stdckdint.h"
-#include "timespec.h"
 
 #define NS_PER_S 1000000000u
 #define NS_PER_S_LONG 1000000000L
@@ -414,23 +413,6 @@ duration_message (const struct duration *d, const char *arg,
       break;
     }
   return buf;
-}
-
-void
-duration_deadline (const struct timespec *now, const struct timespec *ts,
-                   struct timespec *deadline)
-{
-  /* gnulib's sum stops at the largest time_t and its last nanosecond.  */
-  *deadline = timespec_add (*now, *ts);
-}
-
-void
-duration_left (const struct timespec *deadline, const struct timespec *now,
-               struct timespec *left)
-{
-  /* No overflow: the difference of two non-negative times.  */
-  *left = (timespec_cmp (*deadline, *now) > 0
-           ? timespec_sub (*deadline, *now) : make_timespec (0, 0));
 }
 
 char *

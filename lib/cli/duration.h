@@ -93,14 +93,4 @@ const char *duration_message (const struct duration *d, const char *arg,
 char *duration_format (const struct timespec *ts,
                        char buf[DURATION_BUFSIZE]);
 
-/* *DEADLINE = *NOW + *TS, two normalized, non-negative times; a sum
-   beyond the largest time_t is that time_t, with the nanoseconds of the
-   last second.  */
-void duration_deadline (const struct timespec *now, const struct timespec *ts,
-                        struct timespec *deadline);
-
-/* *LEFT = *DEADLINE - *NOW, or zero once the deadline has passed.  */
-void duration_left (const struct timespec *deadline,
-                    const struct timespec *now, struct timespec *left);
-
 #endif

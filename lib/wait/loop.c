@@ -15,15 +15,30 @@
 #include "wait/signals.h"
 #include "xalloc.h"
 
+void
+wait_deadline (const struct timespec *now, const struct timespec *ts,
+               struct timespec *deadline)
+{
+  /* gnulib's sum stops at the largest time_t and its last nanosecond.  */
+  *deadline = timespec_add (*now, *ts);
+}
+
+void
+wait_time_left (const struct timespec *deadline, const struct timespec *now,
+                struct timespec *left)
+{
+  /* No overflow: the difference of two non-negative times.  */
+  *left = (timespec_cmp (*deadline, *now) > 0
+           ? timespec_sub (*deadline, *now) : make_timespec (0, 0));
+}
+
 /* The time left until DEADLINE, into *LEFT: zero once it has passed.  */
 static void
 time_left (const struct timespec *deadline, struct timespec *left)
 {
   struct timespec now;
   clock_gettime (CLOCK_MONOTONIC, &now);
-  /* No overflow: the difference of two non-negative times.  */
-  *left = (timespec_cmp (*deadline, now) > 0
-           ? timespec_sub (*deadline, now) : make_timespec (0, 0));
+  wait_time_left (deadline, &now, left);
 }
 
 /* Record T, of poll entry PFD, as ready with REVENTS: a negative
@@ -177,9 +192,7 @@ wait_run (const struct wait_request *w, struct target **failed)
     {
       struct timespec now;
       clock_gettime (CLOCK_MONOTONIC, &now);
-      /* gnulib's sum stops at the largest time_t and its last
-         nanosecond.  */
-      deadline = timespec_add (now, *w->timeout);
+      wait_deadline (&now, w->timeout, &deadline);
     }
   int outcome = (w->n_targets > 0 ? wait_targets (w, &deadline, failed)
                  : wait_signals (w, &deadline));

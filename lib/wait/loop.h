@@ -60,4 +60,14 @@ struct wait_request
    *FAILED (else NULL).  */
 int wait_run (const struct wait_request *w, struct target **failed);
 
+/* *DEADLINE = *NOW + *TS, two normalized, non-negative times; a sum
+   beyond the largest time_t is that time_t, with the nanoseconds of the
+   last second (a wait of "inf" has a deadline that never comes).  */
+void wait_deadline (const struct timespec *now, const struct timespec *ts,
+                    struct timespec *deadline);
+
+/* *LEFT = *DEADLINE - *NOW, or zero once the deadline has passed.  */
+void wait_time_left (const struct timespec *deadline,
+                     const struct timespec *now, struct timespec *left);
+
 #endif
