@@ -872,7 +872,8 @@ files_first (struct walk *w)
   struct level *l = &w->lv[depth (w)];
   for (size_t i = 0; i < n; i++)
     {
-      struct nc_dirent64 *de = (struct nc_dirent64 *) (w->buf + w->order[i].off);
+      struct nc_dirent64 *de
+        = (struct nc_dirent64 *) (w->buf + w->order[i].off);
       unsigned char dtype = de->d_type;
       de->d_type = DT_DONE;
       if (l->kept_set.used && set_has (&l->kept_set, entry_key (de->d_name)))
@@ -899,88 +900,198 @@ last_to_handle (const struct walk *w)
   return last;
 }
 
+/* Read a batch of lv[depth]'s entries into the buffer, from its resume
+   offset (an lseek first, unless the descriptor is there already).
+   Return the bytes read, 0 at the end of the directory, or -errno.  */
+static ssize_t
+read_batch (struct walk *w)
+{
+  struct level *l = &w->lv[depth (w)];
+  struct walk_dir *ld = dir_of (w, depth (w));
+  ssize_t n = 0;
+  if (!l->pos_ok)
+    {
+      off_t off = sys_lseek (ld->fd, l->resume, SEEK_SET);
+      if (off < 0)
+        n = off;
+      else
+        l->pos_ok = true;
+    }
+  /* An interrupted read of a directory (FUSE, NFS) is retried, not
+     reported as an entry that cannot be read.  */
+  if (l->pos_ok)
+    while ((n = sys_getdents64 (ld->fd, w->buf, WALK_BUFSIZE)) == -EINTR)
+      continue;
+  return n;
+}
+
+/* Visit lv[depth], which could not be read (ERR), as a WALK_ERR.  Return
+   the visit's action.  */
+static int
+unreadable (struct walk *w, int err)
+{
+  size_t d = depth (w);
+  struct walk_dir *ld = dir_of (w, d);
+  const char *name = level_name (w, d);
+  struct walk_entry e = { .type = WALK_ERR,
+                          .dirfd = d ? dir_of (w, d - 1)->fd : w->root_dirfd,
+                          .name = name, .fd = ld->fd, .st = &ld->st,
+                          .depth = d, .err = err, .is_dir = true };
+  return call (w, &e, d ? d - 1 : 0, d ? name : NULL);
+}
+
+/* What next_batch did: read a batch to handle, left lv[depth] (read the
+   one it was in next), ended the walk, or was told to stop.  */
+enum batch { BATCH_READ, BATCH_LEFT, BATCH_OVER, BATCH_STOP };
+
+/* The buffer is handled: read lv[depth]'s next batch, a removing walk's
+   files handled first.  At the directory's end, or if it cannot be read
+   (reported, unless it went with a removed subtree: see parent_removed),
+   leave it.  */
+static enum batch
+next_batch (struct walk *w)
+{
+  struct level *l = &w->lv[depth (w)];
+  ssize_t n = read_batch (w);
+  /* Removed, it fails to be read with ENOENT, or with EINVAL from the
+     lseek on tmpfs: ENOENT is what it is.  */
+  bool gone = n < 0 && removed (dir_of (w, depth (w))->fd);
+  if (gone)
+    n = -ENOENT;
+  if (n < 0 && !(gone && parent_removed (w))
+      && unreadable (w, (int) -n) == WALK_STOP)
+    return BATCH_STOP;
+  /* What could not be read is left in place, unless it is removed with
+     the directory.  */
+  if (n < 0 && !gone)
+    l->kept++;
+  if (n <= 0)
+    {
+      int ret = leave (w);
+      if (ret == WALK_STOP)
+        return BATCH_STOP;
+      return ret == 1 || w->dirs.n == 0 ? BATCH_OVER : BATCH_LEFT;
+    }
+  w->buf_len = n;
+  w->buf_pos = 0;
+  if (w->order && files_first (w) == WALK_STOP)
+    return BATCH_STOP;
+  w->buf_last = last_to_handle (w);
+  return BATCH_READ;
+}
+
+/* Handle the next entry of the batch, one of lv[D]'s.  Return WALK_STOP
+   or 0.  */
+static int
+next_entry (struct walk *w, size_t d)
+{
+  struct level *l = &w->lv[d];
+  size_t off = w->buf_pos;
+  struct nc_dirent64 *de = (struct nc_dirent64 *) (w->buf + off);
+  w->buf_pos += de->d_reclen;
+  l->resume = de->d_off;
+  if (de->d_type == DT_DONE)
+    return 0;
+  if (dot_or_dotdot (de->d_name))
+    {
+      if (de->d_name[1] == '\0')
+        l->dino_ok = de->d_ino == (uint64_t) dir_of (w, d)->st.st_ino;
+      return 0;
+    }
+  /* Left in place before a rescan, or before going down into a
+     directory listed earlier.  */
+  if (l->kept_set.used && set_has (&l->kept_set, entry_key (de->d_name)))
+    return 0;
+  return entry (w, de->d_name, de->d_type, de->d_ino, off == w->buf_last);
+}
+
 static int
 walk_loop (struct walk *w)
 {
   for (;;)
     {
-      struct level *l = &w->lv[depth (w)];
-      struct walk_dir *ld = dir_of (w, depth (w));
+      size_t d = depth (w);
       if (w->buf_pos >= w->buf_len)
-        {
-          ssize_t n = 0;
-          if (!l->pos_ok)
-            {
-              off_t off = sys_lseek (ld->fd, l->resume, SEEK_SET);
-              if (off < 0)
-                n = off;
-              else
-                l->pos_ok = true;
-            }
-          /* An interrupted read of a directory (FUSE, NFS) is retried,
-             not reported as an entry that cannot be read.  */
-          if (l->pos_ok)
-            while ((n = sys_getdents64 (ld->fd, w->buf, WALK_BUFSIZE))
-                   == -EINTR)
-              continue;
-          /* Removed, it fails to be read with ENOENT, or with EINVAL
-             from the lseek on tmpfs: ENOENT is what it is.  */
-          bool gone = n < 0 && removed (ld->fd);
-          if (gone)
-            n = -ENOENT;
-          if (n < 0 && !(gone && parent_removed (w)))
-            {
-              size_t d = depth (w);
-              const char *name = level_name (w, d);
-              struct walk_entry e = { .type = WALK_ERR,
-                                      .dirfd = d ? dir_of (w, d - 1)->fd : w->root_dirfd,
-                                      .name = name, .fd = ld->fd,
-                                      .st = &ld->st, .depth = d,
-                                      .err = (int) -n, .is_dir = true };
-              if (call (w, &e, d ? d - 1 : 0, d ? name : NULL) == WALK_STOP)
-                return WALK_STOP;
-            }
-          /* What could not be read is left in place, unless it is
-             removed with the directory.  */
-          if (n < 0 && !gone)
-            l->kept++;
-          if (n <= 0)
-            {
-              int ret = leave (w);
-              if (ret == WALK_STOP)
-                return WALK_STOP;
-              if (ret == 1 || w->dirs.n == 0)
-                return 0;
-              continue;
-            }
-          w->buf_len = n;
-          w->buf_pos = 0;
-          if (w->order && files_first (w) == WALK_STOP)
+        switch (next_batch (w))
+          {
+          case BATCH_STOP:
             return WALK_STOP;
-          w->buf_last = last_to_handle (w);
-        }
-
-      size_t off = w->buf_pos;
-      struct nc_dirent64 *de = (struct nc_dirent64 *) (w->buf + off);
-      w->buf_pos += de->d_reclen;
-      l->resume = de->d_off;
-      if (de->d_type == DT_DONE)
-        continue;
-      if (dot_or_dotdot (de->d_name))
-        {
-          if (de->d_name[1] == '\0')
-            l->dino_ok = de->d_ino == (uint64_t) ld->st.st_ino;
-          continue;
-        }
-      /* Left in place before a rescan, or before going down into a
-         directory listed earlier.  */
-      if (l->kept_set.used
-          && set_has (&l->kept_set, entry_key (de->d_name)))
-        continue;
-      if (entry (w, de->d_name, de->d_type, de->d_ino, off == w->buf_last)
-          == WALK_STOP)
+          case BATCH_OVER:
+            return 0;
+          case BATCH_LEFT:
+            continue;
+          case BATCH_READ:
+            break;
+          }
+      if (next_entry (w, d) == WALK_STOP)
         return WALK_STOP;
     }
+}
+
+/* Walk NAME from the directory FD (the walk owns it from now on), whose
+   stat is ST, till the walk is over.  Return what walk_loop returns.  */
+static int
+walk_tree (struct walk *w, int fd, const struct stat *st, size_t max_fds)
+{
+  w->root_dev = st->st_dev;
+  w->nalloc = 16;
+  w->lv = xnmalloc (w->nalloc, sizeof *w->lv);
+  w->lv[0] = (struct level) { .pos_ok = true,
+                              .linked = w->flags & WALK_FOLLOW_TOP };
+  walk_stack_init (&w->dirs, max_fds);
+  walk_stack_push (&w->dirs, fd, st);
+  w->buf = xmalloc (WALK_BUFSIZE);
+  if ((w->flags & WALK_REMOVING) && !(w->flags & WALK_STAT))
+    w->order = xnmalloc (WALK_BUFSIZE / MIN_RECLEN, sizeof *w->order);
+  int action = walk_loop (w);
+  while (w->dirs.n > 0)
+    pop (w);
+  walk_stack_free (&w->dirs);
+  free (w->lv);
+  free (w->names);
+  free (w->buf);
+  free (w->order);
+  return action;
+}
+
+/* NAME, E, a directory as ST says: open it, check that it is the one
+   stat'ed, visit it, and walk it unless the visit says not to.  Return
+   the action of the last visit.  */
+static int
+walk_top_dir (struct walk *w, struct walk_entry *e, const struct stat *st,
+              size_t max_fds)
+{
+  e->is_dir = true;
+  int fd = w->flags & WALK_FOLLOW_TOP
+           ? open_dir_follow (w->root_dirfd, w->root_name)
+           : open_dir_retry (w->root_dirfd, w->root_name);
+  if (fd == -ENOTDIR || fd == -ELOOP)
+    return visit_replaced (w, e, 0, NULL);
+  if (fd < 0)
+    {
+      e->err = -fd;
+      return call (w, e, 0, NULL);
+    }
+  struct stat dst;
+  int ret = stat_at (fd, "", AT_EMPTY_PATH, &dst, NULL);
+  if (ret == 0 && !same_file (st, &dst))
+    ret = -WALK_ECHANGED;
+  if (ret < 0)
+    {
+      sys_close (fd);
+      e->err = -ret;
+      return call (w, e, 0, NULL);
+    }
+  e->type = WALK_DIR;
+  e->fd = fd;
+  e->st = &dst;
+  int action = call (w, e, 0, NULL);
+  if (action == WALK_SKIP || action == WALK_STOP)
+    {
+      sys_close (fd);
+      return action;
+    }
+  return walk_tree (w, fd, &dst, max_fds);
 }
 
 /* --- the interface ------------------------------------------------- */
@@ -1001,7 +1112,7 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
                     .display = display ? display : name };
   struct walk_entry e = { .type = WALK_ERR, .dirfd = dirfd, .name = name,
                           .fd = -1, .depth = 0 };
-  struct stat st, dst;
+  struct stat st;
   bool follow = flags & WALK_FOLLOW_TOP;
   int ret = stat_at (dirfd, name, follow ? 0 : AT_SYMLINK_NOFOLLOW, &st,
                      NULL);
@@ -1010,71 +1121,16 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
     {
       e.err = -ret;
       action = call (&w, &e, 0, NULL);
-      goto done;
     }
-  if (!S_ISDIR (st.st_mode))
+  else if (!S_ISDIR (st.st_mode))
     {
       e.type = dtype_type (IFTODT (st.st_mode));
       e.st = &st;
       e.followed = follow;
       action = call (&w, &e, 0, NULL);
-      goto done;
-    }
-
-  e.is_dir = true;
-  int fd = follow ? open_dir_follow (dirfd, name)
-                  : open_dir_retry (dirfd, name);
-  if (fd == -ENOTDIR || fd == -ELOOP)
-    action = visit_replaced (&w, &e, 0, NULL);
-  else if (fd < 0)
-    {
-      e.err = -fd;
-      action = call (&w, &e, 0, NULL);
     }
   else
-    {
-      ret = stat_at (fd, "", AT_EMPTY_PATH, &dst, NULL);
-      if (ret == 0 && !same_file (&st, &dst))
-        ret = -WALK_ECHANGED;
-      if (ret < 0)
-        {
-          sys_close (fd);
-          e.err = -ret;
-          action = call (&w, &e, 0, NULL);
-        }
-      else
-        {
-          e.type = WALK_DIR;
-          e.fd = fd;
-          e.st = &dst;
-          action = call (&w, &e, 0, NULL);
-          if (action == WALK_SKIP || action == WALK_STOP)
-            sys_close (fd);
-          else
-            {
-              w.root_dev = dst.st_dev;
-              w.nalloc = 16;
-              w.lv = xnmalloc (w.nalloc, sizeof *w.lv);
-              w.lv[0] = (struct level) { .pos_ok = true,
-                                         .linked = follow };
-              walk_stack_init (&w.dirs, max_fds);
-              walk_stack_push (&w.dirs, fd, &dst);
-              w.buf = xmalloc (WALK_BUFSIZE);
-              if ((flags & WALK_REMOVING) && !(flags & WALK_STAT))
-                w.order = xnmalloc (WALK_BUFSIZE / MIN_RECLEN,
-                                    sizeof *w.order);
-              action = walk_loop (&w);
-              while (w.dirs.n > 0)
-                pop (&w);
-              walk_stack_free (&w.dirs);
-              free (w.lv);
-              free (w.names);
-              free (w.buf);
-              free (w.order);
-            }
-        }
-    }
-done:
+    action = walk_top_dir (&w, &e, &st, max_fds);
   free (w.path);
   return action == WALK_STOP ? WALK_STOP : 0;
 }

@@ -1,0 +1,100 @@
+/* remove/removal.c -- the state of a removal, its messages and its
+   count; see remove/removal.h.  */
+
+#include <config.h>
+
+#include "remove/removal.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/common.h"
+#include "human.h"
+#include "sys/calls.h"
+#include "xalloc.h"
+
+void
+removal_start (struct removal *r, const struct remove_options *o)
+{
+  *r = (struct removal) { .o = o };
+  if (o->preserve_root)
+    r->root_ok = sys_fstatat (AT_FDCWD, "/", &r->root, 0) == 0;
+  progress_start (&r->bar, o->progress > 0);
+  r->progress = o->progress < 0 ? r->bar.tty && !o->verbose && !o->dry_run
+                                : o->progress > 0;
+}
+
+/* The progress line: the entries removed and their rate.  */
+static void
+progress_line (struct removal *r, bool last)
+{
+  double secs = progress_seconds (&r->bar);
+  char buf[LONGEST_HUMAN_READABLE + 1];
+  uintmax_t per_sec = secs > 0 ? (uintmax_t) ((double) r->removed / secs)
+                               : 0;
+  const char *rate = human_readable (per_sec, buf, human_autoscale | human_SI
+                                     | human_suppress_point_zero
+                                     | human_round_to_nearest, 1, 1);
+  progress_draw (&r->bar, last, "%" PRIuMAX " removed, %.1f s, %s/s",
+                 r->removed, secs, rate);
+}
+
+void
+removal_finish (struct removal *r)
+{
+  if (progress_finish (&r->bar))
+    progress_line (r, true);
+  free (r->dirs);
+  r->dirs = NULL;
+  r->dirs_alloc = 0;
+}
+
+void
+remove_report (struct walk *w, int err)
+{
+  cli_fail (0, "cannot remove %s: %s", quote_file (walk_path (w)),
+            walk_strerror (err));
+}
+
+void
+removal_say (struct removal *r, struct walk *w, bool dir)
+{
+  if (!r->o->verbose && !r->o->dry_run)
+    return;
+  progress_clear (&r->bar);
+  printf ("%s%s %s\n", r->o->dry_run ? "would remove" : "removed",
+          dir ? " directory" : "", quote_file (walk_path (w)));
+}
+
+void
+removal_count (struct removal *r)
+{
+  r->removed++;
+  /* The clock is read every 64 entries only.  */
+  if (r->progress && (r->removed & 63) == 0 && progress_due (&r->bar))
+    progress_line (r, false);
+}
+
+struct remove_dir *
+removal_dir (struct removal *r, size_t depth)
+{
+  if (depth >= r->dirs_alloc)
+    {
+      size_t old = r->dirs_alloc;
+      r->dirs_alloc = 2 * depth + 16;
+      r->dirs = xnrealloc (r->dirs, r->dirs_alloc, sizeof *r->dirs);
+      memset (r->dirs + old, 0, (r->dirs_alloc - old) * sizeof *r->dirs);
+    }
+  return &r->dirs[depth];
+}
+
+int
+removal_keep (struct removal *r, const struct walk_entry *e)
+{
+  if (e->depth > 0)
+    removal_dir (r, e->depth - 1)->declined++;
+  return WALK_CONTINUE;
+}
