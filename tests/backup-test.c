@@ -20,17 +20,6 @@
 #undef open
 #undef close
 
-/* Make NAME in DIRFD holding TEXT.  */
-static void
-put (int dirfd, const char *name, const char *text)
-{
-  int fd = openat (dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                   0644);
-  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
-    tap_die (name);
-  close (fd);
-}
-
 /* Whether backup_name gives WANT for FILE.  */
 static void
 check_name (int dirfd, const char *file, enum backup_type type,
@@ -46,22 +35,22 @@ check_name (int dirfd, const char *file, enum backup_type type,
 static void
 test_names (int dirfd)
 {
-  put (dirfd, "f", "f");
+  write_text (dirfd, "f", "f");
   check_name (dirfd, "f", BACKUP_SIMPLE, NULL, "f~");
   check_name (dirfd, "f", BACKUP_SIMPLE, ".b", "f.b");
   check_name (dirfd, "f", BACKUP_SIMPLE, "a/b", "f~");
   check_name (dirfd, "f", BACKUP_SIMPLE, "", "f~");
   check_name (dirfd, "f", BACKUP_EXISTING, NULL, "f~");
   check_name (dirfd, "f", BACKUP_NUMBERED, NULL, "f.~1~");
-  put (dirfd, "f.~9~", "9");
-  put (dirfd, "f.~07~", "leading zero: not a number");
-  put (dirfd, "f.~12x~", "not a number");
-  put (dirfd, "fg.~50~", "another file's");
+  write_text (dirfd, "f.~9~", "9");
+  write_text (dirfd, "f.~07~", "leading zero: not a number");
+  write_text (dirfd, "f.~12x~", "not a number");
+  write_text (dirfd, "fg.~50~", "another file's");
   check_name (dirfd, "f", BACKUP_EXISTING, NULL, "f.~10~");
   check_name (dirfd, "f", BACKUP_NUMBERED, NULL, "f.~10~");
-  put (dirfd, "f.~99~", "99");
+  write_text (dirfd, "f.~99~", "99");
   check_name (dirfd, "f", BACKUP_NUMBERED, NULL, "f.~100~");
-  put (dirfd, "f.~100~", "100");
+  write_text (dirfd, "f.~100~", "100");
   check_name (dirfd, "f", BACKUP_NUMBERED, NULL, "f.~101~");
   check_name (dirfd, "./f", BACKUP_NUMBERED, NULL, "./f.~101~");
   setenv ("SIMPLE_BACKUP_SUFFIX", ".env", 1);
@@ -83,20 +72,6 @@ test_names (int dirfd)
   check_name (dirfd, longname, BACKUP_SIMPLE, ".longer", want);
 }
 
-/* The content of NAME in DIRFD, at most SIZE - 1 bytes, into BUF.  */
-static const char *
-content (int dirfd, const char *name, char *buf, size_t size)
-{
-  buf[0] = '\0';
-  int fd = openat (dirfd, name, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return buf;
-  ssize_t n = read (fd, buf, size - 1);
-  buf[n > 0 ? n : 0] = '\0';
-  close (fd);
-  return buf;
-}
-
 static bool
 same_file (int dirfd, const char *a, const char *b)
 {
@@ -110,15 +85,15 @@ static void
 test_make (int dirfd)
 {
   char buf[64], *made = NULL;
-  put (dirfd, "g", "g1");
-  put (dirfd, "g~", "older");
+  write_text (dirfd, "g", "g1");
+  write_text (dirfd, "g~", "older");
   struct stat old;
   fstatat (dirfd, "g~", &old, 0);
   tap_check_int (backup_make (dirfd, "g", BACKUP_SIMPLE, NULL, &made), 0,
                  "backup_make simple over an older backup");
   tap_ok (made && strcmp (made, "g~") == 0, "its name is g~");
   tap_ok (same_file (dirfd, "g", "g~"), "g~ is a hard link of g");
-  tap_ok (strcmp (content (dirfd, "g", buf, sizeof buf), "g1") == 0,
+  tap_ok (strcmp (read_text (dirfd, "g", buf, sizeof buf), "g1") == 0,
           "g is left as it was");
   free (made);
   made = NULL;

@@ -42,31 +42,6 @@ count_entries (const char *dir)
   return n;
 }
 
-/* The content of NAME in DIRFD, at most SIZE - 1 bytes, into BUF; "" if
-   it cannot be read.  */
-static const char *
-content (int dirfd, const char *name, char *buf, size_t size)
-{
-  buf[0] = '\0';
-  int fd = openat (dirfd, name, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return buf;
-  ssize_t n = read (fd, buf, size - 1);
-  buf[n > 0 ? n : 0] = '\0';
-  close (fd);
-  return buf;
-}
-
-static void
-write_file (int dirfd, const char *name, const char *text)
-{
-  int fd = openat (dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                   0644);
-  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
-    tap_die (name);
-  close (fd);
-}
-
 /* A copy made with install_create_tmp holding TEXT, on DIRFD.  */
 static int
 made_copy (int dirfd, const char *text, bool *named)
@@ -94,11 +69,11 @@ test_install (const char *dir, int dirfd)
   tap_check_int (install_tmp (fd, named, dirfd, "a", false), 0,
                  "install_tmp: a new name");
   install_discard_tmp (fd, dirfd, false);
-  tap_check_str (content (dirfd, "a", buf, sizeof buf), "new",
+  tap_check_str (read_text (dirfd, "a", buf, sizeof buf), "new",
                  "install_tmp: the new name holds the copy");
 
   /* Over an existing file, which another name keeps whole.  */
-  write_file (dirfd, "b", "old");
+  write_text (dirfd, "b", "old");
   if (linkat (dirfd, "b", dirfd, "b-other", 0) < 0)
     tap_die ("linkat");
   struct stat before, after;
@@ -108,20 +83,20 @@ test_install (const char *dir, int dirfd)
                  "install_tmp over an existing file");
   install_discard_tmp (fd, dirfd, false);
   fstatat (dirfd, "b", &after, 0);
-  tap_check_str (content (dirfd, "b", buf, sizeof buf), "replacement",
+  tap_check_str (read_text (dirfd, "b", buf, sizeof buf), "replacement",
                  "install_tmp: the name holds the new copy");
-  tap_check_str (content (dirfd, "b-other", buf, sizeof buf), "old",
+  tap_check_str (read_text (dirfd, "b-other", buf, sizeof buf), "old",
                  "install_tmp: the old file is replaced, not written over");
   tap_ok (before.st_ino != after.st_ino,
           "install_tmp: the name is a new inode");
 
   /* EXISTS false, but the name was taken meanwhile: renamed over it.  */
-  write_file (dirfd, "c", "taken");
+  write_text (dirfd, "c", "taken");
   fd = made_copy (dirfd, "mine", &named);
   tap_check_int (install_tmp (fd, named, dirfd, "c", false), 0,
                  "install_tmp: a name taken meanwhile is replaced");
   install_discard_tmp (fd, dirfd, false);
-  tap_check_str (content (dirfd, "c", buf, sizeof buf), "mine",
+  tap_check_str (read_text (dirfd, "c", buf, sizeof buf), "mine",
                  "install_tmp: ... by the copy");
 
   /* Discarded: nothing stays.  */
@@ -134,7 +109,7 @@ test_install (const char *dir, int dirfd)
   /* A failure leaves the name as it was and no temporary name.  */
   if (mkdirat (dirfd, "d", 0755) < 0)
     tap_die ("mkdirat");
-  write_file (dirfd, "d/inside", "x");
+  write_text (dirfd, "d/inside", "x");
   n = count_entries (dir);
   fd = made_copy (dirfd, "not a directory", &named);
   int ret = install_tmp (fd, named, dirfd, "d", true);
@@ -156,7 +131,7 @@ test_install (const char *dir, int dirfd)
                  "install_link: no temporary name left");
   tap_check_int (install_link (dirfd, "missing", dirfd, "c"), -ENOENT,
                  "install_link from a missing file fails");
-  tap_check_str (content (dirfd, "c", buf, sizeof buf), "new",
+  tap_check_str (read_text (dirfd, "c", buf, sizeof buf), "new",
                  "install_link: the name is kept on failure");
 
   tap_check_int (install_fsync_dir (dirfd), 0, "install_fsync_dir");
@@ -247,7 +222,7 @@ static void
 test_attrs (int dirfd, struct copy_options *o)
 {
   struct timespec then[2] = { { 1000000000, 5 }, { 1200000000, 7 } };
-  write_file (dirfd, "src", "data");
+  write_text (dirfd, "src", "data");
   fchmodat (dirfd, "src", 0640, 0);
   utimensat (dirfd, "src", then, 0);
   struct stat src;
@@ -273,7 +248,7 @@ test_attrs (int dirfd, struct copy_options *o)
 
   /* Replacing a file, nothing preserved: the replaced file's mode.  */
   o->preserve = (struct copy_preserve) { 0 };
-  write_file (dirfd, "old", "old");
+  write_text (dirfd, "old", "old");
   fchmodat (dirfd, "old", 0604, 0);
   struct stat old;
   fstatat (dirfd, "old", &old, 0);
@@ -347,14 +322,14 @@ test_dest (const char *dir, int dirfd, struct copy_options *o)
 {
   struct put p;
   struct stat src;
-  write_file (dirfd, "dsrc", "source");
+  write_text (dirfd, "dsrc", "source");
   fstatat (dirfd, "dsrc", &src, 0);
 
   tap_check_int (check (o, dirfd, "none", &src, &p), 1, "nothing there");
   tap_check_int (p.how, PUT_NEW, "nothing there: a new name");
   put_release (&p);
 
-  write_file (dirfd, "file", "x");
+  write_text (dirfd, "file", "x");
   tap_check_int (check (o, dirfd, "file", &src, &p), 1, "a regular file");
   tap_check_int (p.how, PUT_REPLACE, "a regular file: replaced whole");
   put_release (&p);
@@ -379,7 +354,7 @@ test_dest (const char *dir, int dirfd, struct copy_options *o)
 
   /* A symbolic link to a file in another directory: written through.  */
   mkdirat (dirfd, "sub", 0755);
-  write_file (dirfd, "sub/target", "t");
+  write_text (dirfd, "sub/target", "t");
   symlinkat ("sub/target", dirfd, "link");
   tap_check_int (check (o, dirfd, "link", &src, &p), 1,
                  "a symbolic link: written through");

@@ -15,7 +15,8 @@
    them all, with what they hold, at exit (children that exit do not).
 
    The test data and I/O helpers: fill_random, read_at, read_all,
-   xwrite, xopenat, fd_pos.
+   xwrite, xopenat, fd_pos, and small files of text: read_text,
+   write_text.
 
    Header only: every function is static and may go unused in a driver.  */
 
@@ -257,6 +258,32 @@ TAP_FN off_t
 fd_pos (int fd)
 {
   return lseek (fd, 0, SEEK_CUR);
+}
+
+/* The content of NAME in DIRFD, at most SIZE - 1 bytes, into BUF; "" if
+   it cannot be read.  */
+TAP_FN const char *
+read_text (int dirfd, const char *name, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  int fd = openat (dirfd, name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return buf;
+  ssize_t n = read (fd, buf, size - 1);
+  buf[n > 0 ? n : 0] = '\0';
+  close (fd);
+  return buf;
+}
+
+/* Setup that must work: NAME in DIRFD made (or emptied) holding TEXT.  */
+TAP_FN void
+write_text (int dirfd, const char *name, const char *text)
+{
+  int fd = openat (dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                   0644);
+  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
+    tap_die (name);
+  close (fd);
 }
 
 /* ------------------------------------------------------------------ */

@@ -15,42 +15,14 @@ setup() {
   require_cmd python3 cp
 }
 
-# listing DIR [group]: one line per entry of DIR, by path: type, mode
-# (not of a symbolic link), the text of a symbolic link, the mtime in ns
-# or "new" (made by this run) of a directory or symbolic link, and for
-# anything but a directory its inode: the number, where two trees link
-# to one source, or with "group" the first path of its inode in DIR,
-# where they were made alike in two places.
-listing() {
-  python3 - "$@" <<'EOF'
-import os, stat, sys, time
-
-old = time.time_ns() - 3600 * 10**9
-group = len(sys.argv) > 2
-first = {}
-out = []
-os.chdir(sys.argv[1])
-for top, dirs, files in os.walk("."):
-    for name in sorted(dirs + files):
-        p = os.path.join(top, name)
-        st = os.lstat(p)
-        m = st.st_mode
-        s = "%s %s" % (p, stat.filemode(m)[0])
-        if stat.S_ISLNK(m):
-            s += " -> " + os.readlink(p)
-        else:
-            s += " %04o" % stat.S_IMODE(m)
-        if stat.S_ISLNK(m) or stat.S_ISDIR(m):
-            s += " mtime %s" % (st.st_mtime_ns if st.st_mtime_ns < old
-                                else "new")
-        if not stat.S_ISDIR(m):
-            key = (st.st_dev, st.st_ino)
-            s += " inode %s" % (first.setdefault(key, p) if group
-                                else st.st_ino)
-        out.append(s)
-print("\n".join(sorted(out)))
-EOF
-}
+# What a listing of a copy shows (xcp_helper.bash): type, mode (not of a
+# symbolic link), the text of a symbolic link, the mtime in ns or "new"
+# (made by this run) of a directory or symbolic link, and for anything
+# but a directory its inode: the number, where two trees link to one
+# source, or with "listing DIR group" the first path of its inode in
+# DIR, where they were made alike in two places.
+# shellcheck disable=SC2034 # read by listing (xcp_helper.bash)
+LISTING_FIELDS=(mode target mtime:dl inode)
 
 # make_src: a tree to link: files, a hard link, a FIFO, (as root) a
 # device, symbolic links to a file, to a FIFO and dangling, directories

@@ -18,41 +18,13 @@ setup() {
   require_cmd python3 cp
 }
 
-# listing DIR: one line per entry of DIR, sorted by path: type, mode,
-# owner, size, link target, the mtime in ns or "new" for a time of this
-# run's (the copies are not made at the same instant), the first path of
-# its hard-link group and its link count, the user.* xattrs.
-listing() {
-  python3 - "$1" <<'EOF'
-import os, stat, sys, time
-
-old = time.time_ns() - 3600 * 10**9
-first = {}
-out = []
-os.chdir(sys.argv[1])
-for top, dirs, files in os.walk("."):
-    for name in [""] + sorted(dirs + files) if top == "." else sorted(dirs + files):
-        p = os.path.join(top, name) if name else "."
-        st = os.lstat(p)
-        m = st.st_mode
-        s = "%s %s %04o %d:%d" % (p, stat.filemode(m)[0], stat.S_IMODE(m),
-                                  st.st_uid, st.st_gid)
-        if stat.S_ISREG(m):
-            s += " size %d" % st.st_size
-        if stat.S_ISLNK(m):
-            s += " -> " + os.readlink(p)
-        else:
-            s += " mtime %s" % (st.st_mtime_ns if st.st_mtime_ns < old
-                                else "new")
-            s += " xattrs %s" % sorted(n for n in os.listxattr(p)
-                                       if n.startswith("user."))
-        if not stat.S_ISDIR(m):
-            s += " group %s links %d" % (
-                first.setdefault((st.st_dev, st.st_ino), p), st.st_nlink)
-        out.append(s)
-print("\n".join(sorted(out)))
-EOF
-}
+# What a listing of a copy shows (xcp_helper.bash): DIR itself and each
+# entry of it: type, mode, owner, size, link target, the mtime in ns or
+# "new" for a time of this run's (the copies are not made at the same
+# instant), the first path of its hard-link group and its link count,
+# the user.* xattrs.
+# shellcheck disable=SC2034 # read by listing (xcp_helper.bash)
+LISTING_FIELDS=(top mode owner size target mtime:^l xattrs group links)
 
 # assert_same_listing A B: the listings of A and B are the same.
 assert_same_listing() {

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# xcp_helper.bash -- what xcp.bats and xcp-jobs.bats share: xcp run as the
-# tests run it, the trees they copy and how they look at them, and the
+# xcp_helper.bash -- what the xcp*.bats files share: xcp run as the tests
+# run it, the trees they copy and how they look at them, and the
 # processes of a copy running in the background.  Loaded after
 # test_helper.
 
@@ -73,6 +73,75 @@ make_tree() {
   if [[ $(id -u) -eq 0 ]]; then
     TREE_PATHS+=(null)
   fi
+}
+
+# listing DIR [FIELD]...: one line per entry below DIR, sorted by path:
+# the path, the type (ls's letter), then the fields LISTING_FIELDS (each
+# test file sets its own) and FIELD... ask for, in this order whatever
+# theirs:
+#   top        DIR itself too, as "."
+#   mode       the permissions, set-ID and sticky bits (not of a symbolic
+#              link, whose are always 0777)
+#   owner      uid:gid
+#   size       of a regular file
+#   target     the text of a symbolic link
+#   mtime:TYPES  the mtime in ns, or "new" for one of the last hour (made
+#              by this run: two copies are not made at the same instant),
+#              of the entries whose type letter is in TYPES, or not in
+#              TYPES after a ^ (mtime:dl, mtime:^l)
+#   xattrs     the names of the user.* extended attributes (not of a link)
+#   inode      of anything but a directory, its number: where two trees
+#              link to one source
+#   group      instead, the first path of its inode in DIR: where two
+#              trees were made alike in two places
+#   links      of anything but a directory, its link count
+LISTING_FIELDS=()
+listing() {
+  python3 - "$1" "${LISTING_FIELDS[@]}" "${@:2}" <<'EOF'
+import os, stat, sys, time
+
+old = time.time_ns() - 3600 * 10**9
+fields = set(sys.argv[2:])
+mtime_types = next((f[6:] for f in fields if f.startswith("mtime:")), None)
+os.chdir(sys.argv[1])
+paths = ["."] if "top" in fields else []
+for top, dirs, files in os.walk("."):
+    paths += [os.path.join(top, name) for name in dirs + files]
+first = {}
+out = []
+for p in sorted(paths):
+    st = os.lstat(p)
+    m = st.st_mode
+    kind = stat.filemode(m)[0]
+    link, isdir = stat.S_ISLNK(m), stat.S_ISDIR(m)
+    key = (st.st_dev, st.st_ino)
+    first.setdefault(key, p)
+    s = "%s %s" % (p, kind)
+    if "mode" in fields and not link:
+        s += " %04o" % stat.S_IMODE(m)
+    if "owner" in fields:
+        s += " %d:%d" % (st.st_uid, st.st_gid)
+    if "size" in fields and stat.S_ISREG(m):
+        s += " size %d" % st.st_size
+    if "target" in fields and link:
+        s += " -> " + os.readlink(p)
+    if mtime_types is not None and (
+            kind not in mtime_types[1:] if mtime_types.startswith("^")
+            else kind in mtime_types):
+        s += " mtime %s" % (st.st_mtime_ns if st.st_mtime_ns < old
+                            else "new")
+    if "xattrs" in fields and not link:
+        s += " xattrs %s" % sorted(n for n in os.listxattr(p)
+                                   if n.startswith("user."))
+    if not isdir and "group" in fields:
+        s += " group %s" % first[key]
+    elif not isdir and "inode" in fields:
+        s += " inode %d" % st.st_ino
+    if not isdir and "links" in fields:
+        s += " links %d" % st.st_nlink
+    out.append(s)
+print("\n".join(out))
+EOF
 }
 
 # tree_stat DIR: type, mode, owner, device number, times (ns) of every

@@ -1,6 +1,8 @@
 /* copy/options.h -- what a copy of files is asked to do: xcp's options,
    parsed once in main and passed down, read-only, to every function of
-   the copy (coreutils' struct cp_options).
+   the copy (coreutils' struct cp_options).  What the words of the
+   options mean, and the rules between options, are here too
+   (copy_parse_*, copy_options_settle): the tool keeps its table.
 
    The struct holds choices only, no state: a copy in progress keeps its
    own (the refusal cache, the progress counters, the hard-link map).
@@ -198,5 +200,48 @@ copy_leaves_existing (const struct copy_options *x)
 /* Fill X's process fields: the umask (read without changing it for
    good), the effective user and group.  */
 void copy_options_init (struct copy_options *x);
+
+/* xcp's option words, as cp takes them: an argument that is none of
+   them, or abbreviates several, is a usage error (cli_keyword).  */
+
+/* --reflink=WHEN, --sparse=WHEN (the option's name, OPTION, in
+   messages): auto, always, never, in the order of enum copy_when.  */
+enum copy_when copy_parse_when (const char *option, const char *arg);
+
+/* --update=WHEN: all, none, none-fail, older.  */
+enum copy_update copy_parse_update (const char *arg);
+
+/* --engine=ENGINE: clone, copy_file_range, sendfile, splice, rw.  */
+enum copy_engine copy_parse_engine (const char *arg);
+
+/* Set the attributes of the list ARG in X to ON, under the name OPTION:
+   for --preserve, NULL or empty is the default list
+   (mode,ownership,timestamps); --no-preserve also takes context, which a
+   kernel without SELinux has none of, to leave it out.  The words in
+   cp's order; each list adds to, or takes from, what the options before
+   it said, and the last word about the mode wins.  */
+void copy_parse_preserve (const char *option, const char *arg, bool on,
+                          struct copy_options *x);
+
+/* The backup type CONTROL names (WHAT in messages: "backup type",
+   "$VERSION_CONTROL").  */
+enum backup_type copy_parse_backup (const char *what, const char *control);
+
+/* -b, a bare --backup or -S, without --backup=CONTROL: the backups
+   $VERSION_CONTROL says, else existing, as cp.  */
+enum backup_type copy_default_backup (void);
+
+/* -l or -s (LINK), never both, as cp: a usage error.  */
+void copy_set_link (struct copy_options *x, enum copy_link link);
+
+/* Once every option is in X: the rules between them, as cp's.  -n
+   leaves every file whatever --update says; -r -l without -P, -H or -L
+   follows a tree's symbolic links; BACKUP (-b, -S or --backup given)
+   without CONTROL (a --backup=CONTROL) takes copy_default_backup's.  A
+   usage error where two contradict: --backup with -n or
+   --update=none-fail, --engine=clone with --reflink=never,
+   --reflink=always with --sparse=never.  */
+void copy_options_settle (struct copy_options *x, bool backup,
+                          bool control);
 
 #endif

@@ -20,7 +20,7 @@
 #include "copy/install.h"
 #include "copy/jobs.h"
 #include "copy/msg.h"
-#include "dirname.h"
+#include "copy/names.h"
 #include "same-inode.h"
 #include "sys/calls.h"
 #include "sys/fdroom.h"
@@ -105,42 +105,43 @@ struct copy_tree
   size_t leaves_head, nleaves;
 };
 
+/* The path of the entry W is visiting below the top copy, in the
+   scratch *BUF of *ALLOC bytes (grown as needed): HEAD, NAME, then what
+   follows the source's path in walk_path, after a slash unless that
+   starts with one or what comes before is empty or ends in one.  */
+static const char *
+path_below (const struct copy_tree *t, struct walk *w, const char *head,
+            const char *name, char **buf, size_t *alloc)
+{
+  const char *s = walk_path (w) + t->src_display_len;
+  size_t need = strlen (head) + strlen (name) + strlen (s) + 2;
+  if (*alloc < need)
+    {
+      free (*buf);
+      *alloc = 2 * need;
+      *buf = xmalloc (*alloc);
+    }
+  char *p = stpcpy (stpcpy (*buf, head), name);
+  if (*s && *s != '/' && p > *buf && p[-1] != '/')
+    *p++ = '/';
+  strcpy (p, s);
+  return *buf;
+}
+
 /* The destination path of the entry being visited: the top copy's
    display name, then what follows the source's in walk_path.  */
 static const char *
 dst_path (struct copy_tree *t, struct walk *w)
 {
-  const char *s = walk_path (w) + t->src_display_len;
-  size_t need = strlen (t->dst_display) + strlen (s) + 2;
-  if (t->path_alloc < need)
-    {
-      free (t->path);
-      t->path_alloc = 2 * need;
-      t->path = xmalloc (t->path_alloc);
-    }
-  char *p = stpcpy (t->path, t->dst_display);
-  if (*s && *s != '/' && p > t->path && p[-1] != '/')
-    *p++ = '/';
-  strcpy (p, s);
-  return t->path;
+  return path_below (t, w, "", t->dst_display, &t->path, &t->path_alloc);
 }
 
 /* The copy's path relative to link_base, for hard links.  */
 static const char *
 link_path (struct copy_tree *t, struct walk *w)
 {
-  const char *s = walk_path (w) + t->src_display_len;
-  size_t need = strlen (t->link_prefix) + strlen (t->dst_name) + strlen (s)
-                + 2;
-  if (t->lpath_alloc < need)
-    {
-      free (t->lpath);
-      t->lpath_alloc = 2 * need;
-      t->lpath = xmalloc (t->lpath_alloc);
-    }
-  snprintf (t->lpath, need, "%s%s%s%s", t->link_prefix, t->dst_name,
-            *s && *s != '/' ? "/" : "", s);
-  return t->lpath;
+  return path_below (t, w, t->link_prefix, t->dst_name, &t->lpath,
+                     &t->lpath_alloc);
 }
 
 /* Let go of the copy_dirs of level D, once its files are done (their
@@ -463,15 +464,6 @@ leave_all (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
   free (dst);
 }
 
-/* The last component of PATH, trailing slashes left out, in a new
-   string.  */
-static char *
-base_name_of (const char *path)
-{
-  const char *base = last_component (path);
-  return ximemdup0 (base, base_len (base));
-}
-
 /* Before the special file E (ST, SRC) is copied as what it is over the
    existing NAME of PARENT (DST_ST, DST): 1 to go on, 0 when there is
    nothing to do, -1 after a reported error.  A symbolic link copied onto
@@ -491,7 +483,7 @@ same_special (const struct walk_entry *e, const struct stat *st, int parent,
         return 1;
       /* One name, or two in one directory?  (At the top of the walk,
          E's name is the operand, a path.)  */
-      char *base = base_name_of (e->name);
+      char *base = copy_base_name (e->name);
       size_t dir_len = strlen (e->name) - strlen (base);
       char *dir = dir_len ? ximemdup0 (e->name, dir_len) : xstrdup ("");
       struct stat a, b;
