@@ -1,5 +1,6 @@
-/* copy-test.c -- the C test driver of lib/copy/engine.c against short
-   transfers that the kernel really makes:
+/* copy-test.c -- the C test driver of lib/copy/engine.c and
+   lib/copy/data.c.  The engine is tried against short transfers that the
+   kernel really makes:
 
    - into a non-blocking socket with a small send buffer, which a reader
      drains a few bytes at a time: every write, splice or sendfile takes
@@ -35,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copy/data.h"
 #include "copy/engine.h"
 
 /* gnulib replaces these; the tests want glibc's own.  */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "copy/engine.h"
+#include "copy/data.h"
 
 /* The request of --offset OFFSET_ARG (stored in *OFFSET, given as the
    request's position on the file's side: IN_OFF for splice-in, OUT_OFF
