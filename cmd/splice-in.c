@@ -83,11 +83,11 @@ main (int argc, char **argv)
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "write error");
 
-  struct copy_data_result res;
+  struct copy_result res;
   ret = splice_copy (&req, STDOUT_FILENO, debug, &res);
   if (ret < 0)
     {
-      if (res.failure == COPY_FAILED_READ)
+      if (res.side == COPY_SIDE_READ)
         error (EXIT_FAILURE, -ret, "error reading %s", name);
       /* The reader went away: stop quietly, as cat does.  */
       if (ret == -EPIPE)

@@ -107,11 +107,11 @@ main (int argc, char **argv)
         error (EXIT_FAILURE, -ret, "cannot truncate %s", name);
     }
 
-  struct copy_data_result res;
+  struct copy_result res;
   ret = splice_copy (&req, STDIN_FILENO, debug, &res);
   if (ret < 0)
     {
-      if (res.failure == COPY_FAILED_READ)
+      if (res.side == COPY_SIDE_READ)
         error (EXIT_FAILURE, -ret, "error reading standard input");
       error (EXIT_FAILURE, -ret, "error writing %s", name);
     }

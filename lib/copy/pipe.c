@@ -29,14 +29,13 @@ splice_request (const char *offset_arg, off_t *offset, bool file_is_input,
 
 int
 splice_copy (const struct copy_request *req, int pipe_fd, bool debug,
-             struct copy_data_result *res)
+             struct copy_result *res)
 {
   /* A pipe on the other end gets the pipe size asked for, or is grown
      (never shrunk) to the default.  */
   copy_size_pipe (pipe_fd, req->pipe_size);
-  int ret = copy_file_data (&(struct copy_data_request) { .range = *req },
-                            res);
+  int ret = copy_range (req, res);
   if (debug)
-    copy_print_debug (program_name, &res->moved);
+    copy_print_debug (program_name, res);
   return ret;
 }

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "copy/data.h"
+#include "copy/engine.h"
 
 /* The request of --offset OFFSET_ARG (stored in *OFFSET, given as the
    request's position on the file's side: IN_OFF for splice-in, OUT_OFF
@@ -22,9 +22,8 @@ struct copy_request splice_request (const char *offset_arg, off_t *offset,
 
 /* Copy as REQ says, the pipe on PIPE_FD (the standard stream) sized as
    asked or grown to the default, and with DEBUG print the engine and the
-   byte count.  Return 0 or -errno; RES->failure says which side
-   failed.  */
+   byte count.  Return 0 or -errno; RES->side says which side failed.  */
 int splice_copy (const struct copy_request *req, int pipe_fd, bool debug,
-                 struct copy_data_result *res);
+                 struct copy_result *res);
 
 #endif
