@@ -129,74 +129,93 @@ out:
   return ret;
 }
 
+/* The first data extent of FD at or after POS: *DATA its start, *LENGTH
+   its length, COPY_TO_EOF where it runs to the end.  Return 1, 0 when
+   only a hole is left, or -errno with RES->side set.  */
+static int
+next_extent (int fd, off_t pos, off_t *data, uint64_t *length,
+             struct copy_result *res)
+{
+  *data = sys_lseek (fd, pos, SEEK_DATA);
+  if (*data == -ENXIO)
+    return 0;                   /* a hole up to the end */
+  if (*data == -EINVAL && pos == 0)
+    {
+      /* No SEEK_DATA here: one extent, all data.  */
+      *data = 0;
+      *length = COPY_TO_EOF;
+      return 1;
+    }
+  if (*data < 0)
+    {
+      res->side = COPY_SIDE_READ;
+      return (int) *data;
+    }
+  off_t hole = sys_lseek (fd, *data, SEEK_HOLE);
+  if (hole < 0)
+    {
+      res->side = COPY_SIDE_READ;
+      return (int) hole;
+    }
+  /* The file may have grown since its size was taken: its end is a hole
+     then too.  */
+  *length = hole > *data ? (uint64_t) (hole - *data) : COPY_TO_EOF;
+  return 1;
+}
+
+/* Copy the extent of LENGTH bytes (COPY_TO_EOF: to the end) at DATA of
+   REQ's input to the same place of its output, as REQ's flags say; add
+   the counts to RES and set *END to the position reached.  */
+static int
+copy_extent (const struct copy_request *req, off_t data, uint64_t length,
+             struct copy_result *res, off_t *end)
+{
+  struct copy_result part;
+  int ret;
+  if (req->flags & COPY_ZEROS_AS_HOLES)
+    {
+      ret = copy_skipping_zeros (req->in_fd, req->out_fd, data, length,
+                                 &part, end);
+      add_result (res, &part);
+      return ret;
+    }
+  /* SEEK_HOLE moved the input's offset too.  */
+  if ((ret = seek_both (req->in_fd, req->out_fd, data, res)) < 0)
+    return ret;
+  struct copy_request part_req = *req;
+  part_req.in_off = part_req.out_off = NULL;
+  part_req.length = length;
+  ret = copy_range (&part_req, &part);
+  add_result (res, &part);
+  *end = data + (off_t) part.bytes;
+  return ret;
+}
+
 int
 copy_extents (const struct copy_request *req, off_t size,
               struct copy_result *res, bool *holes)
 {
-  struct copy_request part_req = *req;
-  struct copy_result part;
   off_t pos = 0, copied_to = 0;
-  int ret = 0;
+  int ret;
 
-  part_req.in_off = part_req.out_off = NULL;
   *res = (struct copy_result) { .engine = COPY_ENGINE_NONE };
   *holes = false;
   while (pos < size)
     {
-      off_t data = sys_lseek (req->in_fd, pos, SEEK_DATA);
-      if (data == -ENXIO)
-        break;                  /* a hole up to the end */
-      if (data == -EINVAL && pos == 0)
-        {
-          /* No SEEK_DATA here: one extent, all data.  */
-          data = 0;
-          part_req.length = COPY_TO_EOF;
-        }
-      else if (data < 0)
-        {
-          res->side = COPY_SIDE_READ;
-          return (int) data;
-        }
-      else
-        {
-          off_t hole = sys_lseek (req->in_fd, data, SEEK_HOLE);
-          if (hole < 0)
-            {
-              res->side = COPY_SIDE_READ;
-              return (int) hole;
-            }
-          /* The file may have grown since SIZE was taken: its end is a
-             hole then too.  */
-          part_req.length = hole > data ? (uint64_t) (hole - data)
-                                        : COPY_TO_EOF;
-        }
-      if (req->flags & COPY_ZEROS_AS_HOLES)
-        {
-          off_t end;
-          ret = copy_skipping_zeros (req->in_fd, req->out_fd, data,
-                                     part_req.length, &part, &end);
-          add_result (res, &part);
-          if (ret < 0)
-            return ret;
-          copied_to = end;
-          if (part_req.length == COPY_TO_EOF || end == data)
-            break;
-          pos = end;
-          continue;
-        }
-      /* SEEK_HOLE moved the input's offset too.  */
-      if ((ret = seek_both (req->in_fd, req->out_fd, data, res)) < 0)
-        return ret;
-      ret = copy_range (&part_req, &part);
-      add_result (res, &part);
+      off_t data, end;
+      uint64_t length;
+      ret = next_extent (req->in_fd, pos, &data, &length, res);
+      if (ret == 0)
+        break;
       if (ret < 0)
         return ret;
-      if (part_req.length == COPY_TO_EOF || part.bytes == 0)
-        {
-          copied_to = data + (off_t) part.bytes;
-          break;
-        }
-      pos = copied_to = data + (off_t) part.bytes;
+      ret = copy_extent (req, data, length, res, &end);
+      if (ret < 0)
+        return ret;
+      copied_to = end;
+      if (length == COPY_TO_EOF || end == data)
+        break;
+      pos = end;
     }
   off_t final = copied_to > size ? copied_to : size;
   *holes = res->bytes < (uint64_t) final;
@@ -213,7 +232,6 @@ copy_extents (const struct copy_request *req, off_t size,
     }
   return 0;
 }
-
 
 const char *
 copy_engine_keyword (enum copy_engine engine)

@@ -33,6 +33,7 @@ struct copy_state
   bool out_reg;
   bool out_append;
   int last_fallback;            /* errno of the last fallback, for the end */
+  int pipe[2];                  /* splice's internal pipe, while open */
 };
 
 static const char *const engine_names[] = {
@@ -121,13 +122,22 @@ wait_fd (int fd, short events)
   return ret < 0 ? ret : 0;
 }
 
-/* Wait out an EAGAIN: the input has no data or the output no room; wait
-   for both, each alone, so that a ready one does not make us spin.  */
+/* The ends an EAGAIN waits for: the input to have data, the output
+   room.  */
+#define WAIT_INPUT 1u
+#define WAIT_OUTPUT 2u
+
+/* Wait out an EAGAIN until the ends in WAIT are ready; for both, each
+   alone, so that a ready one does not make us spin.  */
 static int
-wait_both (const struct copy_state *s)
+wait_ends (const struct copy_state *s, unsigned int wait)
 {
-  int ret = wait_fd (s->req->in_fd, POLLIN);
-  return ret < 0 ? ret : wait_fd (s->req->out_fd, POLLOUT);
+  int ret = 0;
+  if (wait & WAIT_INPUT)
+    ret = wait_fd (s->req->in_fd, POLLIN);
+  if (ret == 0 && (wait & WAIT_OUTPUT))
+    ret = wait_fd (s->req->out_fd, POLLOUT);
+  return ret;
 }
 
 /* Record a failure of the engine running in S and return -ERR, or return
@@ -152,16 +162,41 @@ advance (struct copy_state *s, uint64_t n)
   s->res->bytes += n;
 }
 
-/* One call of an engine that moves bytes in a single system call: up to
-   LEN bytes, the call's result.  */
+/* One system call that moves up to LEN bytes; its result.  */
 typedef ssize_t engine_call (const struct copy_state *s, size_t len);
 
-/* The loop of such an engine: EINTR retried, EAGAIN waited out, short
-   transfers continued.  An end of input before any byte moved falls back
-   if ZERO_FALLS_BACK: copy_file_range and sendfile answer so for files
-   whose size the kernel does not know (/proc), which the next engine then
-   reads for real.  Errors that are not clearly the writer's are blamed on
-   OTHER_SIDE.  */
+/* Make CALL for up to LEN bytes, again while it answers EINTR, and again
+   on EAGAIN once the ends in WAIT are ready; each call counts.  Return 0
+   with CALL's last answer in *N (bytes moved, 0 at the end of input, or
+   -errno), or the -errno of a wait that failed, blamed on the reading
+   side.  */
+static int
+call_retried (struct copy_state *s, engine_call *call, size_t len,
+              unsigned int wait, ssize_t *n)
+{
+  for (;;)
+    {
+      *n = call (s, len);
+      s->res->calls++;
+      if (*n == -EINTR)
+        continue;
+      if (*n != -EAGAIN)
+        return 0;
+      int ret = wait_ends (s, wait);
+      if (ret < 0)
+        {
+          s->res->side = COPY_SIDE_READ;
+          return ret;
+        }
+    }
+}
+
+/* The loop of an engine that moves bytes in a single system call, CALL:
+   EINTR retried, EAGAIN waited out, short transfers continued.  An end of
+   input before any byte moved falls back if ZERO_FALLS_BACK:
+   copy_file_range and sendfile answer so for files whose size the kernel
+   does not know (/proc), which the next engine then reads for real.
+   Errors that are not clearly the writer's are blamed on OTHER_SIDE.  */
 static int
 run_single_call (struct copy_state *s, engine_call *call,
                  bool zero_falls_back, enum copy_side other_side)
@@ -169,17 +204,11 @@ run_single_call (struct copy_state *s, engine_call *call,
   uint64_t moved = 0;
   while (remaining (s) > 0)
     {
-      ssize_t n = call (s, chunk (s, COPY_CHUNK_MAX));
-      s->res->calls++;
-      if (n == -EINTR)
-        continue;
-      if (n == -EAGAIN)
-        {
-          int ret = wait_both (s);
-          if (ret < 0)
-            return engine_failed (s, -ret, 1, COPY_SIDE_READ);
-          continue;
-        }
+      ssize_t n;
+      int ret = call_retried (s, call, chunk (s, COPY_CHUNK_MAX),
+                              WAIT_INPUT | WAIT_OUTPUT, &n);
+      if (ret < 0)
+        return ret;
       if (n < 0)
         {
           int err = (int) -n;
@@ -220,6 +249,22 @@ call_splice_direct (const struct copy_state *s, size_t len)
   return sys_splice (s->req->in_fd, s->in_pipe ? NULL : s->req->in_off,
                      s->req->out_fd, s->out_pipe ? NULL : s->req->out_off,
                      len, SPLICE_F_MOVE);
+}
+
+/* splice from the input into the internal pipe.  */
+static ssize_t
+call_splice_into_pipe (const struct copy_state *s, size_t len)
+{
+  return sys_splice (s->req->in_fd, s->req->in_off, s->pipe[1], NULL, len,
+                     SPLICE_F_MOVE);
+}
+
+/* splice from the internal pipe to the output.  */
+static ssize_t
+call_splice_out_of_pipe (const struct copy_state *s, size_t len)
+{
+  return sys_splice (s->pipe[0], NULL, s->req->out_fd, s->req->out_off, len,
+                     SPLICE_F_MOVE);
 }
 
 int
@@ -326,15 +371,16 @@ engine_rw (struct copy_state *s)
   return ret;
 }
 
-/* Move LEN bytes already spliced into the pipe PIPE_RD to the output with
-   read/write, when the output refused splice: they must not be lost.  */
+/* Move LEN bytes already spliced into the internal pipe to the output
+   with read/write, when the output refused splice: they must not be
+   lost.  */
 static int
-drain_pipe (struct copy_state *s, int pipe_rd, size_t len)
+drain_pipe (struct copy_state *s, size_t len)
 {
   char buf[4096];
   while (len > 0)
     {
-      ssize_t n = copy_read_some (pipe_rd, NULL, buf,
+      ssize_t n = copy_read_some (s->pipe[0], NULL, buf,
                                   len < sizeof buf ? len : sizeof buf);
       if (n <= 0)
         return n < 0 ? (int) n : -EIO;
@@ -382,14 +428,76 @@ open_pipe (int fds[2], size_t want, size_t *size)
   return 0;
 }
 
+/* Move the LEN bytes just spliced into the internal pipe on to the
+   output; *MOVED counts the bytes of this engine that left the pipe.
+   Return 0 or -errno; or COPY_FALLBACK when the output refuses splice
+   before any did, the LEN bytes then written by read/write.  */
+static int
+splice_out_of_pipe (struct copy_state *s, size_t len, uint64_t *moved)
+{
+  while (len > 0)
+    {
+      ssize_t m;
+      int ret = call_retried (s, call_splice_out_of_pipe, len, WAIT_OUTPUT,
+                              &m);
+      if (ret < 0)
+        return ret;
+      if (m < 0 && *moved == 0 && is_fallback_errno ((int) -m))
+        {
+          /* The output refuses splice (a terminal, say): hand the bytes
+             already in the pipe over by read/write, then let the next
+             engine go on from there.  */
+          s->last_fallback = (int) -m;
+          s->res->declined |= COPY_ENGINE_BIT (COPY_ENGINE_SPLICE);
+          ret = drain_pipe (s, len);
+          if (ret == 0)
+            return COPY_FALLBACK;
+          s->res->side = COPY_SIDE_WRITE;
+          return ret;
+        }
+      if (m <= 0)
+        {
+          s->res->side = COPY_SIDE_WRITE;
+          return m < 0 ? (int) m : -EIO;
+        }
+      len -= m;
+      *moved += m;
+      advance (s, m);
+      s->res->via_pipe = true;
+    }
+  return 0;
+}
+
+/* The copy through the internal pipe, of PSIZE bytes: into it from the
+   input, a pipeful at most, then all of that out of it.  */
+static int
+splice_through_pipe (struct copy_state *s, size_t psize)
+{
+  uint64_t moved = 0;
+  while (remaining (s) > 0)
+    {
+      ssize_t n;
+      int ret = call_retried (s, call_splice_into_pipe, chunk (s, psize),
+                              WAIT_INPUT, &n);
+      if (ret < 0)
+        return ret;
+      if (n < 0)
+        return engine_failed (s, (int) -n, moved, COPY_SIDE_READ);
+      if (n == 0)
+        break;
+      ret = splice_out_of_pipe (s, n, &moved);
+      if (ret != 0)
+        return ret;
+    }
+  return 0;
+}
+
 /* splice between two non-pipes: into an internal pipe, out of it.  */
 static int
 engine_splice_via_pipe (struct copy_state *s)
 {
-  int p[2];
   size_t psize;
-  uint64_t moved = 0;
-  int ret = open_pipe (p, s->req->pipe_size, &psize);
+  int ret = open_pipe (s->pipe, s->req->pipe_size, &psize);
   if (ret == -EMFILE || ret == -ENFILE)
     {
       /* No descriptors left for the pipe (a low RLIMIT_NOFILE):
@@ -403,77 +511,9 @@ engine_splice_via_pipe (struct copy_state *s)
       s->res->side = COPY_SIDE_READ;
       return ret;
     }
-
-  while (remaining (s) > 0)
-    {
-      ssize_t n = sys_splice (s->req->in_fd, s->req->in_off, p[1], NULL,
-                              chunk (s, psize), SPLICE_F_MOVE);
-      s->res->calls++;
-      if (n == -EINTR)
-        continue;
-      if (n == -EAGAIN)
-        {
-          ret = wait_fd (s->req->in_fd, POLLIN);
-          if (ret < 0)
-            break;
-          continue;
-        }
-      if (n < 0)
-        {
-          ret = engine_failed (s, (int) -n, moved, COPY_SIDE_READ);
-          break;
-        }
-      if (n == 0)
-        break;
-
-      size_t pending = n;
-      while (pending > 0)
-        {
-          ssize_t m = sys_splice (p[0], NULL, s->req->out_fd, s->req->out_off,
-                                  pending, SPLICE_F_MOVE);
-          s->res->calls++;
-          if (m == -EINTR)
-            continue;
-          if (m == -EAGAIN)
-            {
-              ret = wait_fd (s->req->out_fd, POLLOUT);
-              if (ret < 0)
-                break;
-              continue;
-            }
-          if (m < 0 && moved == 0 && is_fallback_errno ((int) -m))
-            {
-              /* The output refuses splice (a terminal, say): hand the
-                 bytes already in the pipe over by read/write, then let the
-                 next engine go on from there.  */
-              s->last_fallback = (int) -m;
-              s->res->declined |= COPY_ENGINE_BIT (COPY_ENGINE_SPLICE);
-              ret = drain_pipe (s, p[0], pending);
-              if (ret == 0)
-                ret = COPY_FALLBACK;
-              else
-                s->res->side = COPY_SIDE_WRITE;
-              goto out;
-            }
-          if (m <= 0)
-            {
-              s->res->side = COPY_SIDE_WRITE;
-              ret = m < 0 ? (int) m : -EIO;
-              goto out;
-            }
-          pending -= m;
-          moved += m;
-          advance (s, m);
-          s->res->via_pipe = true;
-        }
-      if (ret < 0)
-        break;
-    }
-  if (ret < 0 && s->res->side == COPY_SIDE_NONE)
-    s->res->side = COPY_SIDE_READ;
-out:
-  sys_close (p[0]);
-  sys_close (p[1]);
+  ret = splice_through_pipe (s, psize);
+  sys_close (s->pipe[0]);
+  sys_close (s->pipe[1]);
   return ret;
 }
 
