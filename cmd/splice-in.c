@@ -23,18 +23,13 @@
 
 static char *offset_arg;
 static char *length_arg;
-static char *pipe_size_arg;
-static int debug;
 
 static struct poptOption tool_options[] = {
   { "offset", 'o', POPT_ARG_STRING, &offset_arg, 0,
     "start reading at byte N of FILE", "N" },
   { "length", 'l', POPT_ARG_STRING, &length_arg, 0,
     "copy at most N bytes", "N" },
-  { "pipe-size", 'p', POPT_ARG_STRING, &pipe_size_arg, 0,
-    "size of the pipe used for splicing (default 1M)", "N" },
-  { "debug", 'd', POPT_ARG_NONE, &debug, 0,
-    "print the engine used and the byte count to standard error", NULL },
+  SPLICE_PIPE_OPTIONS,
   POPT_TABLEEND
 };
 
@@ -63,7 +58,7 @@ main (int argc, char **argv)
   const char *name = is_stdin ? "standard input" : quote_file (file);
   off_t offset;
   struct copy_request req = splice_request (offset_arg, &offset, true,
-                                            length_arg, pipe_size_arg);
+                                            length_arg);
   req.out_fd = STDOUT_FILENO;
 
   req.in_fd = (is_stdin ? STDIN_FILENO
@@ -83,11 +78,11 @@ main (int argc, char **argv)
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "write error");
 
-  struct copy_data_result res;
-  ret = splice_copy (&req, STDOUT_FILENO, debug, &res);
+  struct copy_result res;
+  ret = splice_copy (&req, STDOUT_FILENO, &res);
   if (ret < 0)
     {
-      if (res.failure == COPY_FAILED_READ)
+      if (res.side == COPY_SIDE_READ)
         error (EXIT_FAILURE, -ret, "error reading %s", name);
       /* The reader went away: stop quietly, as cat does.  */
       if (ret == -EPIPE)

@@ -24,8 +24,6 @@
 static int append;
 static char *offset_arg;
 static char *length_arg;
-static char *pipe_size_arg;
-static int debug;
 
 static struct poptOption tool_options[] = {
   { "append", 'a', POPT_ARG_NONE, &append, 0,
@@ -35,10 +33,7 @@ static struct poptOption tool_options[] = {
     "N" },
   { "length", 'l', POPT_ARG_STRING, &length_arg, 0,
     "copy at most N bytes of standard input", "N" },
-  { "pipe-size", 'p', POPT_ARG_STRING, &pipe_size_arg, 0,
-    "size of the pipe used for splicing (default 1M)", "N" },
-  { "debug", 'd', POPT_ARG_NONE, &debug, 0,
-    "print the engine used and the byte count to standard error", NULL },
+  SPLICE_PIPE_OPTIONS,
   POPT_TABLEEND
 };
 
@@ -75,7 +70,7 @@ main (int argc, char **argv)
 
   off_t offset;
   struct copy_request req = splice_request (offset_arg, &offset, false,
-                                            length_arg, pipe_size_arg);
+                                            length_arg);
   req.in_fd = STDIN_FILENO;
 
   /* No O_TRUNC: standard input may be FILE itself, and must be looked at
@@ -107,11 +102,11 @@ main (int argc, char **argv)
         error (EXIT_FAILURE, -ret, "cannot truncate %s", name);
     }
 
-  struct copy_data_result res;
-  ret = splice_copy (&req, STDIN_FILENO, debug, &res);
+  struct copy_result res;
+  ret = splice_copy (&req, STDIN_FILENO, &res);
   if (ret < 0)
     {
-      if (res.failure == COPY_FAILED_READ)
+      if (res.side == COPY_SIDE_READ)
         error (EXIT_FAILURE, -ret, "error reading standard input");
       error (EXIT_FAILURE, -ret, "error writing %s", name);
     }

@@ -91,12 +91,16 @@ require_sources() {
 }
 
 # popt_options TOOL: a line "LONG SHORT ARG" per option of TOOL's popt
-# tables, as the sources give them: cmd/TOOL.c, the common options of
-# lib/cli/common.c (its --progress rows if TOOL's table includes them) and
-# popt's --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
-# required or optional (POPT_ARGFLAG_OPTIONAL).
+# tables, as the sources give them: cmd/TOOL.c, the rows splice-in and
+# splice-out share in lib/copy/pipe.c (if TOOL's table includes them), the
+# common options of lib/cli/common.c (its --progress rows if TOOL's table
+# includes them) and popt's --help and --usage.  LONG and SHORT are the
+# names or '-'; ARG is none, required or optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
-  local src=$BATS_TEST_DIRNAME/.. progress=0
+  local src=$BATS_TEST_DIRNAME/.. progress=0 files
+  files=("$src/cmd/$1.c")
+  grep -q SPLICE_PIPE_OPTIONS "$src/cmd/$1.c" &&
+    files+=("$src/lib/copy/pipe.c")
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
   awk -v progress="$progress" '
     # The tables of lib/cli/common.c that a tool may not include.
@@ -119,7 +123,7 @@ popt_options() {
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
-  ' "$src/cmd/$1.c" "$src/lib/cli/common.c" "$src/lib/cli/common.h"
+  ' "${files[@]}" "$src/lib/cli/common.c" "$src/lib/cli/common.h"
 }
 
 # expected_options TOOL: the spellings of TOOL's options its completion

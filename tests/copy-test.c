@@ -1,5 +1,6 @@
-/* copy-test.c -- the C test driver of lib/copy/engine.c against short
-   transfers that the kernel really makes:
+/* copy-test.c -- the C test driver of lib/copy/engine.c and
+   lib/copy/data.c.  The engine is tried against short transfers that the
+   kernel really makes:
 
    - into a non-blocking socket with a small send buffer, which a reader
      drains a few bytes at a time: every write, splice or sendfile takes
@@ -35,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copy/data.h"
 #include "copy/engine.h"
 
 /* gnulib replaces these; the tests want glibc's own.  */
@@ -983,6 +985,53 @@ test_copy_whole_files (void)
          "wrong name", "copy_engine_name (COPY_ENGINE_CLONE)");
 }
 
+/* copy_read_some and copy_write_all, the read/write engine's steps that
+   copy/data.c uses: at an offset, which they advance and the
+   descriptor's own does not; at the descriptor's own.  */
+static void
+test_read_write_steps (void)
+{
+  int in = open_rd ("cp-src");
+  int out = open_out ("cx-steps", 0);
+  off_t off = 1000;
+  size_t written;
+  ssize_t n = copy_read_some (in, &off, (char *) cp_buf, 5000);
+  check (n == 5000 && off == 6000 && lseek (in, 0, SEEK_CUR) == 0
+         && memcmp (cp_buf, cp_data + 1000, 5000) == 0, "wrong",
+         "copy_read_some at an offset: the bytes, the offset advanced, "
+         "the file's own left");
+  off = 4096;
+  int ret = copy_write_all (out, &off, (const char *) cp_data, 3000,
+                            &written);
+  check (ret == 0 && written == 3000 && off == 4096 + 3000
+         && lseek (out, 0, SEEK_CUR) == 0
+         && read_at (out, cp_buf, 3000, 4096) == 3000
+         && memcmp (cp_buf, cp_data, 3000) == 0, "wrong",
+         "copy_write_all at an offset: all written there, the offset "
+         "advanced, the file's own left");
+  n = copy_read_some (in, NULL, (char *) cp_buf, 700);
+  ret = copy_write_all (out, NULL, (const char *) cp_buf, (size_t) n,
+                        &written);
+  check (n == 700 && ret == 0 && written == 700
+         && lseek (in, 0, SEEK_CUR) == 700 && lseek (out, 0, SEEK_CUR) == 700
+         && read_at (out, cp_buf, 700, 0) == 700
+         && memcmp (cp_buf, cp_data, 700) == 0, "wrong",
+         "copy_read_some, copy_write_all at the files' own offsets");
+  check_int (copy_read_some (in, &(off_t) { CP_LEN }, (char *) cp_buf, 10),
+             0, "copy_read_some at the end: 0");
+  close (out);
+  close (in);
+
+  int p[2];
+  if (pipe2 (p, O_CLOEXEC) < 0)
+    die ("pipe2");
+  close (p[0]);
+  ret = copy_write_all (p[1], NULL, "x", 1, &written);
+  check (ret == -EPIPE && written == 0, "wrong",
+         "copy_write_all into a pipe without reader: -EPIPE, none written");
+  close (p[1]);
+}
+
 static void
 test_copy (void)
 {
@@ -1177,6 +1226,7 @@ test_copy (void)
 
   test_copy_nonblocking ();
   test_copy_whole_files ();
+  test_read_write_steps ();
 }
 
 /* ------------------------------------------------------------------ */

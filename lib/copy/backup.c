@@ -14,7 +14,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "copy/engine.h"
+#include "copy/data.h"
 #include "copy/install.h"
 #include "dirname.h"
 #include "same-inode.h"

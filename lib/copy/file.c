@@ -1,5 +1,5 @@
 /* copy/file.c -- copy one regular file to its destination, as cp does
-   (see copy/file.h): the data through copy_file_data (copy/engine.h), what is
+   (see copy/file.h): the data through copy_file_data (copy/data.h), what is
    there through copy/dest.h, the new file through copy/install.h, its
    attributes through copy/attrs.h.  */
 
@@ -17,8 +17,8 @@
 
 #include "cli/progress.h"
 #include "copy/attrs.h"
+#include "copy/data.h"
 #include "copy/dest.h"
-#include "copy/engine.h"
 #include "copy/file.h"
 #include "copy/inodes.h"
 #include "copy/install.h"

@@ -17,7 +17,7 @@
 #include <sys/types.h>
 
 #include "copy/backup.h"
-#include "copy/engine.h"
+#include "copy/data.h"
 
 /* What to do about an existing destination: -n, -i, the last of them
    (-f is another matter: see force).  */

@@ -1,5 +1,5 @@
-/* copy/pipe.c -- the request and the copy of splice-in and splice-out
-   (see copy/pipe.h).  */
+/* copy/pipe.c -- the shared rows, the request and the copy of splice-in
+   and splice-out (see copy/pipe.h).  */
 
 #include <config.h>
 
@@ -9,9 +9,20 @@
 #include "cli/number.h"
 #include "progname.h"
 
+static char *pipe_size_arg;
+static int debug;
+
+struct poptOption splice_pipe_options[] = {
+  { "pipe-size", 'p', POPT_ARG_STRING, &pipe_size_arg, 0,
+    "size of the pipe used for splicing (default 1M)", "N" },
+  { "debug", 'd', POPT_ARG_NONE, &debug, 0,
+    "print the engine used and the byte count to standard error", NULL },
+  POPT_TABLEEND
+};
+
 struct copy_request
 splice_request (const char *offset_arg, off_t *offset, bool file_is_input,
-                const char *length_arg, const char *pipe_size_arg)
+                const char *length_arg)
 {
   *offset = offset_arg ? (off_t) cli_parse_size ("offset", offset_arg) : 0;
   off_t *at = offset_arg ? offset : NULL;
@@ -28,15 +39,14 @@ splice_request (const char *offset_arg, off_t *offset, bool file_is_input,
 }
 
 int
-splice_copy (const struct copy_request *req, int pipe_fd, bool debug,
-             struct copy_data_result *res)
+splice_copy (const struct copy_request *req, int pipe_fd,
+             struct copy_result *res)
 {
   /* A pipe on the other end gets the pipe size asked for, or is grown
      (never shrunk) to the default.  */
   copy_size_pipe (pipe_fd, req->pipe_size);
-  int ret = copy_file_data (&(struct copy_data_request) { .range = *req },
-                            res);
+  int ret = copy_range (req, res);
   if (debug)
-    copy_print_debug (program_name, &res->moved);
+    copy_print_debug (program_name, res);
   return ret;
 }
