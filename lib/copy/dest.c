@@ -45,16 +45,11 @@ mode_letters (mode_t mode, char buf[10])
 }
 
 /* Whether this user may write NAME of DIRFD, by the effective IDs as cp
-   asks.  Without faccessat2 (before Linux 5.8; EPERM from a filter that
-   does not know it), by the real ones, the same unless xcp runs set-ID
-   (an immutable file answers EPERM to both).  */
+   asks.  */
 static bool
 may_write (int dirfd, const char *name)
 {
-  int ret = sys_faccessat (dirfd, name, W_OK, AT_EACCESS);
-  if (ret == -ENOSYS || ret == -EPERM)
-    ret = sys_faccessat (dirfd, name, W_OK, 0);
-  return ret == 0;
+  return sys_faccessat_effective (dirfd, name, W_OK) == 0;
 }
 
 /* -i: ask on standard error about DST (ST; NAME in DIRFD), answer from

@@ -40,13 +40,7 @@ write_protected (const struct walk_entry *e, bool link)
 {
   if (link)
     return false;
-  int ret = sys_faccessat (e->dirfd, e->name, W_OK, AT_EACCESS);
-  /* Before Linux 5.8 (no faccessat2), or where a seccomp filter refuses
-     the call (EPERM, as older container runtimes do), the real ids:
-     those of every run but a set-user-ID one.  */
-  if (ret == -ENOSYS || ret == -EPERM)
-    ret = sys_faccessat (e->dirfd, e->name, W_OK, 0);
-  return ret == -EACCES;
+  return sys_faccessat_effective (e->dirfd, e->name, W_OK) == -EACCES;
 }
 
 bool

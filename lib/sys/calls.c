@@ -536,6 +536,15 @@ sys_faccessat (int dirfd, const char *path, int mode, int flags)
   return nc_syscall4 (NC_SYS_faccessat2, dirfd, path, mode, flags);
 }
 
+int
+sys_faccessat_effective (int dirfd, const char *path, int mode)
+{
+  int ret = sys_faccessat (dirfd, path, mode, AT_EACCESS);
+  if (ret == -ENOSYS || ret == -EPERM)
+    ret = sys_faccessat (dirfd, path, mode, 0);
+  return ret;
+}
+
 /* int fchmodat (int dirfd, const char *pathname, mode_t mode,
                  int flags);  */
 int

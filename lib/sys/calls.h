@@ -143,6 +143,12 @@ void stat_from_statx (struct stat *st, const struct statx *stx);
 int sys_fstat (int fd, struct stat *st);
 ssize_t sys_readlinkat (int dirfd, const char *path, char *buf, size_t len);
 int sys_faccessat (int dirfd, const char *path, int mode, int flags);
+/* sys_faccessat by the effective ids (AT_EACCESS), as cp and rm ask
+   whether a file may be written.  Where faccessat2 is missing (before
+   Linux 5.8) or a seccomp filter that does not know it answers EPERM,
+   by the real ids: the same unless the process runs set-ID.  An
+   immutable file answers EPERM either way.  */
+int sys_faccessat_effective (int dirfd, const char *path, int mode);
 int sys_fchmodat (int dirfd, const char *path, mode_t mode, int flags);
 ssize_t sys_getdents64 (int fd, void *buf, size_t len);
 
