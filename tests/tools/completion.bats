@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # completion.bats -- the bash completions of completions/, loaded by name and
-# called as bash calls them (tests/complete-line), checked against the
-# tools' own option tables (cmd/*.c, lib/cli/common.c) and against what the
-# tools accept, so that a new option or value without its completion fails
-# here.
+# called as bash calls them (tests/scripts/complete-line), checked against
+# the tools' own option tables (cmd/*.c, lib/cli/common.c) and against what
+# the tools accept, so that a new option or value without its completion
+# fails here.
 
 load test_helper
 
@@ -23,7 +23,7 @@ setup() {
 # $offered; $stderr keeps the compopt calls.  Fails on any other message.
 # shellcheck disable=SC2154 # run --separate-stderr sets stderr
 complete_line() {
-  run --separate-stderr "$BATS_TEST_DIRNAME/complete-line" "$1"
+  run --separate-stderr "$BATS_TEST_DIRNAME/../scripts/complete-line" "$1"
   ((status == 0)) || fail "complete-line '$1': status $status: $stderr"
   only_compopt_messages
   offered=$(sort -u <<<"$output" | sed '/^$/d')
@@ -35,7 +35,8 @@ complete_lines() {
   declare -gA OFFERED=()
   local file=$BATS_TEST_TMPDIR/completions record line
   local -a records
-  "$BATS_TEST_DIRNAME/complete-line" -0 "$@" >"$file" 2>"$file.err" ||
+  "$BATS_TEST_DIRNAME/../scripts/complete-line" -0 "$@" \
+    >"$file" 2>"$file.err" ||
     fail "complete-line: status $?: $(cat "$file.err")"
   stderr=$(<"$file.err")
   only_compopt_messages
@@ -85,8 +86,8 @@ expect_some() {
 }
 
 require_sources() {
-  [[ -r $BATS_TEST_DIRNAME/../cmd/xcp.c
-     && -r $BATS_TEST_DIRNAME/../lib/cli/common.c ]] ||
+  [[ -r $BATS_TEST_DIRNAME/../../cmd/xcp.c
+     && -r $BATS_TEST_DIRNAME/../../lib/cli/common.c ]] ||
     skip "the option tables are read from the sources, not found next to tests/"
 }
 
@@ -96,7 +97,7 @@ require_sources() {
 # popt's --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
 # required or optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
-  local src=$BATS_TEST_DIRNAME/.. progress=0
+  local src=$BATS_TEST_DIRNAME/../.. progress=0
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
   awk -v progress="$progress" '
     # The tables of lib/cli/common.c that a tool may not include.
