@@ -93,22 +93,28 @@ require_sources() {
 
 # popt_options TOOL: a line "LONG SHORT ARG" per option of TOOL's popt
 # tables, as the sources give them: cmd/TOOL.c, the common options of
-# lib/cli/common.c (its --progress rows if TOOL's table includes them) and
-# popt's --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
-# required or optional (POPT_ARGFLAG_OPTIONAL).
+# lib/cli/common.c (its --progress rows if TOOL's table includes them),
+# the rows a tool makes from lib/ns/kinds.c's ns_table (fill_ns_options:
+# each kind's option, its argument optional) and popt's --help and
+# --usage.  LONG and SHORT are the names or '-'; ARG is none, required or
+# optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
-  local src=$BATS_TEST_DIRNAME/../.. progress=0
+  local src=$BATS_TEST_DIRNAME/../.. progress=0 kinds=()
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
+  grep -q fill_ns_options "$src/cmd/$1.c" && kinds=("$src/lib/ns/kinds.c")
   awk -v progress="$progress" '
-    # The tables of lib/cli/common.c that a tool may not include.
+    # The tables of lib/cli/common.c that a tool may not include; a
+    # file after it starts unskipped.
+    FNR == 1 { skip = 0 }
     /^struct poptOption cli_[a-z_]+\[\]/ {
       skip = $0 ~ /cli_progress_options/ && !progress
     }
     skip { next }
     # { "name", \047c\047, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, ...
-    /^[ \t]*\{ *("[a-z0-9-]+"|NULL), *\047(\\0|.)\047, *[A-Z_| ]+,/ {
+    # or, at a given index, [INDEX] = { "name", ...
+    /^[ \t]*(\[[A-Z_]+\] = )?\{ *("[a-z0-9-]+"|NULL), *\047(\\0|.)\047, *[A-Z_| ]+,/ {
       entry = $0
-      sub(/^[ \t]*\{ */, "", entry)
+      sub(/^[ \t]*(\[[A-Z_]+\] = )?\{ */, "", entry)
       split(entry, field, / *, */)
       long = field[1]
       gsub(/"/, "", long)
@@ -120,7 +126,15 @@ popt_options() {
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
-  ' "$src/cmd/$1.c" "$src/lib/cli/common.c" "$src/lib/cli/common.h"
+    # { CLONE_NEWNS, "mnt", "mount", \047m\047, ...: a row of ns_table.
+    /^[ \t]*\{ CLONE_NEW[A-Z]+, "[a-z]+", "[a-z]+", \047.\047,/ {
+      split($0, field, / *, */)
+      long = field[3]
+      gsub(/"/, "", long)
+      print long, substr(field[4], 2, 1), "optional"
+    }
+  ' "$src/cmd/$1.c" "$src/lib/cli/common.c" "$src/lib/cli/common.h" \
+    "${kinds[@]}"
 }
 
 # expected_options TOOL: the spellings of TOOL's options its completion
