@@ -22,7 +22,7 @@
 #   usage: bench/rmtree.sh
 #   env:   ROUNDS (default 3), RUNS per command per round (default 1),
 #          EXT4=0 to skip ext4, NC_BINDIR, NC_BUILDDIR (the helper
-#          tests/rmtree-race is built by make check), DEEP_LEVELS
+#          tests/helpers/rmtree-race is built by make check), DEEP_LEVELS
 #          (default 20000), WIDE_FILES (200000), BUSHY_DIRS (4000),
 #          TREE_SIZES (default "1500 6000 24000 96000"), FILE_SIZES in
 #          MiB (default "1 8 64 256"); empty: no such series
@@ -35,10 +35,10 @@ wide_files=${WIDE_FILES:-200000}
 bushy_dirs=${BUSHY_DIRS:-4000}
 read -ra tree_sizes <<<"${TREE_SIZES-1500 6000 24000 96000}"
 read -ra file_sizes <<<"${FILE_SIZES-1 8 64 256}"
-helper=$builddir/tests/rmtree-race
+helper=$builddir/tests/helpers/rmtree-race
 bench_need hyperfine python3 find
 [[ -x $helper ]] || {
-  echo "bench: $helper not built; make tests/rmtree-race" >&2
+  echo "bench: $helper not built; make tests/helpers/rmtree-race" >&2
   exit 1
 }
 bench_scratch

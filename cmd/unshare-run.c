@@ -27,14 +27,12 @@
 
 #include <config.h>
 
-#include <errno.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -92,25 +90,10 @@ enum
 /* An argument that may be given only as --NAME=ARG.  */
 #define OPTIONAL_ARG (POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL)
 
-/* The namespace options, in ns_table's order (OPT_NS + index).  */
+/* The namespace options: first one for each kind of ns_table, in its
+   order (OPT_NS + index), which fill_ns_options writes; then the others.  */
 static struct poptOption ns_options[] = {
-  { "mount", 'm', OPTIONAL_ARG, NULL, OPT_NS + 0,
-    "new mount namespace; =FILE: persist it there", "FILE" },
-  { "uts", 'u', OPTIONAL_ARG, NULL, OPT_NS + 1,
-    "new UTS namespace (host and domain name)", "FILE" },
-  { "ipc", 'i', OPTIONAL_ARG, NULL, OPT_NS + 2,
-    "new IPC namespace (System V IPC, POSIX message queues)", "FILE" },
-  { "net", 'n', OPTIONAL_ARG, NULL, OPT_NS + 3,
-    "new network namespace", "FILE" },
-  { "pid", 'p', OPTIONAL_ARG, NULL, OPT_NS + 4,
-    "new PID namespace (implies --fork)", "FILE" },
-  { "user", 'U', OPTIONAL_ARG, NULL, OPT_NS + 5,
-    "new user namespace", "FILE" },
-  { "cgroup", 'C', OPTIONAL_ARG, NULL, OPT_NS + 6,
-    "new cgroup namespace", "FILE" },
-  { "time", 'T', OPTIONAL_ARG, NULL, OPT_NS + 7,
-    "new time namespace", "FILE" },
-  { "all", '\0', POPT_ARG_NONE, NULL, OPT_ALL,
+  [NS_KINDS] = { "all", '\0', POPT_ARG_NONE, NULL, OPT_ALL,
     "every namespace this kernel offers (the user namespace maps you to "
     "yourself unless -r or --map-*)", NULL },
   { "fs", '\0', POPT_ARG_NONE, NULL, OPT_FS,
@@ -441,6 +424,18 @@ ns_option (int opt, char *arg)
     cfg.flags |= CLONE_SYSVSEM;
 }
 
+/* The rows of ns_options for the kinds of ns_table, made from the table:
+   its option names and help.  */
+static void
+fill_ns_options (void)
+{
+  for (int i = 0; i < NS_KINDS; i++)
+    ns_options[i] = (struct poptOption) {
+      ns_table[i].option, ns_table[i].short_option, OPTIONAL_ARG, NULL,
+      OPT_NS + i, ns_table[i].help, "FILE"
+    };
+}
+
 /* Without COMMAND, a login shell, as unshare(1) and login(1) start it:
    its name with a '-' in front, and no search of $PATH.  */
 static void
@@ -460,6 +455,7 @@ default_command (void)
 static void
 parse_options (int argc, char **argv)
 {
+  fill_ns_options ();
   /* As unshare(1): -n, --net and -nf take no FILE, only --net=FILE does;
      options end at COMMAND.  */
   ctx = cli_context_flags (argc, argv, options,
@@ -500,12 +496,9 @@ check_options (void)
     {
       int offered = ns_flags_available (ns_flags_known ());
       cfg.flags |= offered;
+      /* --all's user namespace maps you to yourself, as -c does.  */
       if ((offered & CLONE_NEWUSER) && !cfg.map_uid_set && !cfg.map_gid_set)
-        {
-          cfg.map_uid_set = cfg.map_gid_set = true;
-          cfg.map_uid = geteuid ();
-          cfg.map_gid = getegid ();
-        }
+        user_option (OPT_MAP_CURRENT, NULL);
     }
   if (cfg.map_uid_set || cfg.map_gid_set)
     cfg.flags |= CLONE_NEWUSER;
@@ -527,8 +520,7 @@ check_options (void)
 
   /* A new PID namespace takes its first process from fork(); the others
      need a child to signal or forward to, or to be other than a process
-     group leader
-     (setsid fails in one, and shells make every job one).  */
+     group leader (setsid fails in one, and shells make every job one).  */
   if ((cfg.flags & CLONE_NEWPID) || cfg.kill_child || cfg.new_session
       || cfg.forward_signals)
     cfg.fork = true;
@@ -561,23 +553,7 @@ unshare_failed (int err)
   ns_explain_unshare (cfg.flags, err, why, sizeof why);
   if (!why[0])
     ns_run_fail (-err, "unshare failed");
-  char advice[64] = "";
-  int kinds = cfg.flags & ns_flags_known ();
-  int missing = kinds & ~ns_flags_available (kinds);
-  if (err == -EPERM && !(cfg.flags & CLONE_NEWUSER))
-    snprintf (advice, sizeof advice, "%s",
-              geteuid () == 0
-              ? "; this process lacks it (in a container?): try adding -U/-r"
-              : "; run as root or add -U/-r");
-  else if (err == -EINVAL && missing)
-    {
-      /* The kind the explanation names: the first one missing.  */
-      const struct ns_info *ns = ns_table;
-      while (!(missing & ns->flag))
-        ns++;
-      snprintf (advice, sizeof advice, "; drop -%c", ns->short_option);
-    }
-  ns_run_fail (0, "%s%s", why, advice);
+  ns_run_fail (0, "%s", why);
 }
 
 int

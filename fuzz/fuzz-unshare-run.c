@@ -35,6 +35,7 @@ static void
 call_command_line (void *p)
 {
   struct command_line *c = p;
+  fill_ns_options ();
   poptContext con = cli_context_flags (c->argc, c->argv, options, "",
                                        CLI_OPTIONAL_AFTER_EQUALS
                                        | CLI_STOP_AT_OPERAND);

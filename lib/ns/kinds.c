@@ -19,15 +19,23 @@
 
 
 const struct ns_info ns_table[] = {
-  { CLONE_NEWNS, "mnt", "mount", 'm', NULL, "mount" },
-  { CLONE_NEWUTS, "uts", "uts", 'u', NULL, "UTS" },
-  { CLONE_NEWIPC, "ipc", "ipc", 'i', NULL, "IPC" },
-  { CLONE_NEWNET, "net", "net", 'n', NULL, "network" },
-  { CLONE_NEWPID, "pid", "pid", 'p', "pid_for_children", "PID" },
-  { CLONE_NEWUSER, "user", "user", 'U', NULL, "user" },
-  { CLONE_NEWCGROUP, "cgroup", "cgroup", 'C', NULL, "cgroup" },
-  { CLONE_NEWTIME, "time", "time", 'T', "time_for_children", "time" },
-  { 0, NULL, NULL, '\0', NULL, NULL }
+  { CLONE_NEWNS, "mnt", "mount", 'm', NULL, "mount",
+    "new mount namespace; =FILE: persist it there" },
+  { CLONE_NEWUTS, "uts", "uts", 'u', NULL, "UTS",
+    "new UTS namespace (host and domain name)" },
+  { CLONE_NEWIPC, "ipc", "ipc", 'i', NULL, "IPC",
+    "new IPC namespace (System V IPC, POSIX message queues)" },
+  { CLONE_NEWNET, "net", "net", 'n', NULL, "network",
+    "new network namespace" },
+  { CLONE_NEWPID, "pid", "pid", 'p', "pid_for_children", "PID",
+    "new PID namespace (implies --fork)" },
+  { CLONE_NEWUSER, "user", "user", 'U', NULL, "user",
+    "new user namespace" },
+  { CLONE_NEWCGROUP, "cgroup", "cgroup", 'C', NULL, "cgroup",
+    "new cgroup namespace" },
+  { CLONE_NEWTIME, "time", "time", 'T', "time_for_children", "time",
+    "new time namespace" },
+  { 0, NULL, NULL, '\0', NULL, NULL, NULL }
 };
 
 _Static_assert (sizeof ns_table / sizeof ns_table[0] == NS_KINDS + 1,
@@ -286,6 +294,28 @@ read_sysctl (const char *path)
   return sscanf (buf, "%lld", &value) == 1 ? value : -1;
 }
 
+/* Why creating a user namespace failed with EPERM, into BUF: the kernel
+   setting that refused it, where one can be read.  */
+static void
+explain_userns_refused (char *buf, size_t size)
+{
+  if (geteuid () != 0
+      && read_sysctl ("/proc/sys/kernel/unprivileged_userns_clone") == 0)
+    snprintf (buf, size, "creating a user namespace was refused: "
+              "unprivileged user namespaces are disabled "
+              "(sysctl kernel.unprivileged_userns_clone = 0)");
+  else if (geteuid () != 0
+           && read_sysctl ("/proc/sys/kernel/"
+                           "apparmor_restrict_unprivileged_userns") == 1)
+    snprintf (buf, size, "creating a user namespace was refused by "
+              "AppArmor (sysctl "
+              "kernel.apparmor_restrict_unprivileged_userns = 1)");
+  else
+    snprintf (buf, size, "creating a user namespace was refused "
+              "(inside a chroot, or by a seccomp filter or a "
+              "security module)");
+}
+
 char *
 ns_explain_unshare (int flags, int err, char *buf, size_t size)
 {
@@ -296,32 +326,18 @@ ns_explain_unshare (int flags, int err, char *buf, size_t size)
   switch (err)
     {
     case -EPERM:
+      /* The other kinds are created by the new user namespace's owner,
+         who holds every capability there: the user namespace is what was
+         refused.  */
       if (flags & CLONE_NEWUSER)
-        {
-          /* The other kinds are created by the new user namespace's
-             owner, who holds every capability there: the user namespace
-             is what was refused.  */
-          if (geteuid () != 0
-              && read_sysctl ("/proc/sys/kernel/unprivileged_userns_clone")
-                 == 0)
-            snprintf (buf, size, "creating a user namespace was refused: "
-                      "unprivileged user namespaces are disabled "
-                      "(sysctl kernel.unprivileged_userns_clone = 0)");
-          else if (geteuid () != 0
-                   && read_sysctl ("/proc/sys/kernel/"
-                                   "apparmor_restrict_unprivileged_userns")
-                      == 1)
-            snprintf (buf, size, "creating a user namespace was refused by "
-                      "AppArmor (sysctl "
-                      "kernel.apparmor_restrict_unprivileged_userns = 1)");
-          else
-            snprintf (buf, size, "creating a user namespace was refused "
-                      "(inside a chroot, or by a seccomp filter or a "
-                      "security module)");
-        }
+        explain_userns_refused (buf, size);
       else if (kinds)
-        snprintf (buf, size, "creating %s needs CAP_SYS_ADMIN",
-                  ns_flags_describe (kinds, what, sizeof what));
+        snprintf (buf, size, "creating %s needs CAP_SYS_ADMIN%s",
+                  ns_flags_describe (kinds, what, sizeof what),
+                  geteuid () == 0
+                  ? "; this process lacks it (in a container?): try "
+                    "adding -U/-r"
+                  : "; run as root or add -U/-r");
       break;
 
     case -EINVAL:
@@ -333,7 +349,8 @@ ns_explain_unshare (int flags, int err, char *buf, size_t size)
             for (ns = ns_table; !(missing & ns->flag); ns++)
               continue;
             snprintf (buf, size, "this kernel has no %s namespaces "
-                      "(no /proc/self/ns/%s)", ns->what, ns->name);
+                      "(no /proc/self/ns/%s); drop -%c", ns->what, ns->name,
+                      ns->short_option);
           }
       }
       break;

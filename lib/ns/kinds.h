@@ -28,6 +28,7 @@ struct ns_info
                              children go to, when that differs from its
                              own ("pid_for_children"), else NULL */
   const char *what;       /* for messages: "mount", "network"...  */
+  const char *help;       /* its option's line in unshare-run --help */
 };
 
 /* Every kind, in unshare(1)'s order, ended by an entry whose name is
@@ -108,8 +109,10 @@ int ns_persist (pid_t pid, const struct ns_info *ns, int fd);
 
 /* Explain, for a message that ends "unshare failed: <strerror(-ERR)>",
    what to change after unshare(FLAGS) failed with -ERR: which namespace
-   needs what, which kernel setting refused it.  Writes an empty string
-   when there is nothing better to say than the error.  Return BUF.  */
+   needs what, which kernel setting refused it, and where an option would
+   do, which ("; drop -T", "; run as root or add -U/-r").  Writes an
+   empty string when there is nothing better to say than the error.
+   Return BUF.  */
 char *ns_explain_unshare (int flags, int err, char *buf, size_t size);
 
 #endif

@@ -13,7 +13,7 @@ setup() {
   BUILD=${NC_BUILDDIR:-}
   [[ -n $BUILD && -f $BUILD/Makefile && -x $BUILD/config.status ]] ||
     skip "NC_BUILDDIR is not a configured build tree"
-  SRC=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+  SRC=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   DEST=$BATS_TEST_TMPDIR/dest
 }
 

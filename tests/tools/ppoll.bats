@@ -14,7 +14,7 @@ load ppoll_helper
 
 setup() {
   nc_setup
-  RACE="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/ppoll-race"
+  RACE="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/ppoll-race"
   JOB_PID=
   WAIT_PID=
   SERVER_PID=
@@ -1109,9 +1109,9 @@ EOF
 # --- kernels without pidfd_open or inotify (tests/enosys-exec) ----------
 
 require_enosys_exec() {
-  ENOSYS_EXEC=${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/enosys-exec}
+  ENOSYS_EXEC=${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/enosys-exec}
   [[ -x $ENOSYS_EXEC ]] \
-    || fail "$ENOSYS_EXEC is not built: run 'make tests/enosys-exec'"
+    || fail "$ENOSYS_EXEC is not built: run 'make tests/helpers/enosys-exec'"
   "$ENOSYS_EXEC" pidfd_open true \
     || skip "no seccomp filter here (enosys-exec: $?)"
 }

@@ -22,11 +22,11 @@ setup() {
   local builddir="${NC_BUILDDIR:-$NC_BINDIR/..}"
   # Under qemu-user, a build of it for the machine that runs qemu (see
   # arch/check-arches).
-  ENOSYS_EXEC="${NC_ENOSYS_EXEC:-$builddir/tests/enosys-exec}"
-  TREE_HELPER="$builddir/tests/rmtree-race"
+  ENOSYS_EXEC="${NC_ENOSYS_EXEC:-$builddir/tests/helpers/enosys-exec}"
+  TREE_HELPER="$builddir/tests/helpers/rmtree-race"
   # The same for the fanotify helper: qemu-user has no fanotify, the
   # host's kernel holds qemu's reads as it would the tool's.
-  CHANGE_HELPER="${NC_CHANGE_ON_READ:-$builddir/tests/change-on-read}"
+  CHANGE_HELPER="${NC_CHANGE_ON_READ:-$builddir/tests/helpers/change-on-read}"
   BG_PID=
 }
 

@@ -1,4 +1,4 @@
-/* race.h -- what the race drivers (tests/ppoll-race.c, tests/watch-race.c)
+/* race.h -- what the race drivers (ppoll-race.c, watch-race.c)
    share: their fatal message, their numbers, their clock, and the look at
    whether the tool under test sleeps in its wait.
 

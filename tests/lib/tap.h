@@ -1,7 +1,7 @@
 /* tap.h -- the Test Anything Protocol output of the C test drivers, and
    their scratch directories.
 
-   A driver defines TAP_NAME (its name: "sys-test") and includes this
+   A driver defines TAP_NAME (its name: "sys-io-test") and includes this
    header after <config.h>.  Every check prints "ok N - what" or
    "not ok N - what (detail)"; a skip prints "ok N - # SKIP why".
    tap_done prints the last line, "NAME: N passed, M failed, K skipped"

@@ -11,7 +11,7 @@ load test_helper
 
 setup() {
   nc_setup
-  HELPER="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/rmtree-race"
+  HELPER="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/rmtree-race"
 }
 
 teardown() {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # completion.bats -- the bash completions of completions/, loaded by name and
-# called as bash calls them (tests/complete-line), checked against the
-# tools' own option tables (cmd/*.c, lib/cli/common.c) and against what the
-# tools accept, so that a new option or value without its completion fails
-# here.
+# called as bash calls them (tests/scripts/complete-line), checked against
+# the tools' own option tables (cmd/*.c, lib/cli/common.c) and against what
+# the tools accept, so that a new option or value without its completion
+# fails here.
 
 load test_helper
 
@@ -23,7 +23,7 @@ setup() {
 # $offered; $stderr keeps the compopt calls.  Fails on any other message.
 # shellcheck disable=SC2154 # run --separate-stderr sets stderr
 complete_line() {
-  run --separate-stderr "$BATS_TEST_DIRNAME/complete-line" "$1"
+  run --separate-stderr "$BATS_TEST_DIRNAME/../scripts/complete-line" "$1"
   ((status == 0)) || fail "complete-line '$1': status $status: $stderr"
   only_compopt_messages
   offered=$(sort -u <<<"$output" | sed '/^$/d')
@@ -35,7 +35,8 @@ complete_lines() {
   declare -gA OFFERED=()
   local file=$BATS_TEST_TMPDIR/completions record line
   local -a records
-  "$BATS_TEST_DIRNAME/complete-line" -0 "$@" >"$file" 2>"$file.err" ||
+  "$BATS_TEST_DIRNAME/../scripts/complete-line" -0 "$@" \
+    >"$file" 2>"$file.err" ||
     fail "complete-line: status $?: $(cat "$file.err")"
   stderr=$(<"$file.err")
   only_compopt_messages
@@ -85,8 +86,8 @@ expect_some() {
 }
 
 require_sources() {
-  [[ -r $BATS_TEST_DIRNAME/../cmd/xcp.c
-     && -r $BATS_TEST_DIRNAME/../lib/cli/common.c ]] ||
+  [[ -r $BATS_TEST_DIRNAME/../../cmd/xcp.c
+     && -r $BATS_TEST_DIRNAME/../../lib/cli/common.c ]] ||
     skip "the option tables are read from the sources, not found next to tests/"
 }
 
@@ -94,24 +95,30 @@ require_sources() {
 # tables, as the sources give them: cmd/TOOL.c, the rows splice-in and
 # splice-out share in lib/copy/pipe.c (if TOOL's table includes them), the
 # common options of lib/cli/common.c (its --progress rows if TOOL's table
-# includes them) and popt's --help and --usage.  LONG and SHORT are the
-# names or '-'; ARG is none, required or optional (POPT_ARGFLAG_OPTIONAL).
+# includes them), the rows a tool makes from lib/ns/kinds.c's ns_table
+# (fill_ns_options: each kind's option, its argument optional) and popt's
+# --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
+# required or optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
-  local src=$BATS_TEST_DIRNAME/.. progress=0 files
+  local src=$BATS_TEST_DIRNAME/../.. progress=0 files kinds=()
   files=("$src/cmd/$1.c")
   grep -q SPLICE_PIPE_OPTIONS "$src/cmd/$1.c" &&
     files+=("$src/lib/copy/pipe.c")
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
+  grep -q fill_ns_options "$src/cmd/$1.c" && kinds=("$src/lib/ns/kinds.c")
   awk -v progress="$progress" '
-    # The tables of lib/cli/common.c that a tool may not include.
+    # The tables of lib/cli/common.c that a tool may not include; a
+    # file after it starts unskipped.
+    FNR == 1 { skip = 0 }
     /^struct poptOption cli_[a-z_]+\[\]/ {
       skip = $0 ~ /cli_progress_options/ && !progress
     }
     skip { next }
     # { "name", \047c\047, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, ...
-    /^[ \t]*\{ *("[a-z0-9-]+"|NULL), *\047(\\0|.)\047, *[A-Z_| ]+,/ {
+    # or, at a given index, [INDEX] = { "name", ...
+    /^[ \t]*(\[[A-Z_]+\] = )?\{ *("[a-z0-9-]+"|NULL), *\047(\\0|.)\047, *[A-Z_| ]+,/ {
       entry = $0
-      sub(/^[ \t]*\{ */, "", entry)
+      sub(/^[ \t]*(\[[A-Z_]+\] = )?\{ */, "", entry)
       split(entry, field, / *, */)
       long = field[1]
       gsub(/"/, "", long)
@@ -123,7 +130,15 @@ popt_options() {
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
-  ' "${files[@]}" "$src/lib/cli/common.c" "$src/lib/cli/common.h"
+    # { CLONE_NEWNS, "mnt", "mount", \047m\047, ...: a row of ns_table.
+    /^[ \t]*\{ CLONE_NEW[A-Z]+, "[a-z]+", "[a-z]+", \047.\047,/ {
+      split($0, field, / *, */)
+      long = field[3]
+      gsub(/"/, "", long)
+      print long, substr(field[4], 2, 1), "optional"
+    }
+  ' "${files[@]}" "$src/lib/cli/common.c" "$src/lib/cli/common.h" \
+    "${kinds[@]}"
 }
 
 # expected_options TOOL: the spellings of TOOL's options its completion

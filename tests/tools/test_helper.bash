@@ -18,11 +18,12 @@ NC_TOOLS=(splice-in splice-out preadv-dump pwritev-patch ppoll-wait unshare-run 
   xcp)
 
 # Where the tools are: $NC_BINDIR, else the cmd directory of an in-tree
-# build next to the tests.
+# build, two levels above the tests (tests/tools/).
 nc_find_tools() {
-  local dir="${NC_BINDIR:-$BATS_TEST_DIRNAME/../cmd}" tool
+  local dir="${NC_BINDIR:-$BATS_TEST_DIRNAME/../../cmd}" tool
   if ! dir=$(cd "$dir" 2>/dev/null && pwd); then
-    echo "test_helper: no directory ${NC_BINDIR:-$BATS_TEST_DIRNAME/../cmd};" \
+    echo "test_helper: no directory" \
+      "${NC_BINDIR:-$BATS_TEST_DIRNAME/../../cmd};" \
       "build first or set NC_BINDIR to the directory of the tools" >&2
     return 1
   fi
@@ -57,20 +58,23 @@ require_root() {
   [[ $(id -u) -eq 0 ]] || skip "needs root"
 }
 
-# require_helper PATH: the C test helper PATH (tests/NAME.c, or a build
-# of it for the host under qemu) must be built.
+# require_helper PATH: the C test helper PATH (tests/helpers/NAME.c, or a
+# build of it for the host under qemu) must be built; the build tree's
+# tests/helpers holds them, as the source tree's holds their sources.
 require_helper() {
   [[ -x $1 ]] \
-    || fail "$1 is not built: run 'make tests/${1##*/}' (make check does)"
+    || fail "$1 is not built: run 'make tests/helpers/${1##*/}'" \
+         "(make check does)"
 }
 
 # signum NAME: the number of signal NAME as the tools under test number
-# it, from the C library they were built with (tests/ppoll-race signum):
+# it, from the C library they were built with (tests/helpers/ppoll-race
+# signum):
 # SIGUSR1 is 10, but 16 on mips and 30 on sparc64, and under qemu-user
 # the shell running the tests, built for the host, says 10 for all.  For
 # an exit status of 128+N, or a number a tool or helper prints.
 signum() {
-  local race=${NC_BUILDDIR:-$NC_BINDIR/..}/tests/ppoll-race
+  local race=${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/ppoll-race
   require_helper "$race"
   "$race" signum "$1"
 }

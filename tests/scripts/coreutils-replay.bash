@@ -6,7 +6,7 @@
 # Not part of make check (ten minutes, and GNU cp and rm as the reference):
 # run it by hand, and with cp and rm in place of the tools to check it.
 #
-# Usage: XCP=cmd/xcp RMTREE=cmd/rmtree bash tests/coreutils-replay.bash [NAME...]
+# Usage: XCP=cmd/xcp RMTREE=cmd/rmtree bash tests/scripts/coreutils-replay.bash [NAME...]
 #   NAME: a scenario such as cp/abuse or rm/r-4 (default: all of them).
 #   RMTREE_PLAIN (optional): a command that behaves as rm WITHOUT -r (refuses
 #     directories, prompts for write-protected files on a terminal).  rmtree
@@ -16,7 +16,7 @@
 # Each scenario prints one line: "PASS name", "FAIL name: why" or
 # "SKIP name: why".  A scenario that uses an option the tool lacks fails with
 # the tool's usage error among its reasons.  The reference run is
-#   XCP=/bin/cp RMTREE=/some/wrapper-running-"rm -r" bash tests/coreutils-replay.bash
+#   XCP=/bin/cp RMTREE=/some/wrapper-running-"rm -r" bash tests/scripts/coreutils-replay.bash
 # Scenarios run as root where they need it (mounts only inside a private mount
 # namespace on its own tmpfs), and as 'nobody' where upstream skips root.
 

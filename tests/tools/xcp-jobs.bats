@@ -35,8 +35,8 @@ require_python3() {
 setup() {
   nc_setup
   local builddir="${NC_BUILDDIR:-$NC_BINDIR/..}"
-  TREE_HELPER="$builddir/tests/rmtree-race"
-  ENOSYS_EXEC="${NC_ENOSYS_EXEC:-$builddir/tests/enosys-exec}"
+  TREE_HELPER="$builddir/tests/helpers/rmtree-race"
+  ENOSYS_EXEC="${NC_ENOSYS_EXEC:-$builddir/tests/helpers/enosys-exec}"
   BG_PID=
   RACER_PID=
 }

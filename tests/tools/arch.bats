@@ -67,7 +67,7 @@ gen_check() {
   "$PWD/arch/gen-syscall-nr" --check "$@"
 }
 copy_arch() {
-  cp -R "$BATS_TEST_DIRNAME/../arch" . || fail "cannot copy arch/"
+  cp -R "$BATS_TEST_DIRNAME/../../arch" . || fail "cannot copy arch/"
 }
 
 @test "gen-syscall-nr --check: a number changed in a committed table is caught" {
@@ -99,9 +99,10 @@ copy_arch() {
 }
 
 @test "every syscall number generated into arch/ is used by lib/ or tests/" {
-  local top=$BATS_TEST_DIRNAME/.. name unused=
+  local top=$BATS_TEST_DIRNAME/../.. name unused=
   while read -r name; do
-    grep -qw "NC_SYS_$name" "$top"/lib/*/*.c "$top"/tests/*.c || unused+=" $name"
+    grep -qw "NC_SYS_$name" "$top"/lib/*/*.c "$top"/tests/*/*.c \
+      || unused+=" $name"
   done < <(sed -n 's/^#define NC_SYS_\([a-z0-9_]*\) .*/\1/p' \
     "$top"/arch/*/syscall_nr.h | sort -u)
   [[ -z $unused ]] || fail "generated and never used:$unused"

@@ -8,7 +8,7 @@
 
 load test_helper
 
-report=$BATS_TEST_DIRNAME/../bench/report
+report=$BATS_TEST_DIRNAME/../../bench/report
 
 setup() {
   nc_setup
@@ -18,9 +18,9 @@ setup() {
   skip_under_qemu "the benches time the host's tools and namespaces"
   require_root
   require_cmd hyperfine gnuplot python3
-  builddir=${NC_BUILDDIR:-$BATS_TEST_DIRNAME/..}
-  [[ -x $builddir/tests/rmtree-race ]] ||
-    skip "tests/rmtree-race is not built (make check builds it)"
+  builddir=${NC_BUILDDIR:-$BATS_TEST_DIRNAME/../..}
+  [[ -x $builddir/tests/helpers/rmtree-race ]] ||
+    skip "tests/helpers/rmtree-race is not built (make check builds it)"
   run env BENCH_QUICK=1 NC_BUILDDIR="$builddir" "$report" --out out
   assert_success
   assert_file_exists out/report.md

@@ -3,15 +3,15 @@
 # messages and exit statuses, what strace shows, and races against a
 # process that keeps changing the tree.
 #
-# Big trees are built by the C helper tests/rmtree-race (a shell loop of
-# mkdir would take minutes), on a tmpfs mounted for the test when running
-# as root: creating files is fast there whatever the disk is.
+# Big trees are built by the C helper tests/helpers/rmtree-race (a shell
+# loop of mkdir would take minutes), on a tmpfs mounted for the test when
+# running as root: creating files is fast there whatever the disk is.
 
 load test_helper
 
 setup() {
   nc_setup
-  HELPER="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/rmtree-race"
+  HELPER="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/rmtree-race"
 }
 
 teardown() {
@@ -751,9 +751,9 @@ first_line_after() {
 
 # --- races -------------------------------------------------------------
 
-# race RACE: rmtree tree, 150 times, while tests/rmtree-race RACE keeps
-# changing the tree: every round done, the tree changed during some, no
-# abnormal exit.  Under qemu: the same calls each round, and qemu's start
+# race RACE: rmtree tree, 150 times, while tests/helpers/rmtree-race RACE
+# keeps changing the tree: every round done, the tree changed during some,
+# no abnormal exit.  Under qemu: the same calls each round, and qemu's start
 # alone leaves the helper room for many changes a round; 40 rounds
 # suffice.
 race() {

@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # ppoll_helper.bash -- what ppoll.bats and ppoll-watch.bats share: a
 # ppoll-wait started in the background and let go on only once it sleeps
-# in its wait (tests/ppoll-race wait), then its outcome.  Loaded after
-# test_helper; the tests set RACE to tests/ppoll-race's path and clear
-# JOB_PID and WAIT_PID in their setup.
+# in its wait (tests/helpers/ppoll-race wait), then its outcome.  Loaded
+# after test_helper; the tests set RACE to tests/helpers/ppoll-race's path
+# and clear JOB_PID and WAIT_PID in their setup.
 
 require_race() {
   require_helper "$RACE"

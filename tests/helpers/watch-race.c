@@ -1,5 +1,5 @@
 /* watch-race.c -- the races of ppoll-wait's path and pid: targets, for
-   tests/ppoll-watch.bats.
+   tests/tools/ppoll-watch.bats.
 
    A wait for a path that does not exist yet has a window that scripts
    get wrong: the path (or a directory on its way) appears between the

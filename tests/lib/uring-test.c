@@ -4,7 +4,7 @@
    Where the kernel has no io_uring for us (qemu-user answers ENOSYS,
    kernel.io_uring_disabled or seccomp EPERM), the cases skip saying so;
    the fallback itself is checked by running this driver again under
-   tests/enosys-exec ("uring-test --open-only" reports nc_uring_open's
+   tests/helpers/enosys-exec ("uring-test --open-only" reports nc_uring_open's
    answer, or nc_uring_read's, as its exit status).  */
 
 #include <config.h>
@@ -577,7 +577,8 @@ test_unavailable (const char *argv0)
   if (env)
     snprintf (helper, sizeof helper, "%s", env);
   else
-    snprintf (helper, sizeof helper, "%.*senosys-exec",
+    /* The helpers are built in tests/helpers, beside tests/lib.  */
+    snprintf (helper, sizeof helper, "%.*s../helpers/enosys-exec",
               slash ? (int) (slash - argv0 + 1) : 0, argv0);
   if (access (helper, X_OK) != 0)
     {

@@ -17,7 +17,7 @@ load ppoll_helper
 
 setup() {
   nc_setup
-  BUILD="${NC_BUILDDIR:-$NC_BINDIR/..}/tests"
+  BUILD="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers"
   RACE="$BUILD/ppoll-race"
   WATCH_RACE="$BUILD/watch-race"
   JOB_PID=

@@ -19,7 +19,7 @@ load xcp_helper
 setup() {
   nc_setup
   local builddir="${NC_BUILDDIR:-$NC_BINDIR/..}"
-  TREE_HELPER="$builddir/tests/rmtree-race"
+  TREE_HELPER="$builddir/tests/helpers/rmtree-race"
   XCP=$NC_BINDIR/xcp
   export TREE_HELPER XCP
 }

@@ -11,10 +11,10 @@ MIB=$((1024 * 1024))
 
 # NC_ENGINE=uring (or preadv, auto) runs the whole file with that engine:
 # each preadv-dump and pwritev-patch a test runs takes --engine=$NC_ENGINE
-# first, preadv being pwritev for pwritev-patch (tests/run-bats runs the
-# file a second time with uring), unless the test names an engine itself
-# (popt keeps no more than the last of a repeated option, and leaks the
-# others' strings, which a sanitizer build reports).  A tool run by
+# first, preadv being pwritev for pwritev-patch (tests/scripts/run-bats
+# runs the file a second time with uring), unless the test names an engine
+# itself (popt keeps no more than the last of a repeated option, and leaks
+# the others' strings, which a sanitizer build reports).  A tool run by
 # another program (strace, timeout, bash -c) is the plain one.
 preadv-dump() {
   local opt
@@ -797,7 +797,7 @@ os.pread(fd, 1 << 20, 0)'
 }
 
 @test "engines: io_uring refused (ENOSYS, EPERM): preadv, the same output, said only by --debug" {
-  local enosys_exec="${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/enosys-exec}"
+  local enosys_exec="${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/enosys-exec}"
   require_helper "$enosys_exec"
   make_random f $MIB
   "$enosys_exec" io_uring_setup "$NC_BINDIR/preadv-dump" --version >/dev/null 2>&1 \
@@ -1452,7 +1452,7 @@ runs_of() {
 
 # bats test_tags=arch
 @test "pwritev-patch: io_uring refused (seccomp, qemu): pwritev, without a word unless --debug" {
-  local helper=${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/enosys-exec}
+  local helper=${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/enosys-exec}
   require_helper "$helper"
   make_random f $MIB
   cp f orig

@@ -1,4 +1,4 @@
-/* unshare-helper -- small probes for tests/unshare.bats.
+/* unshare-helper -- small probes for tests/tools/unshare.bats.
 
    unshare-helper zombie
        Make an orphan: fork a child that forks a grandchild and ends at

@@ -3,15 +3,16 @@
 #
 # Each namespace is checked by what changes inside and what must not
 # change outside; process handling (exit status, signals, reaping) with
-# tests/unshare-helper.c, a probe built with the tools.  Most tests need
-# root (CI runs as root) and skip without it; the user namespace tests run
-# as uid 65534 through as_nobody.  Waits are bounded loops, never timings.
+# tests/helpers/unshare-helper.c, a probe built with the tools.  Most
+# tests need root (CI runs as root) and skip without it; the user
+# namespace tests run as uid 65534 through as_nobody.  Waits are bounded
+# loops, never timings.
 
 load test_helper
 
 setup() {
   nc_setup
-  HELPER_DIR="${NC_BUILDDIR:-$BATS_TEST_DIRNAME/..}/tests"
+  HELPER_DIR="${NC_BUILDDIR:-$BATS_TEST_DIRNAME/../..}/tests/helpers"
   [[ -x $HELPER_DIR/unshare-helper ]] \
     || fail "no $HELPER_DIR/unshare-helper: build it (make) or set NC_BUILDDIR"
   HELPER_DIR=$(cd "$HELPER_DIR" && pwd)
