@@ -3,7 +3,7 @@
    descriptor), names cut to the directory's longest, and backups made as
    hard links, a simple one replacing an older one in one step.
 
-   Output: TAP lines (tests/tap.h).  The scratch directory lives under
+   Output: TAP lines (tests/lib/tap.h).  The scratch directory lives under
    /tmp, removed at the end.  */
 
 #include <config.h>

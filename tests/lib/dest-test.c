@@ -4,7 +4,7 @@
    attributes, extended attributes) and lib/copy/dest.c (what check_dest does
    about each kind of destination, link_over).
 
-   Output: TAP lines (tests/tap.h).  Scratch directories live under /tmp,
+   Output: TAP lines (tests/lib/tap.h).  Scratch directories live under /tmp,
    removed at the end.  */
 
 #include <config.h>

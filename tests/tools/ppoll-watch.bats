@@ -4,9 +4,9 @@
 #
 # As in ppoll.bats, a wait that must end is started in the background and
 # the test acts (makes a directory, kills a process) only once the helper
-# tests/ppoll-race has seen ppoll-wait asleep in its wait: no sleeps.  The
+# tests/helpers/ppoll-race has seen ppoll-wait asleep in its wait: no sleeps.  The
 # races (a tree made while the wait starts, a process ending as it starts)
-# are run by tests/watch-race, 300 rounds each; their timings are printed
+# are run by tests/helpers/watch-race, 300 rounds each; their timings are printed
 # there, not tested here.  Four tests wait out a timeout of 1 s on
 # purpose: what must not end a wait can only be seen not to end it (the
 # act comes once ppoll-wait sleeps, so a slow machine makes them pass

@@ -2,7 +2,7 @@
 # ppoll.bats -- ppoll-wait, from the outside.
 #
 # Waits that must end are started in the background, and the test acts
-# (writes, sends a signal) only once the helper tests/ppoll-race has seen
+# (writes, sends a signal) only once the helper tests/helpers/ppoll-race has seen
 # ppoll-wait asleep in its wait: no sleeps, no guessed delays.  The race
 # the system calls exist for is tested by that helper too, against
 # ppoll-wait and in-process, along with a naive version that loses it.
@@ -1106,7 +1106,7 @@ pid:2147483648|invalid process 'pid:2147483648'
 EOF
 }
 
-# --- kernels without pidfd_open or inotify (tests/enosys-exec) ----------
+# --- kernels without pidfd_open or inotify (tests/helpers/enosys-exec) ----------
 
 require_enosys_exec() {
   ENOSYS_EXEC=${NC_ENOSYS_EXEC:-${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/enosys-exec}

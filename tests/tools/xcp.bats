@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # xcp.bats -- xcp from the outside: byte-identical copies by every engine,
-# the fallbacks when the kernel refuses a call (tests/enosys-exec), holes,
+# the fallbacks when the kernel refuses a call (tests/helpers/enosys-exec), holes,
 # -a on every kind of file, what strace shows, the refusals, and the
 # safety promise: after ENOSPC or a signal in the middle of a copy the
 # destination holds its old content or the whole new one, and no
@@ -74,7 +74,7 @@ require_enosys_exec() {
     || skip "seccomp filters cannot be installed here"
 }
 
-# tests/change-on-read must be built, and fanotify permission events
+# tests/helpers/change-on-read must be built, and fanotify permission events
 # allowed (as root, CONFIG_FANOTIFY_ACCESS_PERMISSIONS; under qemu-user,
 # which does not emulate fanotify, only with a build for the host in
 # NC_CHANGE_ON_READ).
@@ -89,7 +89,7 @@ require_change_helper() {
 }
 
 # changed_on_read N ACTION BYTES [XCP OPTION]...: xcp OPTION... src dst
-# with src changed at its Nth read (tests/change-on-read), which must be
+# with src changed at its Nth read (tests/helpers/change-on-read), which must be
 # reported, exit 1 and leave dst as it was (its content in $OLD, or
 # absent with OLD empty) and no other file in the directory.
 changed_on_read() {
@@ -111,7 +111,7 @@ changed_on_read() {
   fi
 }
 
-# enosys CALLS CMD...: CMD with the CALLS failing (see tests/enosys-exec.c).
+# enosys CALLS CMD...: CMD with the CALLS failing (see tests/helpers/enosys-exec.c).
 enosys() {
   "$ENOSYS_EXEC" "$@"
 }

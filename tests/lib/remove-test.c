@@ -6,7 +6,7 @@
    spares a missing operand; -i asks before entering and removing, and
    what the user keeps stays, with its ancestors.
 
-   Output: TAP lines (tests/tap.h).  What the removal writes on standard
+   Output: TAP lines (tests/lib/tap.h).  What the removal writes on standard
    output and error, and the answers it reads, go through files of the
    scratch directory (under /tmp, removed at the end).  */
 

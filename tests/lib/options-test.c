@@ -5,7 +5,7 @@
    once all are given (copy_options_settle); the usage errors, each in a
    child whose exit status must be 2.
 
-   Output: TAP lines (tests/tap.h).  */
+   Output: TAP lines (tests/lib/tap.h).  */
 
 #include <config.h>
 
