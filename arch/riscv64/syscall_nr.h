@@ -60,6 +60,7 @@
 #define NC_SYS_inotify_add_watch 27
 #define NC_SYS_inotify_rm_watch 28
 #define NC_SYS_pidfd_open 434
+#define NC_SYS_fchdir 50
 #define NC_SYS_pivot_root 41
 #define NC_SYS_open_tree 428
 #define NC_SYS_move_mount 429

@@ -338,6 +338,13 @@ sys_pivot_root (const char *new_root, const char *put_old)
   return nc_syscall2 (NC_SYS_pivot_root, new_root, put_old);
 }
 
+/* int fchdir (int fd);  */
+int
+sys_fchdir (int fd)
+{
+  return nc_syscall1 (NC_SYS_fchdir, fd);
+}
+
 /* int sethostname (const char *name, size_t len);  */
 int
 sys_sethostname (const char *name, size_t len)

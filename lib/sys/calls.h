@@ -132,6 +132,7 @@ int sys_mount (const char *source, const char *target, const char *fstype,
                unsigned long flags, const void *data);
 int sys_umount2 (const char *target, int flags);
 int sys_pivot_root (const char *new_root, const char *put_old);
+int sys_fchdir (int fd);
 int sys_sethostname (const char *name, size_t len);
 int sys_prctl (int option, unsigned long a2, unsigned long a3,
                unsigned long a4, unsigned long a5);
