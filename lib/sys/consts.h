@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 /* The most iovecs one readv/writev family call takes: UIO_MAXIOV, 1024
@@ -98,6 +99,11 @@
 #endif
 #ifndef FSCONFIG_CMD_CREATE
 # define FSCONFIG_CMD_CREATE 6
+#endif
+
+/* statx's mount id (Linux 5.8).  */
+#ifndef STATX_MNT_ID
+# define STATX_MNT_ID 0x00001000U
 #endif
 
 /* openat2's RESOLVE_* rules (Linux 5.6), from <linux/openat2.h>, which
