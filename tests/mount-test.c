@@ -128,12 +128,11 @@ private_namespace (void)
   return NULL;
 }
 
-/* In the first process of the new PID namespace: SCENARIO, then its
-   counts of checks written to FD.  */
+/* Leave a child of in_namespace: the counts of checks written to FD, for
+   the parent.  */
 static _Noreturn void
-run_scenario (void (*scenario) (void), int fd)
+send_counts (int fd)
 {
-  scenario ();
   fflush (stdout);
   int counts[4] = { tap_n_test, tap_n_pass, tap_n_fail, tap_n_skip };
   _exit (write (fd, counts, sizeof counts) == sizeof counts ? 0 : 1);
@@ -148,15 +147,17 @@ namespace_child (const char *what, void (*scenario) (void), int fd)
   if (why)
     {
       tap_skip ("%s: %s", what, why);
-      fflush (stdout);
-      int counts[4] = { tap_n_test, tap_n_pass, tap_n_fail, tap_n_skip };
-      _exit (write (fd, counts, sizeof counts) == sizeof counts ? 0 : 1);
+      send_counts (fd);
     }
+  /* The first process of the new PID namespace runs SCENARIO.  */
   pid_t pid = fork ();
   if (pid < 0)
     tap_die ("fork");
   if (pid == 0)
-    run_scenario (scenario, fd);
+    {
+      scenario ();
+      send_counts (fd);
+    }
   int status;
   waitpid (pid, &status, 0);
   _exit (0);
@@ -250,6 +251,20 @@ mode_at (int dirfd, const char *path)
   struct stat st;
   return fstatat (dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0
          ? st.st_mode : 0;
+}
+
+/* Whether the mount of PATH beneath DIRFD is nosuid and nodev.  */
+static bool
+nosuid_nodev_at (int dirfd, const char *path)
+{
+  struct statvfs sv;
+  int fd = openat (dirfd, path, O_RDONLY | O_CLOEXEC);
+  unsigned long both_flags = ST_NOSUID | ST_NODEV;
+  bool both = fd >= 0 && fstatvfs (fd, &sv) == 0
+              && (sv.f_flag & both_flags) == both_flags;
+  if (fd >= 0)
+    close (fd);
+  return both;
 }
 
 /* Whether "/" + ESCAPE exists in the old root.  */
@@ -407,13 +422,8 @@ sc_bind (void)
                  "writable bind: its submount is writable");
   tap_check_int (mode_at (m.fd, "rw"), S_IFDIR | 0755,
                  "a missing parent is made as a directory, mode 0755");
-  struct statvfs sv;
-  int fd = openat (m.fd, "rw/deep/b", O_RDONLY | O_CLOEXEC);
-  tap_ok (fd >= 0 && fstatvfs (fd, &sv) == 0
-          && (sv.f_flag & (ST_NOSUID | ST_NODEV)) == (ST_NOSUID | ST_NODEV),
+  tap_ok (nosuid_nodev_at (m.fd, "rw/deep/b"),
           "a bind is nosuid and nodev in its submounts");
-  if (fd >= 0)
-    close (fd);
 
   snprintf (path, sizeof path, "%s/f", src);
   check_step (&m, ns_mount_bind (&m, path, "/etc/f", NS_BIND_RO), 0, NULL,
@@ -451,8 +461,7 @@ sc_tmpfs (void)
   tap_check_int (fd >= 0 && fstatvfs (fd, &sv) == 0
                  ? (long long) (sv.f_blocks * sv.f_frsize) : -1LL,
                  1 << 20, "ns_mount_tmpfs: the size");
-  tap_ok (fd >= 0 && (sv.f_flag & (ST_NOSUID | ST_NODEV))
-          == (ST_NOSUID | ST_NODEV), "ns_mount_tmpfs: nosuid, nodev");
+  tap_ok (nosuid_nodev_at (m.fd, "tmp"), "ns_mount_tmpfs: nosuid, nodev");
   if (fd >= 0)
     close (fd);
   fd = openat (m.fd, "tmp/big", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);

@@ -49,9 +49,9 @@ failed (struct ns_mount *m, int ret, const char *call, const char *since)
 
 /* Copy DST into PATH (PATH_MAX bytes) as a path relative to the new
    root: no leading or trailing slash, none doubled, "." for the root
-   itself.  0, or -ENAMETOOLONG.  */
+   itself.  0, or -ENAMETOOLONG (as openat2 would say).  */
 static int
-inside_path (const char *dst, char *path)
+inside_path (struct ns_mount *m, const char *dst, char *path)
 {
   size_t n = 0;
   for (const char *p = dst; *p; p++)
@@ -59,7 +59,7 @@ inside_path (const char *dst, char *path)
       if (*p == '/' && (n == 0 || path[n - 1] == '/'))
         continue;
       if (n + 2 > PATH_MAX)
-        return -ENAMETOOLONG;
+        return failed (m, -ENAMETOOLONG, "openat2", SINCE_OPENAT2);
       path[n++] = *p;
     }
   if (n > 0 && path[n - 1] == '/')
@@ -70,13 +70,15 @@ inside_path (const char *dst, char *path)
   return 0;
 }
 
-/* PATH (PATH_MAX bytes) made of DIR, a path in the new root, and NAME.
-   0, or -ENAMETOOLONG.  */
+/* PATH (PATH_MAX bytes) made of DIR and NAME.  0, or -ENAMETOOLONG (as
+   openat2 would say).  */
 static int
-sub_path (char *path, const char *dir, const char *name)
+sub_path (struct ns_mount *m, char *path, const char *dir, const char *name)
 {
   int n = snprintf (path, PATH_MAX, "%s/%s", dir, name);
-  return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+  if (n < 0 || n >= PATH_MAX)
+    return failed (m, -ENAMETOOLONG, "openat2", SINCE_OPENAT2);
+  return 0;
 }
 
 /* PATH, relative, opened beneath DIRFD with O_PATH and FLAGS: the
@@ -92,7 +94,17 @@ open_inside (struct ns_mount *m, int dirfd, const char *path, int flags)
   return failed (m, ret, "openat2", SINCE_OPENAT2);
 }
 
-static int open_dir_made (struct ns_mount *m, char *path);
+/* DST, a path in the new root, opened beneath it with O_PATH and FLAGS;
+   nothing is made.  The descriptor, or -errno.  */
+static int
+open_dst (struct ns_mount *m, const char *dst, int flags)
+{
+  char path[PATH_MAX];
+  int ret = inside_path (m, dst, path);
+  return ret < 0 ? ret : open_inside (m, m->fd, path, flags);
+}
+
+static int open_made (struct ns_mount *m, char *path, bool dir);
 
 /* The directory holding PATH's last component, made with its missing
    parents; *NAME is set to that component, within PATH.  The
@@ -107,61 +119,45 @@ open_parent (struct ns_mount *m, char *path, char **name)
       return open_inside (m, m->fd, ".", O_DIRECTORY);
     }
   *slash = '\0';
-  int fd = open_dir_made (m, path);
+  int fd = open_made (m, path, true);
   *slash = '/';
   *name = slash + 1;
   return fd;
 }
 
-/* The directory PATH, made (mode 0755) with its missing parents if it
-   is missing.  The descriptor, or -errno.  */
+/* PATH, a directory if DIR, else a file, made if it is missing (a
+   directory of mode 0755, an empty file of mode 0644, less the umask)
+   with its missing parents.  The descriptor, or -errno.  */
 static int
-open_dir_made (struct ns_mount *m, char *path)
+open_made (struct ns_mount *m, char *path, bool dir)
 {
-  int fd = open_inside (m, m->fd, path, O_DIRECTORY);
+  int flags = dir ? O_DIRECTORY : 0;
+  int fd = open_inside (m, m->fd, path, flags);
   if (fd != -ENOENT)
     return fd;
   char *name;
   int parent = open_parent (m, path, &name);
   if (parent < 0)
     return parent;
-  /* EEXIST: made meanwhile, or not a directory, which the open tells.  */
-  int ret = sys_mkdirat (parent, name, 0755);
+  /* EEXIST: made meanwhile, or of another type, which the open tells.  */
+  int ret = (dir ? sys_mkdirat (parent, name, 0755)
+             : sys_mknodat (parent, name, S_IFREG | 0644, 0));
   if (ret < 0 && ret != -EEXIST)
-    fd = failed (m, ret, "mkdirat", NULL);
+    fd = failed (m, ret, dir ? "mkdirat" : "mknodat", NULL);
   else
-    fd = open_inside (m, parent, name, O_DIRECTORY);
-  sys_close (parent);
-  return fd;
-}
-
-/* The file PATH, made empty (mode 0644) with its missing parents if it
-   is missing: a mount point for what is not a directory.  The
-   descriptor, or -errno.  */
-static int
-open_file_made (struct ns_mount *m, char *path)
-{
-  int fd = open_inside (m, m->fd, path, 0);
-  if (fd != -ENOENT)
-    return fd;
-  char *name;
-  int parent = open_parent (m, path, &name);
-  if (parent < 0)
-    return parent;
-  int ret = sys_mknodat (parent, name, S_IFREG | 0644, 0);
-  if (ret < 0 && ret != -EEXIST)
-    fd = failed (m, ret, "mknodat", NULL);
-  else
-    fd = open_inside (m, parent, name, 0);
+    fd = open_inside (m, parent, name, flags);
   sys_close (parent);
   return fd;
 }
 
 /* Set the mode of FD, an O_PATH descriptor of a file that is not a
-   symlink, to MODE: 0 or -errno.  */
+   symlink, to MODE, and close FD: 0 or -errno.  An FD that is -errno
+   (an open that failed) is returned as it is.  */
 static int
 chmod_fd (struct ns_mount *m, int fd, mode_t mode)
 {
+  if (fd < 0)
+    return fd;
   int ret = sys_fchmodat (fd, "", mode, AT_EMPTY_PATH);
   if (ret == -ENOSYS)
     {
@@ -171,6 +167,7 @@ chmod_fd (struct ns_mount *m, int fd, mode_t mode)
       snprintf (link, sizeof link, "/proc/self/fd/%d", fd);
       ret = sys_fchmodat (AT_FDCWD, link, mode, 0);
     }
+  sys_close (fd);
   return failed (m, ret, "fchmodat", NULL);
 }
 
@@ -201,9 +198,9 @@ static int
 attach (struct ns_mount *m, int tree, const char *dst, bool dir)
 {
   char path[PATH_MAX];
-  int to = failed (m, inside_path (dst, path), "openat2", SINCE_OPENAT2);
+  int to = inside_path (m, dst, path);
   if (to == 0)
-    to = dir ? open_dir_made (m, path) : open_file_made (m, path);
+    to = open_made (m, path, dir);
   int top = to < 0 ? to : is_top (m, to);
   int ret = top;
   if (top >= 0)
@@ -312,10 +309,7 @@ ns_mount_bind (struct ns_mount *m, const char *src, const char *dst,
 int
 ns_mount_remount_ro (struct ns_mount *m, const char *dst)
 {
-  char path[PATH_MAX];
-  int fd = failed (m, inside_path (dst, path), "openat2", SINCE_OPENAT2);
-  if (fd == 0)
-    fd = open_inside (m, m->fd, path, 0);
+  int fd = open_dst (m, dst, 0);
   if (fd < 0)
     return fd;
   struct nc_mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };
@@ -365,8 +359,7 @@ dev_pts (struct ns_mount *m, const char *dir)
   static const char *const options[] = { "mode", "0620",
                                          "ptmxmode", "0666", NULL };
   char path[PATH_MAX];
-  int ret = failed (m, sub_path (path, dir, "pts"), "openat2",
-                    SINCE_OPENAT2);
+  int ret = sub_path (m, path, dir, "pts");
   int fd = ret < 0 ? ret : new_fs (m, "devpts", options,
                                    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
   return fd < 0 ? fd : attach (m, fd, path, true);
@@ -387,49 +380,39 @@ ns_mount_dev (struct ns_mount *m, const char *dst)
   int ret = ns_mount_tmpfs (m, dst, 0, 0755);
   for (size_t i = 0; ret == 0 && i < sizeof nodes / sizeof *nodes; i++)
     {
-      ret = failed (m, sub_path (path, dst, nodes[i]), "openat2",
-                    SINCE_OPENAT2);
+      ret = sub_path (m, path, dst, nodes[i]);
       if (ret == 0)
-        ret = failed (m, sub_path (src, "/dev", nodes[i]), "open_tree",
-                      SINCE_MOUNT_API);
+        ret = sub_path (m, src, "/dev", nodes[i]);
       if (ret == 0)
         ret = ns_mount_bind (m, src, path, NS_BIND_DEV);
     }
   for (size_t i = 0; ret == 0 && i < sizeof links / sizeof *links; i++)
     {
-      ret = failed (m, sub_path (path, dst, links[i][0]), "openat2",
-                    SINCE_OPENAT2);
+      ret = sub_path (m, path, dst, links[i][0]);
       if (ret == 0)
         ret = ns_mount_symlink (m, links[i][1], path);
     }
   if (ret == 0)
     ret = dev_pts (m, dst);
   if (ret == 0)
-    ret = failed (m, sub_path (path, dst, "shm"), "openat2", SINCE_OPENAT2);
+    ret = sub_path (m, path, dst, "shm");
   return ret < 0 ? ret : ns_mount_tmpfs (m, path, 0, 01777);
 }
 
 int
 ns_mount_dir (struct ns_mount *m, const char *dst, mode_t mode)
 {
-  char path[PATH_MAX];
-  int fd = failed (m, inside_path (dst, path), "openat2", SINCE_OPENAT2);
-  if (fd == 0)
-    fd = open_inside (m, m->fd, path, O_DIRECTORY);
+  int fd = open_dst (m, dst, O_DIRECTORY);
   if (fd >= 0)
-    {
-      sys_close (fd);
-      return 0;
-    }
+    sys_close (fd);
   if (fd != -ENOENT)
-    return fd;
-  fd = open_dir_made (m, path);
-  if (fd < 0)
-    return fd;
+    return fd < 0 ? fd : 0;
+  char path[PATH_MAX];
+  fd = inside_path (m, dst, path);
+  if (fd == 0)
+    fd = open_made (m, path, true);
   /* The exact MODE: mkdirat's is filtered by the umask.  */
-  int ret = chmod_fd (m, fd, mode);
-  sys_close (fd);
-  return ret;
+  return chmod_fd (m, fd, mode);
 }
 
 int
@@ -437,8 +420,7 @@ ns_mount_symlink (struct ns_mount *m, const char *target, const char *dst)
 {
   char path[PATH_MAX];
   char *name;
-  int parent = failed (m, inside_path (dst, path), "openat2",
-                       SINCE_OPENAT2);
+  int parent = inside_path (m, dst, path);
   if (parent == 0)
     parent = open_parent (m, path, &name);
   if (parent < 0)
@@ -459,15 +441,7 @@ ns_mount_symlink (struct ns_mount *m, const char *target, const char *dst)
 int
 ns_mount_chmod (struct ns_mount *m, const char *path, mode_t mode)
 {
-  char inside[PATH_MAX];
-  int fd = failed (m, inside_path (path, inside), "openat2", SINCE_OPENAT2);
-  if (fd == 0)
-    fd = open_inside (m, m->fd, inside, 0);
-  if (fd < 0)
-    return fd;
-  int ret = chmod_fd (m, fd, mode);
-  sys_close (fd);
-  return ret;
+  return chmod_fd (m, open_dst (m, path, 0), mode);
 }
 
 int
