@@ -45,7 +45,7 @@ failed (struct ns_mount *m, int ret, const char *call, const char *since)
   return ret;
 }
 
-/* --- paths in the new root ---------------------------------------------- */
+/* --- paths in the new root --------------------------------------------- */
 
 /* Copy DST into PATH (PATH_MAX bytes) as a path relative to the new
    root: no leading or trailing slash, none doubled, "." for the root
@@ -171,7 +171,7 @@ chmod_fd (struct ns_mount *m, int fd, mode_t mode)
   return failed (m, ret, "fchmodat", NULL);
 }
 
-/* --- attaching ------------------------------------------------------- */
+/* --- attaching --------------------------------------------------------- */
 
 /* Whether TO is the new root's top mount itself, at its root: a mount
    there covers M.FD, which must then follow it.  */
