@@ -60,6 +60,15 @@
 #define NC_SYS_inotify_add_watch 4285
 #define NC_SYS_inotify_rm_watch 4286
 #define NC_SYS_pidfd_open 4434
+#define NC_SYS_fchdir 4133
+#define NC_SYS_pivot_root 4216
+#define NC_SYS_open_tree 4428
+#define NC_SYS_move_mount 4429
+#define NC_SYS_mount_setattr 4442
+#define NC_SYS_fsopen 4430
+#define NC_SYS_fsconfig 4431
+#define NC_SYS_fsmount 4432
+#define NC_SYS_openat2 4437
 
 #define NC_SYS_sendfile 4237 /* sendfile64 */
 #define NC_SYS_ftruncate 4212 /* ftruncate64 */

@@ -60,6 +60,15 @@
 #define NC_SYS_inotify_add_watch 5244
 #define NC_SYS_inotify_rm_watch 5245
 #define NC_SYS_pidfd_open 5434
+#define NC_SYS_fchdir 5079
+#define NC_SYS_pivot_root 5151
+#define NC_SYS_open_tree 5428
+#define NC_SYS_move_mount 5429
+#define NC_SYS_mount_setattr 5442
+#define NC_SYS_fsopen 5430
+#define NC_SYS_fsconfig 5431
+#define NC_SYS_fsmount 5432
+#define NC_SYS_openat2 5437
 
 #define NC_SYS_sendfile 5039
 #define NC_SYS_ftruncate 5075

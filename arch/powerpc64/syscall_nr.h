@@ -62,6 +62,15 @@
 #define NC_SYS_inotify_add_watch 276
 #define NC_SYS_inotify_rm_watch 277
 #define NC_SYS_pidfd_open 434
+#define NC_SYS_fchdir 133
+#define NC_SYS_pivot_root 203
+#define NC_SYS_open_tree 428
+#define NC_SYS_move_mount 429
+#define NC_SYS_mount_setattr 442
+#define NC_SYS_fsopen 430
+#define NC_SYS_fsconfig 431
+#define NC_SYS_fsmount 432
+#define NC_SYS_openat2 437
 
 #define NC_SYS_sendfile 186
 #define NC_SYS_ftruncate 93

@@ -60,6 +60,15 @@
 #define NC_SYS_inotify_add_watch 285
 #define NC_SYS_inotify_rm_watch 286
 #define NC_SYS_pidfd_open 434
+#define NC_SYS_fchdir 133
+#define NC_SYS_pivot_root 217
+#define NC_SYS_open_tree 428
+#define NC_SYS_move_mount 429
+#define NC_SYS_mount_setattr 442
+#define NC_SYS_fsopen 430
+#define NC_SYS_fsconfig 431
+#define NC_SYS_fsmount 432
+#define NC_SYS_openat2 437
 
 #define NC_SYS_sendfile 187
 #define NC_SYS_ftruncate 93

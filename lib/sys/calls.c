@@ -331,6 +331,20 @@ sys_umount2 (const char *target, int flags)
   return nc_syscall2 (NC_SYS_umount2, target, flags);
 }
 
+/* int pivot_root (const char *new_root, const char *put_old);  */
+int
+sys_pivot_root (const char *new_root, const char *put_old)
+{
+  return nc_syscall2 (NC_SYS_pivot_root, new_root, put_old);
+}
+
+/* int fchdir (int fd);  */
+int
+sys_fchdir (int fd)
+{
+  return nc_syscall1 (NC_SYS_fchdir, fd);
+}
+
 /* int sethostname (const char *name, size_t len);  */
 int
 sys_sethostname (const char *name, size_t len)
@@ -361,6 +375,58 @@ sys_capset (void *header, const void *data)
   return nc_syscall2 (NC_SYS_capset, header, data);
 }
 
+/* --- Mounts as descriptors ------------------------------------------- */
+
+/* int open_tree (int dirfd, const char *path, unsigned int flags);  */
+int
+sys_open_tree (int dirfd, const char *path, unsigned int flags)
+{
+  return nc_syscall3 (NC_SYS_open_tree, dirfd, path, flags);
+}
+
+/* int move_mount (int from_dirfd, const char *from_path,
+                   int to_dirfd, const char *to_path, unsigned int flags);  */
+int
+sys_move_mount (int from_dirfd, const char *from_path, int to_dirfd,
+                const char *to_path, unsigned int flags)
+{
+  return nc_syscall5 (NC_SYS_move_mount, from_dirfd, from_path, to_dirfd,
+                      to_path, flags);
+}
+
+/* int mount_setattr (int dirfd, const char *path, unsigned int flags,
+                      struct mount_attr *attr, size_t size);  */
+int
+sys_mount_setattr (int dirfd, const char *path, unsigned int flags,
+                   const struct nc_mount_attr *attr)
+{
+  return nc_syscall5 (NC_SYS_mount_setattr, dirfd, path, flags, attr,
+                      sizeof *attr);
+}
+
+/* int fsopen (const char *fsname, unsigned int flags);  */
+int
+sys_fsopen (const char *fsname, unsigned int flags)
+{
+  return nc_syscall2 (NC_SYS_fsopen, fsname, flags);
+}
+
+/* int fsconfig (int fd, unsigned int cmd, const char *key,
+                 const void *value, int aux);  */
+int
+sys_fsconfig (int fd, unsigned int cmd, const char *key, const void *value,
+              int aux)
+{
+  return nc_syscall5 (NC_SYS_fsconfig, fd, cmd, key, value, aux);
+}
+
+/* int fsmount (int fd, unsigned int flags, unsigned int attr_flags);  */
+int
+sys_fsmount (int fd, unsigned int flags, unsigned int attr_flags)
+{
+  return nc_syscall3 (NC_SYS_fsmount, fd, flags, attr_flags);
+}
+
 /* --- The *at family -------------------------------------------------- */
 
 /* int openat (int dirfd, const char *pathname, int flags, mode_t mode);  */
@@ -370,6 +436,16 @@ sys_openat (int dirfd, const char *path, int flags, mode_t mode)
   /* glibc defines O_LARGEFILE as 0 where the kernel forces it (64-bit),
      and as the kernel's bit where it must be asked for.  */
   return nc_syscall4 (NC_SYS_openat, dirfd, path, flags | O_LARGEFILE, mode);
+}
+
+/* int openat2 (int dirfd, const char *pathname, struct open_how *how,
+                size_t size);  */
+int
+sys_openat2 (int dirfd, const char *path, const struct nc_open_how *how)
+{
+  struct nc_open_how large = *how;
+  large.flags |= O_LARGEFILE;
+  return nc_syscall4 (NC_SYS_openat2, dirfd, path, &large, sizeof large);
 }
 
 /* int mkdirat (int dirfd, const char *pathname, mode_t mode);  */

@@ -36,6 +36,29 @@ struct nc_dirent64
   char d_name[];
 };
 
+/* The kernel's struct mount_attr (<linux/mount.h>, Linux 5.12), what
+   mount_setattr sets on a mount: ATTR_SET's MOUNT_ATTR_* bits on,
+   ATTR_CLR's off, PROPAGATION one of MS_PRIVATE, MS_SLAVE, MS_SHARED,
+   MS_UNBINDABLE or 0 for unchanged.  Its own name: C libraries that
+   have one define it in headers that conflict with each other.  */
+struct nc_mount_attr
+{
+  uint64_t attr_set;
+  uint64_t attr_clr;
+  uint64_t propagation;
+  uint64_t userns_fd;
+};
+
+/* The kernel's struct open_how (<linux/openat2.h>, Linux 5.6): openat's
+   FLAGS and MODE, and RESOLVE, RESOLVE_* bits saying how PATH may be
+   walked.  */
+struct nc_open_how
+{
+  uint64_t flags;
+  uint64_t mode;
+  uint64_t resolve;
+};
+
 /* The value of CALL, a sys_* call, made again while it answers -EINTR.
    For calls that a signal or a network or FUSE file system can interrupt
    after nothing was done (linkat, renameat2, fsync, openat...); never for
@@ -108,6 +131,8 @@ int sys_setns (int fd, int nstype);
 int sys_mount (const char *source, const char *target, const char *fstype,
                unsigned long flags, const void *data);
 int sys_umount2 (const char *target, int flags);
+int sys_pivot_root (const char *new_root, const char *put_old);
+int sys_fchdir (int fd);
 int sys_sethostname (const char *name, size_t len);
 int sys_prctl (int option, unsigned long a2, unsigned long a3,
                unsigned long a4, unsigned long a5);
@@ -116,8 +141,23 @@ int sys_prctl (int option, unsigned long a2, unsigned long a3,
 int sys_capget (void *header, void *data);
 int sys_capset (void *header, const void *data);
 
+/* Mounts as descriptors (Linux 5.2; mount_setattr 5.12): a mount or a
+   file system context held by a descriptor, set up, then attached.  */
+int sys_open_tree (int dirfd, const char *path, unsigned int flags);
+int sys_move_mount (int from_dirfd, const char *from_path, int to_dirfd,
+                    const char *to_path, unsigned int flags);
+int sys_mount_setattr (int dirfd, const char *path, unsigned int flags,
+                       const struct nc_mount_attr *attr);
+int sys_fsopen (const char *fsname, unsigned int flags);
+int sys_fsconfig (int fd, unsigned int cmd, const char *key,
+                  const void *value, int aux);
+int sys_fsmount (int fd, unsigned int flags, unsigned int attr_flags);
+
 /* The *at family.  */
 int sys_openat (int dirfd, const char *path, int flags, mode_t mode);
+/* openat with HOW's rules for walking PATH (Linux 5.6), O_LARGEFILE
+   added as sys_openat adds it.  */
+int sys_openat2 (int dirfd, const char *path, const struct nc_open_how *how);
 int sys_mkdirat (int dirfd, const char *path, mode_t mode);
 int sys_mknodat (int dirfd, const char *path, mode_t mode, dev_t dev);
 int sys_unlinkat (int dirfd, const char *path, int flags);

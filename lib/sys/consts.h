@@ -11,9 +11,12 @@
 #ifndef NC_SYS_CONSTS_H
 #define NC_SYS_CONSTS_H
 
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 /* The most iovecs one readv/writev family call takes: UIO_MAXIOV, 1024
@@ -48,6 +51,77 @@
 #endif
 #ifndef CLONE_NEWTIME
 # define CLONE_NEWTIME 0x00000080
+#endif
+
+/* Mounts as descriptors (Linux 5.2; the MOUNT_ATTR_* bits of
+   mount_setattr, 5.12).  A C library that has them defines them in
+   <sys/mount.h>, included above; <linux/mount.h> must not be included
+   after this header (its enum of the FSCONFIG_* commands would meet
+   these macros).  */
+#ifndef AT_RECURSIVE
+# define AT_RECURSIVE 0x8000
+#endif
+#ifndef OPEN_TREE_CLONE
+# define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+# define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+# define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+#ifndef MOVE_MOUNT_T_EMPTY_PATH
+# define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#endif
+#ifndef MOUNT_ATTR_RDONLY
+# define MOUNT_ATTR_RDONLY 0x00000001
+#endif
+#ifndef MOUNT_ATTR_NOSUID
+# define MOUNT_ATTR_NOSUID 0x00000002
+#endif
+#ifndef MOUNT_ATTR_NODEV
+# define MOUNT_ATTR_NODEV 0x00000004
+#endif
+#ifndef MOUNT_ATTR_NOEXEC
+# define MOUNT_ATTR_NOEXEC 0x00000008
+#endif
+#ifndef FSOPEN_CLOEXEC
+# define FSOPEN_CLOEXEC 0x00000001
+#endif
+#ifndef FSMOUNT_CLOEXEC
+# define FSMOUNT_CLOEXEC 0x00000001
+#endif
+#ifndef FSCONFIG_SET_FLAG
+# define FSCONFIG_SET_FLAG 0
+#endif
+#ifndef FSCONFIG_SET_STRING
+# define FSCONFIG_SET_STRING 1
+#endif
+#ifndef FSCONFIG_CMD_CREATE
+# define FSCONFIG_CMD_CREATE 6
+#endif
+
+/* statx's mount id (Linux 5.8).  */
+#ifndef STATX_MNT_ID
+# define STATX_MNT_ID 0x00001000U
+#endif
+
+/* openat2's RESOLVE_* rules (Linux 5.6), from <linux/openat2.h>, which
+   no C library header includes.  */
+#ifndef RESOLVE_NO_XDEV
+# define RESOLVE_NO_XDEV 0x01
+#endif
+#ifndef RESOLVE_NO_MAGICLINKS
+# define RESOLVE_NO_MAGICLINKS 0x02
+#endif
+#ifndef RESOLVE_NO_SYMLINKS
+# define RESOLVE_NO_SYMLINKS 0x04
+#endif
+#ifndef RESOLVE_BENEATH
+# define RESOLVE_BENEATH 0x08
+#endif
+#ifndef RESOLVE_IN_ROOT
+# define RESOLVE_IN_ROOT 0x10
 #endif
 
 #endif

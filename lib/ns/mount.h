@@ -1,0 +1,124 @@
+/* ns/mount.h -- the sandbox's mount steps: a new root built in a fresh
+   tmpfs, then entered with pivot_root, the old root detached.
+
+   Built on the mount API of Linux 5.2 and 5.12 only, so that each step
+   is exact: a bind is open_tree (OPEN_TREE_CLONE | AT_RECURSIVE) then
+   move_mount; read-only, nosuid and nodev are one mount_setattr
+   (AT_RECURSIVE) on the whole cloned tree before it is attached, so
+   every submount of a read-only bind is read-only too; tmpfs, proc,
+   mqueue and devpts are fsopen, fsconfig, fsmount.  Nothing falls back
+   to mount(2): a kernel without a call fails the step (ENOSYS), and the
+   caller says which call and which Linux it needs.
+
+   Every DST is a path in the new root ("/" or "" is the new root
+   itself), resolved by openat2 from the new root's descriptor with
+   RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: a symlink met on the way is
+   followed only while it stays inside the new root (a relative one that
+   does not climb out; never an absolute one nor a /proc link), so a
+   symlink planted there, or swapped in by a racer, fails the step
+   (EXDEV, ELOOP) and never sends a mount outside.  Each mount is then
+   attached to the descriptor that resolution gave, not to a path walked
+   again.  Missing parents of DST are made as directories (mode 0755,
+   less the umask).
+
+   The order:
+
+     ns_mount_begin (&m);           the new root: a tmpfs, held by M.FD
+     ns_mount_bind (&m, ...);       the steps, in the order given
+     ...
+     ns_mount_enter (&m);           pivot_root into it, the old root gone
+
+   They run in a process with a mount namespace of its own whose "/" is
+   not shared (MS_PRIVATE or MS_SLAVE, as unshare-run sets it) and is the
+   root of a mount (not a chroot into a directory): pivot_root refuses
+   either.  SRC paths are the old root's, read before
+   ns_mount_enter.  Each returns 0 or -errno, and on failure sets M.FAIL
+   to the call that failed; M is then only good for giving up (the
+   process ends).  Nothing here reports or exits: the words are the
+   caller's.  */
+
+#ifndef NC_NS_MOUNT_H
+#define NC_NS_MOUNT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The call a failed step made last: CALL, its name ("open_tree"), and
+   SINCE, the first Linux that has it ("5.2"), or NULL for the calls
+   every supported kernel has.  A message reads "CALL: strerror (needs
+   Linux SINCE)".  */
+struct ns_mount_fail
+{
+  const char *call;
+  const char *since;
+};
+
+/* The new root being built.  FD is its topmost mount: the tmpfs of
+   ns_mount_begin, or what a step mounted on "/" over it.  */
+struct ns_mount
+{
+  int fd;
+  struct ns_mount_fail fail;
+};
+
+/* ns_mount_bind's FLAGS.  A bind is always nosuid; nodev unless
+   NS_BIND_DEV.  */
+enum
+{
+  NS_BIND_RO = 1 << 0,          /* read-only, in every submount */
+  NS_BIND_DEV = 1 << 1,         /* device files stay usable */
+  NS_BIND_TRY = 1 << 2          /* a missing SRC mounts nothing, not an
+                                   error */
+};
+
+/* Mount an empty tmpfs (mode 0755) as the new root, over the old root's
+   "/" where only M.FD reaches it, and make it unbindable so that a
+   recursive bind of the old root does not copy it.  */
+int ns_mount_begin (struct ns_mount *m);
+
+/* Bind SRC, a path of the old root, and every mount under it, on DST:
+   a directory made for a directory, an empty file for anything else.  */
+int ns_mount_bind (struct ns_mount *m, const char *src, const char *dst,
+                   unsigned int flags);
+
+/* Make the mount at DST, with every mount under it, read-only.  DST
+   must be the root of a mount (EINVAL).  */
+int ns_mount_remount_ro (struct ns_mount *m, const char *dst);
+
+/* A new tmpfs on DST, nosuid and nodev: SIZE bytes at most (0: the
+   kernel's default, half of the RAM), its root with MODE.  */
+int ns_mount_tmpfs (struct ns_mount *m, const char *dst, uint64_t size,
+                    mode_t mode);
+
+/* A new proc on DST, for the calling process's PID namespace; nosuid,
+   nodev, noexec.  */
+int ns_mount_proc (struct ns_mount *m, const char *dst);
+
+/* A new mqueue on DST, for the calling process's IPC namespace;
+   nosuid, nodev, noexec.  */
+int ns_mount_mqueue (struct ns_mount *m, const char *dst);
+
+/* A minimal /dev on DST: a tmpfs holding null, zero, full, random,
+   urandom and tty bound from the old root's device files; pts, a new
+   devpts instance, with ptmx a symlink to pts/ptmx; shm, a tmpfs of
+   mode 1777; and the symlinks fd, stdin, stdout, stderr and core into
+   /proc.  */
+int ns_mount_dev (struct ns_mount *m, const char *dst);
+
+/* Make the directory DST, with MODE (an existing one is left as it
+   is).  */
+int ns_mount_dir (struct ns_mount *m, const char *dst, mode_t mode);
+
+/* Make DST a symlink to TARGET (one already there with that target is
+   fine).  TARGET is not resolved: it is read inside the new root.  */
+int ns_mount_symlink (struct ns_mount *m, const char *target,
+                      const char *dst);
+
+/* Set the mode of PATH, which exists, to MODE.  */
+int ns_mount_chmod (struct ns_mount *m, const char *path, mode_t mode);
+
+/* Enter the new root: pivot_root into M.FD, detach the old root and
+   all under it, and make "/" the working directory.  M.FD is closed.  */
+int ns_mount_enter (struct ns_mount *m);
+
+#endif
