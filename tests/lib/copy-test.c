@@ -385,8 +385,8 @@ test_fsize_limit (void)
 
 /* ------------------------------------------------------------------ */
 /* The copy engine on files, pipes and sockets: each engine, non-blocking
-   ends, whole files, the automatic choice.  They work
-   in the scratch directory, DFD.  */
+   ends, whole files, the automatic choice.  They work in the scratch
+   directory, DFD.  */
 
 static int dfd = -1;
 

@@ -146,6 +146,18 @@ test_owner_mode (void)
   CMP (sys_faccessat (-1, "own-sys", R_OK, 0),
        faccessat (-1, "own-sys", R_OK, 0),
        "sys_faccessat relative to fd -1: EBADF");
+
+  /* sys_faccessat_effective: the effective ids' answer, as cp and rm
+     ask it.  */
+  CMP (sys_faccessat_effective (dfd, "own-sys", W_OK),
+       faccessat (dfd, "own-sys", W_OK, AT_EACCESS),
+       "sys_faccessat_effective W_OK on a 0644 file");
+  CMP (sys_faccessat_effective (dfd, "own-sys", X_OK),
+       faccessat (dfd, "own-sys", X_OK, AT_EACCESS),
+       "sys_faccessat_effective X_OK on a 0644 file: EACCES");
+  CMP (sys_faccessat_effective (dfd, "missing", W_OK),
+       faccessat (dfd, "missing", W_OK, AT_EACCESS),
+       "sys_faccessat_effective of a missing file: ENOENT");
 }
 
 /* ------------------------------------------------------------------ */
