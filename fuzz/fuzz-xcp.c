@@ -1,20 +1,18 @@
-/* fuzz-xcp.c -- the parsers of xcp's option values, which are static in
-   cmd/xcp.c: parse_preserve (--preserve=LIST, from no attribute kept), parse_when (--sparse,
-   --reflink) and parse_engine (--engine), keywords through lib/cli/common's
-   cli_keyword (argmatch: a word or an unambiguous abbreviation of one).
-   The tool's file is compiled into this target, its main renamed.
+/* fuzz-xcp.c -- the parsers of xcp's option values in lib/copy/options.c:
+   copy_parse_preserve (--preserve=LIST, from no attribute kept),
+   copy_parse_when (--sparse, --reflink) and copy_parse_engine (--engine),
+   keywords through lib/cli/common's cli_keyword (argmatch: a word or an
+   unambiguous abbreviation of one).
 
    The input is an argument vector, its words separated by null bytes;
    the value parsers take its first word.  */
 
 #include <config.h>
 
-#include "fuzz.h"
+#include <string.h>
 
-int xcp_main (int argc, char **argv);
-#define main xcp_main
-#include "cmd/xcp.c"
-#undef main
+#include "copy/options.h"
+#include "fuzz.h"
 
 struct value_call
 {
@@ -28,7 +26,7 @@ call_parse_preserve (void *p)
 {
   struct value_call *c = p;
   struct copy_options x = { 0 };
-  parse_preserve ("preserve", c->arg, true, &x);
+  copy_parse_preserve ("preserve", c->arg, true, &x);
   c->keep = x.preserve;
 }
 
@@ -36,14 +34,14 @@ static void
 call_parse_when (void *p)
 {
   struct value_call *c = p;
-  c->value = parse_when ("sparse", c->arg);
+  c->value = copy_parse_when ("sparse", c->arg);
 }
 
 static void
 call_parse_engine (void *p)
 {
   struct value_call *c = p;
-  c->value = parse_engine (c->arg);
+  c->value = copy_parse_engine (c->arg);
 }
 
 /* The index in WORDS of the keyword ITEM (LEN bytes) names, as argmatch
@@ -66,7 +64,7 @@ keyword_index (const char *item, size_t len, const char *const *words)
 }
 
 /* The attributes --preserve=ITEM keeps, as bits, by their names: the
-   reference parse_preserve must agree with.  */
+   reference copy_parse_preserve must agree with.  */
 static unsigned int
 preserve_item (const char *item, size_t len)
 {
