@@ -444,7 +444,10 @@ int
 sys_openat2 (int dirfd, const char *path, const struct nc_open_how *how)
 {
   struct nc_open_how large = *how;
-  large.flags |= O_LARGEFILE;
+  /* As openat, large files on 32-bit architectures; but openat2 refuses
+     any flag beside O_PATH's few where openat drops them (EINVAL).  */
+  if (!(large.flags & O_PATH))
+    large.flags |= O_LARGEFILE;
   return nc_syscall4 (NC_SYS_openat2, dirfd, path, &large, sizeof large);
 }
 
