@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "ns/kinds.h"
+#include "ns/sandbox.h"
 
 /* --setgroups.  */
 enum ns_setgroups { NS_SETGROUPS_UNSET, NS_SETGROUPS_ALLOW,
@@ -39,6 +40,7 @@ struct ns_run
   int json_fd;                  /* --json-status-fd, close-on-exec; -1 */
   char *file;                   /* what to execute; NULL: command[0] */
   char **command;
+  struct ns_sandbox sandbox;    /* the options in bubblewrap's names */
 };
 
 #endif

@@ -1,0 +1,94 @@
+/* ns/sandbox.h -- what unshare-run's sandbox options ask for, in
+   bubblewrap's names: the mount steps of a new root, in the order
+   given, and the environment, capabilities, seccomp program, ids and
+   descriptors COMMAND gets.
+
+   The options that take two arguments (--bind SRC DST, --setenv VAR
+   VALUE...) cannot be read by popt, which takes one: ns_sandbox_take
+   reads every sandbox option out of the command line first, in order,
+   and leaves the others to the tool's popt table.  */
+
+#ifndef NC_NS_SANDBOX_H
+#define NC_NS_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The kind of a mount step (see ns/mount.h for each).  */
+enum ns_step_kind
+{
+  NS_STEP_BIND,                 /* --bind, --ro-bind, --dev-bind, -try */
+  NS_STEP_REMOUNT_RO,           /* --remount-ro DST */
+  NS_STEP_TMPFS,                /* --tmpfs DST (--size, --perms) */
+  NS_STEP_PROC,                 /* --proc DST */
+  NS_STEP_DEV,                  /* --dev DST */
+  NS_STEP_MQUEUE,               /* --mqueue DST */
+  NS_STEP_DIR,                  /* --dir DST (--perms) */
+  NS_STEP_SYMLINK,              /* --symlink TARGET DST */
+  NS_STEP_FILE,                 /* --file FD DST (--perms) */
+  NS_STEP_BIND_DATA,            /* --bind-data, --ro-bind-data FD DST */
+  NS_STEP_CHMOD                 /* --chmod MODE PATH */
+};
+
+/* One mount step.  OPTION is its name as given ("--ro-bind-try"), for
+   messages.  */
+struct ns_step
+{
+  enum ns_step_kind kind;
+  const char *option;
+  const char *src;              /* SRC, TARGET; NULL for the others */
+  const char *dst;              /* DST, PATH */
+  unsigned int flags;           /* NS_BIND_* of ns/mount.h */
+  uint64_t size;                /* --tmpfs: bytes, 0 for the default */
+  mode_t mode;                  /* --tmpfs, --dir, --file, --chmod */
+  bool mode_set;                /* --perms given (else the default) */
+  int fd;                       /* --file, --bind-data: read from */
+};
+
+/* One change of COMMAND's environment, in the order given: NAME set to
+   VALUE (--setenv), NAME removed (VALUE NULL, --unsetenv), or every
+   variable removed (NAME NULL, --clearenv).  */
+struct ns_env_change
+{
+  const char *name;
+  const char *value;
+};
+
+/* The sandbox asked for.  Descriptors are -1 when not given.  */
+struct ns_sandbox
+{
+  struct ns_step *steps;
+  size_t n_steps;
+  struct ns_env_change *env;
+  size_t n_env;
+  const char *chdir;            /* --chdir, in the new root */
+  /* --cap-drop, --cap-add: bits by capability number, applied as
+     bubblewrap does (drop ALL sets every bit of cap_drop).  */
+  uint64_t cap_drop, cap_add;
+  bool caps_changed;
+  int seccomp_fd;               /* --seccomp: a cBPF program */
+  bool uid_set, gid_set;        /* --uid, --gid: ids inside */
+  uint32_t uid, gid;
+  const char *map_users, *map_groups;   /* INNER:OUTER:COUNT, or "auto" */
+  bool map_auto;
+  int info_fd, sync_fd, block_fd;
+  int unshare_flags;            /* --unshare-*, as CLONE_NEW* */
+  int share_flags;              /* --share-net: kept though --unshare-all */
+};
+
+/* Read every sandbox option of ARGV, from ARGV[1] up to the first
+   operand or "--", into *S, in order, and remove them from ARGV (*ARGC
+   becomes the count of what is left).  IS_ARG_OPTION tells whether
+   one of the tool's own options, as written (NAME without its dashes,
+   LONG true for a long one), takes the next argument; ns_sandbox_take
+   skips that argument with it.  A malformed sandbox option is a usage
+   error (cli_usage_error).  */
+void ns_sandbox_take (struct ns_sandbox *s, int *argc, char **argv,
+                      bool (*is_arg_option) (const char *name, bool lng));
+
+/* Whether S asks for a new root (any mount step).  */
+bool ns_sandbox_has_root (const struct ns_sandbox *s);
+
+#endif
