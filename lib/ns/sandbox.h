@@ -56,6 +56,14 @@ struct ns_env_change
   const char *value;
 };
 
+/* One --cap-add (ADD) or --cap-drop of capability CAP, a number of
+   <linux/capability.h>, or of every capability (CAP -1, "ALL").  */
+struct ns_cap_change
+{
+  int cap;
+  bool add;
+};
+
 /* The sandbox asked for.  Descriptors are -1 when not given.  */
 struct ns_sandbox
 {
@@ -64,10 +72,8 @@ struct ns_sandbox
   struct ns_env_change *env;
   size_t n_env;
   const char *chdir;            /* --chdir, in the new root */
-  /* --cap-drop, --cap-add: bits by capability number, applied as
-     bubblewrap does (drop ALL sets every bit of cap_drop).  */
-  uint64_t cap_drop, cap_add;
-  bool caps_changed;
+  struct ns_cap_change *caps;   /* --cap-add, --cap-drop, in order */
+  size_t n_caps;
   int seccomp_fd;               /* --seccomp: a cBPF program */
   bool uid_set, gid_set;        /* --uid, --gid: ids inside */
   uint32_t uid, gid;
