@@ -9,7 +9,7 @@
        stays writable, for a sandbox to mount a proc: the kernel wants one
        already visible with no fewer rights), but for a /dev of its own
        (a tmpfs holding the machine's null, zero, full, random, urandom,
-       tty, ptmx, its pts, and a fake sda, a copy of null) and WORK, a new
+       tty, a devpts of its own, and a fake sda, a copy of null) and WORK, a new
        tmpfs; then in a new user namespace and mount namespace, with
        uids and gids 0 to 65535 mapped to JAIL_BASE and up: the machine's
        files are owned by ids that do not exist there, so no capability
@@ -92,11 +92,12 @@ sys (int ret)
 /* --- the jail ---------------------------------------------------------- */
 
 static const char *const dev_nodes[] = { "null", "zero", "full", "random",
-                                         "urandom", "tty", "ptmx", "pts" };
+                                         "urandom", "tty" };
 enum { N_DEV_NODES = sizeof dev_nodes / sizeof *dev_nodes };
 
 /* /dev replaced by a tmpfs holding clones of the machine's nodes of
-   dev_nodes, opened before they are covered, and a fake sda.  */
+   dev_nodes, opened before they are covered, a devpts of its own on pts
+   (ptmx a symbolic link into it) and a fake sda.  */
 static void
 jail_dev (void)
 {
@@ -116,8 +117,7 @@ jail_dev (void)
   for (int i = 0; i < N_DEV_NODES; i++)
     {
       snprintf (path, sizeof path, "/dev/%s", dev_nodes[i]);
-      bool dir = strcmp (dev_nodes[i], "pts") == 0;
-      if ((dir ? mkdir (path, 0755) : mknod (path, S_IFREG | 0644, 0)) < 0)
+      if (mknod (path, S_IFREG | 0644, 0) < 0)
         die ("make %s", path);
       if (sys (sys_move_mount (tree[i], "", AT_FDCWD, path,
                                MOVE_MOUNT_F_EMPTY_PATH)) < 0)
@@ -128,6 +128,11 @@ jail_dev (void)
      show, and harmless if it did.  */
   if (mknod ("/dev/sda", S_IFCHR | 0600, makedev (1, 3)) < 0)
     die ("mknod /dev/sda");
+  if (mkdir ("/dev/pts", 0755) < 0
+      || mount ("jail-pts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+                "newinstance,ptmxmode=0666,mode=0620") < 0
+      || symlink ("pts/ptmx", "/dev/ptmx") < 0)
+    die ("devpts on /dev/pts");
 }
 
 /* Set ATTR_SET and clear ATTR_CLR on the mount at PATH, and every one

@@ -62,6 +62,13 @@ is_bwrap() {
   [[ ${SB##*/} == bwrap ]]
 }
 
+# bounding_set: the bounding set expected of COMMAND after --cap-drop ALL
+# run by root, as a regular expression: empty; bwrap leaves it as it
+# was (no_new_privs keeps an exec from using it).
+bounding_set() {
+  if is_bwrap; then echo '[0-9a-f]{16}'; else echo 0000000000000000; fi
+}
+
 # What every jailed script starts with: the functions it shares.
 JAIL_LIB=$(cat <<'EOF'
 set -u
@@ -312,4 +319,234 @@ host untouched"
   assert_success "$stderr"
   assert_output "attacks made
 host untouched"
+}
+
+# --- 4. capabilities and descriptors -------------------------------------
+
+# In the sandbox, COMMAND's capability sets and no_new_privs, read by a
+# copy of grep that has file capabilities (which must give nothing), and
+# every descriptor above 2 it holds: it inherits none that the sandbox
+# opened (the data of --file, --bind-data, --ro-bind-data, the program
+# of --seccomp, --block-fd, --info-fd), and the caller passes none but
+# those.  An allow-all cBPF program for --seccomp: one instruction,
+# BPF_RET | BPF_K of SECCOMP_RET_ALLOW.
+CAPS_FDS=$(cat <<'EOF'
+for fd in /proc/$$/fd/*; do
+  n=${fd##*/}
+  [ "$n" -gt 2 ] && eval "exec $n>&-"
+done
+cp /usr/bin/grep capgrep && setcap cap_sys_admin,cap_dac_override+eip capgrep \
+  || exit 3
+printf '\006\000\000\000\000\000\377\177' >allow.bpf
+run_sb() {
+  "$@" --ro-bind / / --tmpfs /tmp --proc /proc \
+    --ro-bind /tmp/capgrep /tmp/capgrep --cap-drop ALL \
+    --file 5 /tmp/file --bind-data 6 /tmp/data --ro-bind-data 7 /tmp/ro-data \
+    --seccomp 8 --block-fd 9 --info-fd 4 \
+    -- sh -c '/tmp/capgrep -E "^(Cap...|NoNewPrivs):" /proc/self/status
+      exec "$ATTACK" fds' \
+    5<<<five 6<<<six 7<<<seven 8<allow.bpf 9<<<go 4>info
+}
+echo "as root"
+run_sb "$SB" $SB_PID
+echo "as nobody"
+run_sb nobody "$SB" $SB_USER $SB_PID
+EOF
+)
+export CAPS_FDS
+
+@test "--cap-drop ALL: no capability in any set, none regained by exec; no descriptor leaks" {
+  in_jail "$CAPS_FDS"
+  assert_success "$stderr"
+  local none=0000000000000000
+  local sets="CapInh:	$none
+CapPrm:	$none
+CapEff:	$none
+CapBnd:	@
+CapAmb:	$none
+NoNewPrivs:	1"
+  assert_output --regexp "^as root
+${sets/@/$(bounding_set)}
+as nobody
+${sets/@/$none}\$"
+}
+
+# The same as the machine's root, outside the jail: nothing is written
+# here, only read.
+@test "--cap-drop ALL run by the machine's root: no capability in any set" {
+  local none=0000000000000000
+  run --separate-stderr unshare -m --propagation private \
+    "$SB" "$SB_PID" --ro-bind / / --proc /proc --cap-drop ALL \
+    -- grep -E '^(Cap...|NoNewPrivs):' /proc/self/status
+  assert_success "$stderr"
+  assert_output --regexp "^CapInh:	$none
+CapPrm:	$none
+CapEff:	$none
+CapBnd:	$(bounding_set)
+CapAmb:	$none
+NoNewPrivs:	1\$"
+}
+
+# --- 5. the /dev of --dev ------------------------------------------------
+
+# In the sandbox's /dev: null and zero work; tty is refused (ENXIO:
+# COMMAND runs in a session of its own, without a terminal); pts is a
+# devpts of its own, not the jail's (which has a pty open: it would show
+# as a number there) and holds only ptmx; shm is a writable tmpfs; the
+# jail's fake sda is not there.
+DEV_CHECK=$(cat <<'EOF'
+echo data >/dev/null && [ "$(head -c 5 /dev/zero | wc -c)" = 5 ] \
+  && echo "null, zero: work"
+err=$( (exec 3</dev/tty) 2>&1) && echo "tty: opened" \
+  || case $err in
+       *"No such device or address"*) echo "tty: ENXIO" ;;
+       *) echo "tty: $err" ;;
+     esac
+echo "pts:" $(ls -A /dev/pts)
+pts=$(stat -c %d /dev/pts)
+[ "$pts" != "$JAIL_PTS" ] && [ "$(stat -f -c %T /dev/pts)" = devpts ] \
+  && echo "pts: a devpts of its own"
+touch /dev/shm/file && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] \
+  && echo "shm: a writable tmpfs"
+[ -e /dev/sda ] && echo "sda: there" || echo "sda: absent"
+EOF
+)
+export DEV_CHECK
+
+@test "--dev: null works, tty refused without a terminal, pts private, shm a writable tmpfs, no host device" {
+  in_jail '
+exec 7<>/dev/ptmx
+[ -n "$(ls /dev/pts | grep -v ptmx)" ] || exit 3
+JAIL_PTS=$(stat -c %d /dev/pts)
+export JAIL_PTS
+[ -c /dev/sda ] || exit 3
+for who in root nobody; do
+  echo "as $who"
+  if [ $who = root ]; then
+    setsid -w "$SB" $SB_PID "${SYS[@]}" --dev /dev --proc /proc \
+      -- sh -c "$DEV_CHECK" 7<&-
+  else
+    setsid -w setpriv --reuid=65534 --regid=65534 --clear-groups \
+      "$SB" $SB_USER $SB_PID "${SYS[@]}" --dev /dev --proc /proc \
+      -- sh -c "$DEV_CHECK" 7<&-
+  fi
+done
+'
+  assert_success "$stderr"
+  local expected='null, zero: work
+tty: ENXIO
+pts: ptmx
+pts: a devpts of its own
+shm: a writable tmpfs
+sda: absent'
+  assert_output "as root
+$expected
+as nobody
+$expected"
+}
+
+# --- 3. symbolic links and a race on the paths of the mount steps ------
+
+# The racer cannot reach the new root while it is built: a tmpfs only
+# the sandbox's descriptor leads to.  But a --bind of a directory that
+# the attacker owns (/tmp/attack, outside) puts a piece of the new root
+# in its hands: every DST below that bind (/a/d/s0.../a/d/s9) is walked
+# through /a/d, which the attacker makes a symbolic link (to "/",
+# "../../..", /proc/self/root, or /tmp/outside, a directory out of the
+# new root), planted before or exchanged with a directory again and
+# again while the sandbox mounts.  A round is good if the sandbox refused
+# with a message (fail closed: "refused"), or if COMMAND sees all ten
+# payload mounts inside its root ("inside": mountinfo shows only mounts
+# reachable from the root; one sent out of it is missing), and in both
+# cases the jail's own mount table, /tmp shared so that a mount outside
+# would show there, is unchanged.
+
+# In the sandbox: how many payload binds, found by the root they bind
+# (/payload of the jail's tmpfs), are mounted where COMMAND sees them,
+# each holding the payload's mark.
+RACE_CHECK=$(cat <<'EOF'
+n=0
+for m in $(awk '$4 == "/payload" { print $5 }' /proc/self/mountinfo); do
+  [ -f "$m/mark" ] && n=$((n + 1))
+done
+echo "$n payload mounts"
+EOF
+)
+# One round: says "inside" (exit 0), "refused" (exit 1), or what went
+# wrong (exit 4 and up).
+RACE_ROUND=$(cat <<'EOF'
+dsts=()
+for i in 0 1 2 3 4 5 6 7 8 9; do
+  dsts+=(--bind /tmp/payload "/a/d/s$i")
+done
+before=$(cat /proc/self/mountinfo)
+out=$("$SB" $SB_PID "${SYS[@]}" --proc /proc --bind /tmp/attack /a \
+  "${dsts[@]}" -- sh -c "$RACE_CHECK" 2>&1)
+status=$?
+after=$(cat /proc/self/mountinfo)
+if [ "$before" != "$after" ]; then
+  echo "mounts appeared outside:"
+  diff <(echo "$before") <(echo "$after")
+  exit 4
+fi
+if [ $status = 0 ]; then
+  [ "$out" = "10 payload mounts" ] && echo inside && exit 0
+  echo "OUTSIDE: the sandbox ran, but: $out"
+  exit 5
+fi
+[ -n "$out" ] && echo refused && exit 1
+echo "the sandbox refused, saying nothing"
+exit 6
+EOF
+)
+export RACE_CHECK RACE_ROUND JAIL_LIB
+TARGETS='/ ../../.. /proc/self/root /tmp/outside'
+export TARGETS
+
+# The jail's side of both tests: /tmp shared, the payload and outside.
+RACE_SETUP='
+mount --make-rshared /tmp || exit 3
+mkdir payload outside attack && echo mark >payload/mark || exit 3
+round() {
+  bash -c "$JAIL_LIB
+$RACE_ROUND"
+}
+'
+
+@test "a symbolic link under DST, to / or out of the new root: the mounts stay inside, or the step fails closed" {
+  in_jail "$RACE_SETUP"'
+for target in $TARGETS; do
+  ln -s "$target" attack/d
+  echo "$target: $(round | head -n 1)"
+  rm attack/d
+done
+'
+  assert_success "$stderr"
+  if is_bwrap; then
+    # The attack is real: bwrap walks DST by path, and mounts silently
+    # where the link leads, in the scratch root it then leaves.
+    assert_line "/: OUTSIDE: the sandbox ran, but: 0 payload mounts"
+    return
+  fi
+  local target
+  for target in $TARGETS; do
+    assert_line --regexp "^$target: (inside|refused)\$"
+  done
+}
+
+@test "a racer exchanging a directory under DST with a symbolic link: no mount lands outside the new root" {
+  # Shown above: with no race needed.
+  if is_bwrap; then skip "bwrap mounts outside its new root"; fi
+  in_jail "$RACE_SETUP"'
+for target in $TARGETS; do
+  "$ATTACK" race 50 /tmp/attack "$target" bash -c "$JAIL_LIB
+$RACE_ROUND" | grep -v -x -e inside -e refused | sed "s|^|$target: |"
+done
+'
+  assert_success "$stderr"
+  local target
+  for target in $TARGETS; do
+    assert_line --regexp "^$target: 50 rounds: [0-9]+ ran, [0-9]+ refused; [1-9][0-9]* exchanges\$"
+  done
+  assert_equal "${#lines[@]}" 4
 }
