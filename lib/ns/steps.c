@@ -159,12 +159,18 @@ ns_steps_mount (const struct ns_run *r)
   if (ret < 0)
     step_failed (&m, ret, "cannot build the new root");
   for (size_t i = 0; i < s->n_steps; i++)
-    if ((ret = run_step (&m, &s->steps[i])) < 0)
-      {
-        char words[2 * PATH_MAX];
-        step_failed (&m, ret, step_words (&s->steps[i], words,
-                                          sizeof words));
-      }
+    {
+      const struct ns_step *st = &s->steps[i];
+      if ((ret = run_step (&m, st)) < 0)
+        {
+          char words[2 * PATH_MAX];
+          step_failed (&m, ret, step_words (st, words, sizeof words));
+        }
+      /* Read to its end, the descriptor is not COMMAND's, as with
+         bubblewrap; a standard one stays, at its end.  */
+      if (st->fd > STDERR_FILENO)
+        sys_close (st->fd);
+    }
   ret = ns_mount_enter (&m);
   if (ret < 0)
     step_failed (&m, ret, "cannot enter the new root");
