@@ -294,6 +294,23 @@ sandbox() {
   assert_err -p "Read-only file system"
 }
 
+@test "as uid 65534: --proc needs -p, --mqueue -i, and the message says so" {
+  require_userns
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r \
+    "${BASE[@]}" --proc /proc -- echo ran
+  assert_failure 1
+  assert_output ''
+  assert_err "unshare-run: --proc '/proc': fsconfig: Operation not permitted; in a new user namespace, only a new PID namespace's proc can be mounted: add -p"
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r \
+    "${BASE[@]}" --mqueue /mq -- echo ran
+  assert_failure 1
+  assert_err -p "only a new IPC namespace's mqueue can be mounted: add -i"
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r -i \
+    "${BASE[@]}" --mqueue /mq -- stat -f -c %T /mq
+  assert_success
+  assert_output mqueue
+}
+
 @test "as uid 65534 without -U: a user namespace mapping you to yourself" {
   require_userns
   run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" "${BASE[@]}" \
