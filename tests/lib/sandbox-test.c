@@ -61,7 +61,17 @@ make_argv (const char *const *words, int *argc, char **argv)
   *argc = n;
 }
 
-/* Take the sandbox options of WORDS into *S; the rest of the command
+/* Free what the options read into S allocated.  */
+static void
+forget (struct ns_sandbox *s)
+{
+  free (s->steps);
+  free (s->env);
+  free (s->caps);
+  *s = (struct ns_sandbox) { 0 };
+}
+
+/* Take the sandbox options of WORDS into *S (emptied first); the rest of the command
    line, its words joined by spaces, in REST.  */
 static void
 take (const char *const *words, struct ns_sandbox *s, char *rest,
@@ -70,7 +80,7 @@ take (const char *const *words, struct ns_sandbox *s, char *rest,
   static char *argv[64];
   int argc;
   make_argv (words, &argc, argv);
-  *s = (struct ns_sandbox) { 0 };
+  forget (s);
   ns_sandbox_take_popt (s, &argc, argv, tool_table);
   rest[0] = '\0';
   for (int i = 1; i < argc; i++)
@@ -96,7 +106,8 @@ check_error (const char *const *words, const char *want)
     {
       close (p[0]);
       dup2 (p[1], STDERR_FILENO);
-      struct ns_sandbox s;
+      /* Static: what it holds is no leak when the usage error exits.  */
+      static struct ns_sandbox s;
       char rest[256];
       take (words, &s, rest, sizeof rest);
       _exit (0);
@@ -120,7 +131,7 @@ check_error (const char *const *words, const char *want)
 static void
 test_steps (void)
 {
-  struct ns_sandbox s;
+  struct ns_sandbox s = { 0 };
   char rest[512];
   take (W ("--ro-bind", "/usr", "/usr", "-n", "--bind-try", "/a", "/b",
            "--dev-bind", "/dev", "/dev", "--tmpfs", "/tmp", "--proc", "/proc",
@@ -135,7 +146,10 @@ test_steps (void)
                  "the rest: the tool's option, COMMAND and its words");
   tap_check_int (s.n_steps, 17, "17 steps");
   if (s.n_steps != 17)
-    return;
+    {
+      forget (&s);
+      return;
+    }
   static const struct { enum ns_step_kind kind; const char *option;
                         unsigned int flags; } want[] = {
     { NS_STEP_BIND, "--ro-bind", NS_BIND_RO },
@@ -172,13 +186,14 @@ test_steps (void)
   tap_ok (!ns_sandbox_has_root (&s), "no step: no new root");
   tap_ok (s.seccomp_fd == -1 && s.info_fd == -1 && s.sync_fd == -1
           && s.block_fd == -1, "descriptors not given: -1");
+  forget (&s);
 }
 
 /* --perms and --size: the next step's, else bubblewrap's defaults.  */
 static void
 test_modifiers (void)
 {
-  struct ns_sandbox s;
+  struct ns_sandbox s = { 0 };
   char rest[256];
   take (W ("--tmpfs", "/a", "--dir", "/b", "--file", "3", "/c",
            "--bind-data", "3", "/d", "--ro-bind-data", "3", "/e"),
@@ -229,13 +244,14 @@ test_modifiers (void)
                "invalid --perms '10000'");
   check_error (W ("--perms", "", "--dir", "/a"), "invalid --perms ''");
   check_error (W ("--chmod", "u+x", "/a"), "invalid --chmod 'u+x'");
+  forget (&s);
 }
 
 /* Each option's arguments, and their errors.  */
 static void
 test_process_options (void)
 {
-  struct ns_sandbox s;
+  struct ns_sandbox s = { 0 };
   char rest[256];
   take (W ("--setenv", "A", "1", "--unsetenv", "B", "--clearenv",
            "--setenv", "C", "x=y", "--chdir", "/w", "--cap-drop", "ALL",
@@ -285,13 +301,14 @@ test_process_options (void)
   check_error (W ("--bind", "/a"), "--bind needs 2 arguments");
   check_error (W ("--tmpfs"), "--tmpfs needs 1 argument");
   check_error (W ("--setenv", "A"), "--setenv needs 2 arguments");
+  forget (&s);
 }
 
 /* --unshare-*, --share-net.  */
 static void
 test_namespaces (void)
 {
-  struct ns_sandbox s;
+  struct ns_sandbox s = { 0 };
   char rest[256];
   take (W ("--unshare-user", "--unshare-ipc", "--unshare-pid",
            "--unshare-net", "--unshare-uts", "--unshare-cgroup"),
@@ -311,13 +328,14 @@ test_namespaces (void)
   tap_ok (s.unshare_flags == 0
           && s.unshare_try_flags == (CLONE_NEWUSER | CLONE_NEWCGROUP),
           "the -try forms");
+  forget (&s);
 }
 
 /* The tool's own options and their arguments are left as they are.  */
 static void
 test_tool_words (void)
 {
-  struct ns_sandbox s;
+  struct ns_sandbox s = { 0 };
   char rest[256];
   take (W ("--hostname", "--bind", "--tmpfs", "/t"), &s, rest, sizeof rest);
   tap_ok (strcmp (rest, "--hostname --bind") == 0 && s.n_steps == 1,
@@ -367,6 +385,7 @@ test_tool_words (void)
   take (W ("--bind=/a", "/b"), &s, rest, sizeof rest);
   tap_ok (strcmp (rest, "--bind=/a /b") == 0 && s.n_steps == 0,
           "--bind=SRC is no sandbox option: left to popt");
+  forget (&s);
 }
 
 /* ns_sandbox_popt_arg on its own.  */
