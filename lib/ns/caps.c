@@ -100,18 +100,31 @@ ns_caps_limit (uint64_t set, int *cap)
   *cap = -1;
   if (ret < 0)
     return ret;
-  /* First, while CAP_SETPCAP may still be held.  A number past the
-     kernel's last capability is EINVAL: there is nothing to drop.  */
-  bool setpcap = (now.effective >> CAP_SETPCAP) & 1;
-  bool bound = setpcap || set != 0;
-  for (int i = 0; i < 64 && bound; i++)
-    if (!((set >> i) & 1)
-        && (ret = sys_prctl (PR_CAPBSET_DROP, i, 0, 0, 0)) < 0
-        && ret != -EINVAL)
-      {
-        *cap = i;
+  /* A change of user cleared the effective set: CAP_SETPCAP, which the
+     bounding set needs, is taken back from the permitted one.  */
+  if (now.effective != now.permitted)
+    {
+      now.effective = now.permitted;
+      ret = caps_set (&now);
+      if (ret < 0)
         return ret;
-      }
+    }
+  /* The bounding set first, while CAP_SETPCAP is still held.  */
+  bool bound = ((now.permitted >> CAP_SETPCAP) & 1) || set != 0;
+  for (int i = 0; i < 64 && bound; i++)
+    {
+      if ((set >> i) & 1)
+        continue;
+      ret = sys_prctl (PR_CAPBSET_DROP, i, 0, 0, 0);
+      /* EINVAL: past the kernel's last capability, the end.  */
+      if (ret == -EINVAL)
+        break;
+      if (ret < 0)
+        {
+          *cap = i;
+          return ret;
+        }
+    }
   struct cap_sets want = { set, set, set };
   ret = caps_set (&want);
   if (ret < 0)

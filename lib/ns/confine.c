@@ -63,11 +63,12 @@ check_ids (struct ns_run *r)
   r->map_uid_set = r->map_gid_set = true;
 }
 
-/* The range of --map-users (USERS) or --map-groups, SPEC, into *RANGE.  */
+/* The range of --map-users (USERS) or --map-groups, SPEC, into *RANGE;
+   OPTION: the option that asked for it, for messages.  */
 static void
-check_range (const char *spec, bool users, struct ns_id_range *range)
+check_range (const char *option, const char *spec, bool users,
+             struct ns_id_range *range)
 {
-  const char *option = users ? "--map-users" : "--map-groups";
   if (strcmp (spec, "auto") != 0)
     {
       if (ns_idmap_parse (spec, range) < 0)
@@ -82,17 +83,17 @@ check_range (const char *spec, bool users, struct ns_id_range *range)
   const char *name = pw ? pw->pw_name : NULL;
   int ret = ns_idmap_subid (file, name, uid, range);
   if (ret == -ESRCH)
-    ns_run_fail (0, "%s=auto: %s has no range of subordinate %s IDs for "
+    ns_run_fail (0, "%s: %s has no range of subordinate %s IDs for "
                  "user %s (uid %lu): an administrator adds one with "
                  "usermod --add-sub%cids", option, file,
                  users ? "user" : "group", name ? name : "?",
                  (unsigned long) uid, users ? 'u' : 'g');
   if (ret == -EINVAL)
-    ns_run_fail (0, "%s=auto: the line of %s for user %s (uid %lu) is "
+    ns_run_fail (0, "%s: the line of %s for user %s (uid %lu) is "
                  "malformed", option, file, name ? name : "?",
                  (unsigned long) uid);
   if (ret < 0)
-    ns_run_fail (-ret, "%s=auto: cannot read %s", option, file);
+    ns_run_fail (-ret, "%s: cannot read %s", option, file);
 }
 
 static void
@@ -104,9 +105,11 @@ check_maps (struct ns_run *r)
   const char *groups = s->map_groups ? s->map_groups
                        : s->map_auto ? "auto" : NULL;
   if (users)
-    check_range (users, true, &s->users);
+    check_range (s->map_users ? "--map-users" : "--map-auto", users, true,
+                 &s->users);
   if (groups)
-    check_range (groups, false, &s->groups);
+    check_range (s->map_groups ? "--map-groups" : "--map-auto", groups,
+                 false, &s->groups);
   if (users || groups)
     r->flags |= CLONE_NEWUSER;
 }
