@@ -222,8 +222,9 @@ caps_failed (int err, int cap)
 {
   if (cap < 0)
     ns_run_fail (-err, "cannot set the capabilities");
-  ns_run_fail (-err, "cannot set capability %d in the bounding or ambient "
-               "set", cap);
+  ns_run_fail (0, "cannot set capability %d in the bounding or ambient set: "
+               "%s%s", cap, strerror (-err), err == -EINVAL
+               ? "; ambient capabilities need Linux 4.3" : "");
 }
 
 void
@@ -307,7 +308,7 @@ ns_confine_seccomp (const struct ns_run *r)
                  ret == -ENOSYS ? "; seccomp(2) needs Linux 3.17"
                  : ret == -EINVAL ? "; the kernel refused the program: "
                    "it is not a valid filter, or the kernel was built "
-                   "without CONFIG_SECCOMP_FILTER"
+                   "without CONFIG_SECCOMP_FILTER (Linux 3.5)"
                  : ret == -EACCES ? "; a filter needs no_new_privs "
                    "(drop --new-privs) or CAP_SYS_ADMIN" : "");
 }
