@@ -585,6 +585,28 @@ done
   done
 }
 
+# --file and --chmod make or change DST with the sandbox's
+# privileges: an absolute symbolic link that the attacker planted there,
+# in a directory bound from outside, must not turn that onto another
+# file of the new root (a rw bind of the host's /etc, say).  bwrap walks
+# an absolute link from its scratch root, where it leads nowhere: it
+# refuses.  (Both follow a relative link: neither test covers that.)
+@test "--file, --chmod on an absolute symbolic link planted under DST: its target untouched" {
+  local bug="BUG: unshare-run --bind /tmp/h /h --file 5 /h/abs, where /h/abs"
+  bug+=" -> /h/victim, overwrites victim (--chmod changes its mode): DST's"
+  bug+=" last link is followed in the new root"
+  is_bwrap || skip "$bug"
+  in_jail '
+mkdir h && echo precious >h/victim && ln -s /h/victim h/abs || exit 3
+base=(--tmpfs / "${SYS[@]}" --bind /tmp/h /h)
+sb "${base[@]}" --file 5 /h/abs -- true 5<<<overwritten 2>/dev/null
+sb "${base[@]}" --chmod 0777 /h/abs -- true 2>/dev/null
+echo "victim: $(cat h/victim), mode $(stat -c %a h/victim)"
+'
+  assert_success "$stderr"
+  assert_output "victim: precious, mode 644"
+}
+
 @test "a racer exchanging a directory under DST with a symbolic link: no mount lands outside the new root" {
   # Shown above: with no race needed.
   if is_bwrap; then skip "bwrap mounts outside its new root"; fi
