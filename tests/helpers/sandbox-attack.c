@@ -3,19 +3,20 @@
    sandbox mounts on, and probes run inside the sandbox.
 
    sandbox-attack jail WORK COMMAND [ARG]...
-       Run COMMAND, as root, where it cannot write the machine even with
-       every capability of its user namespace: in a mount namespace of
-       its own whose every mount is read-only, nosuid and nodev (/proc
-       stays writable, for a sandbox to mount a proc: the kernel wants one
-       already visible with no fewer rights), but for a /dev of its own
-       (a tmpfs holding the machine's null, zero, full, random, urandom,
-       tty, a devpts of its own, and a fake sda, a copy of null) and WORK, a new
-       tmpfs; then in a new user namespace and mount namespace, with
-       uids and gids 0 to 65535 mapped to JAIL_BASE and up: the machine's
-       files are owned by ids that do not exist there, so no capability
-       overrides their modes, and the kernel locks the read-only and
-       nodev flags of every mount copied into it.  WORK is owned by the
-       jail's root, and COMMAND starts there.  Needs real root.  Exit status: COMMAND's.
+       Run COMMAND as root where it cannot change the machine even with
+       every capability of its user namespace.  First a mount namespace
+       of its own, where every mount is made read-only, nosuid and nodev
+       but for /proc, which stays writable (a sandbox mounts a proc only
+       where one with no fewer rights is visible), and /dev, replaced by
+       a tmpfs holding the machine's null, zero, full, random, urandom
+       and tty, a devpts of its own and a fake sda (null's numbers);
+       WORK gets a new tmpfs.  Then a new user namespace and mount
+       namespace, with the ids 0 to 65535 mapped to JAIL_BASE and up:
+       the machine's files are owned by ids that do not exist there, so
+       no capability overrides their modes, and the kernel locks the
+       read-only and nodev flags of every mount copied into it.  WORK is
+       owned by the jail's root, and COMMAND starts there.  Needs real
+       root.  Exit status: COMMAND's.
    sandbox-attack race ROUNDS DIR TARGET COMMAND [ARG]...
        ROUNDS times: make DIR/d, a directory, and DIR/d.lnk, a symbolic
        link to TARGET, run COMMAND, and while it runs keep exchanging
@@ -26,9 +27,9 @@
    sandbox-attack mount-api
        Try the mount calls on the sandbox's "/": mount_setattr clearing
        read-only, open_tree (OPEN_TREE_CLONE) and move_mount of "/" onto
-       /tmp, fsopen of a tmpfs, mount(2) remounting "/" read-write, and
-       umount2 of /proc; print "CALL: ok" or "CALL: ERRNO-NAME" for
-       each.
+       /tmp, fsopen of a tmpfs, mount(2) remounting "/" read-write
+       (MS_REMOUNT | MS_BIND), and umount2 of /proc; print "CALL: ok" or
+       "CALL: ERRNO-NAME" for each.
    sandbox-attack fds
        Print each open descriptor above 2 as "N -> TARGET".  */
 
@@ -59,8 +60,8 @@
 #undef open
 #undef fcntl
 
-/* The first id outside the jail's range maps to: far above any id the
-   machine gives to a user.  */
+/* The jail's ids 0 to JAIL_IDS - 1 are JAIL_BASE and up outside: far
+   above any id the machine gives a user.  */
 enum { JAIL_BASE = 1000000, JAIL_IDS = 65536 };
 
 static _Noreturn void
@@ -169,8 +170,11 @@ map_ids (pid_t child)
   write_file (path, map);
 }
 
-static int
-jail (const char *work, char **cmd)
+/* The jail's mount namespace: the machine's mounts read-only, nosuid
+   and nodev, a /dev of its own, WORK a new tmpfs, the working
+   directory.  */
+static void
+jail_mounts (const char *work)
 {
   if (unshare (CLONE_NEWNS) < 0)
     die ("unshare");
@@ -188,13 +192,20 @@ jail (const char *work, char **cmd)
     die ("mount tmpfs on %s", work);
   if (chdir (work) < 0)
     die ("chdir %s", work);
+}
 
+static int
+jail (const char *work, char **cmd)
+{
+  jail_mounts (work);
   fflush (NULL);
   pid_t child = fork ();
   if (child < 0)
     die ("fork");
   if (child == 0)
     {
+      /* The mount namespace copied into the user namespace: the kernel
+         locks the flags of what it copies.  */
       if (unshare (CLONE_NEWUSER | CLONE_NEWNS) < 0)
         die ("unshare");
       /* Stopped until the parent has mapped the ids.  */

@@ -1,30 +1,33 @@
 #!/usr/bin/env bats
 # sandbox-attack.bats -- unshare-run's sandbox options under attack: a
 # read-only bind that must stay read-only in every submount, a script
-# that tries every way out of --ro-bind / /, a racer on the paths the
-# mount steps resolve, the capabilities and descriptors COMMAND gets, and
-# the /dev of --dev.
+# that tries every way out of --ro-bind / /, the capabilities and
+# descriptors COMMAND gets, the /dev of --dev, and DST paths walked
+# through what an attacker plants or races in a directory bound from
+# outside (tests/helpers/sandbox-attack race).
 #
 # Safety.  These tests try to write, mount and ptrace everywhere; if the
-# sandbox were broken, they would.  So whatever runs a sandbox runs in
-# the jail of tests/helpers/sandbox-attack.c: a mount namespace of its
-# own in which every mount of the machine is read-only, nosuid and nodev
-# (a /dev of its own holds only null, zero, full, random, urandom, tty,
-# ptmx, pts), then a user namespace whose ids 0-65535 are 1000000 and up
-# outside.  There the kernel locks the read-only flags (a new mount
-# namespace made in a user namespace cannot clear what it copied), no
-# capability reaches a file of the machine (their owners do not exist
-# in the jail), mknod of a device and ptrace of a process outside are
-# refused, whatever the sandbox does or fails to do.  "The host" the
-# attacks aim at is a fake one, built in the jail's own tmpfs (on /tmp,
-# covering the machine's in the jail only), with the machine's /usr and
-# /etc bound read-only so that its programs run.  "As root" is the jail's
-# root: every capability of the jail's user namespace, none over the
-# machine.
+# sandbox were broken, they would.  So every sandbox that is attacked
+# runs in the jail of tests/helpers/sandbox-attack: a mount namespace of
+# its own in which every mount of the machine is read-only, nosuid and
+# nodev (its /dev holds only null, zero, full, random, urandom, tty, a
+# devpts of its own and a fake sda), then a user namespace whose ids
+# 0-65535 are 1000000 and up outside.  There, whatever the sandbox does
+# or fails to do, the kernel keeps the read-only flags (a mount namespace
+# made in a user namespace cannot clear what it copied, nor unmount it),
+# no capability reaches a file of the machine (their owners do not exist
+# in the jail, whose ids are no user's), and mknod of a device, a signal
+# or ptrace to a process outside are refused.  "The host" the attacks
+# aim at is a fake one, built in the jail's own tmpfs (on /tmp, covering
+# the machine's in the jail only), with the machine's /usr and /etc
+# bound so that its programs run, and checksummed before and after.  "As
+# root" is the jail's root: every capability of the jail's user
+# namespace, none over the machine.  The one test run by the machine's
+# root itself only reads what COMMAND holds.
 #
 # The tool under test is $NC_SANDBOX (default unshare-run); NC_SANDBOX=bwrap
 # runs the same attacks against bubblewrap, the reference: every test
-# passes there too, but for the few checks that say why they differ.
+# passes there too, but where a test says why bwrap differs.
 
 # The scripts for the jail are single-quoted, expanded there; $stderr
 # is set by run --separate-stderr.
@@ -38,6 +41,14 @@ setup() {
   ATTACK=$(cd "$dir" 2>/dev/null && pwd)/sandbox-attack
   require_helper "$ATTACK"
   require_root
+  local f=/proc/sys/user/max_user_namespaces
+  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/unprivileged_userns_clone
+  [[ ! -r $f || $(<"$f") -ne 0 ]] \
+    || skip "unprivileged user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
+  [[ ! -r $f || $(<"$f") -eq 0 ]] \
+    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
   skip_under_qemu "the jail needs a user namespace, which qemu's thread" \
     "cannot get"
   SB=${NC_SANDBOX:-unshare-run}
@@ -333,8 +344,9 @@ host untouched"
 # every descriptor above 2 it holds: it inherits none that the sandbox
 # opened (the data of --file, --bind-data, --ro-bind-data, the program
 # of --seccomp, --block-fd, --info-fd; --sync-fd stays with the process
-# that waits for COMMAND), and the caller passes none but those.  An allow-all cBPF program for --seccomp: one instruction,
-# BPF_RET | BPF_K of SECCOMP_RET_ALLOW.
+# that waits for COMMAND), and the caller passes none but those.  An
+# allow-all cBPF program for --seccomp: one instruction, BPF_RET | BPF_K
+# of SECCOMP_RET_ALLOW.
 CAPS_FDS=$(cat <<'EOF'
 for fd in /proc/$$/fd/*; do
   n=${fd##*/}
@@ -617,9 +629,9 @@ $RACE_ROUND" | grep -v -x -e inside -e refused | sed "s|^|$target: |"
 done
 '
   assert_success "$stderr"
-  local target
+  local target counts='[0-9]+ ran, [0-9]+ refused; [1-9][0-9]* exchanges'
   for target in $TARGETS; do
-    assert_line --regexp "^$target: 50 rounds: [0-9]+ ran, [0-9]+ refused; [1-9][0-9]* exchanges\$"
+    assert_line --regexp "^$target: 50 rounds: $counts\$"
   done
   assert_equal "${#lines[@]}" 4
 }
