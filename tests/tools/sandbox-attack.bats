@@ -597,6 +597,31 @@ done
   done
 }
 
+# The same link as DST itself: /a/d -> /.  The new root is "/" only when
+# asked so; a DST written below it must not put the bind over the whole
+# new root, hiding every mount made before (and where the steps after
+# would make their mount points in the bound directory).
+@test "a symbolic link to / planted as DST itself: the new root is not replaced" {
+  local bug="BUG: unshare-run --bind /tmp/attack /a --bind /tmp/p /a/d, where"
+  bug+=" /a/d -> /, mounts /tmp/p over the whole new root"
+  is_bwrap || skip "$bug"
+  in_jail '
+mkdir p attack && ln -s / attack/d || exit 3
+sb $SB_PID "${SYS[@]}" --proc /proc --bind /tmp/attack /a --bind /tmp/p /a/d \
+  -- sh -c "$WHERE_CHECK; ls -d /usr" 2>&1 || echo refused
+'
+  assert_success "$stderr"
+  # The step refused, saying so, or run with the bind elsewhere than on
+  # "/" (COMMAND not found there: the root replaced).
+  if [[ ${lines[-1]} == refused ]]; then
+    local said="^(unshare-run: --bind '/tmp/p' '/a/d': |bwrap: )"
+    assert_line --index 0 --regexp "$said"
+  else
+    refute_line "mounted at /"
+    assert_line "/usr"
+  fi
+}
+
 # --file and --chmod make or change DST with the sandbox's
 # privileges: an absolute symbolic link that the attacker planted there,
 # in a directory bound from outside, must not turn that onto another
