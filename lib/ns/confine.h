@@ -13,9 +13,10 @@
      ns_confine_seccomp     --seccomp's program, the last step
 
    and ns_confine_info in unshare-run once the sandbox's first process
-   exists, ns_confine_forked in the child of --fork.  With no sandbox option each step does what unshare-run did
-   without them.  Failures are ns/process.h's: reported, then status 1;
-   a usage error is cli_usage_error's.  */
+   exists, ns_confine_forked in the child of --fork.  With no sandbox
+   option each step does what unshare-run did without them.  Failures
+   are ns/process.h's: reported, then status 1; a usage error is
+   cli_usage_error's.  */
 
 #ifndef NC_NS_CONFINE_H
 #define NC_NS_CONFINE_H

@@ -133,7 +133,8 @@ test_idmap_subid (void)
   const char *dir = tap_scratch ("/tmp");
   char file[128];
   snprintf (file, sizeof file, "%s/subuid", dir);
-  write_text (AT_FDCWD, file, "# comment\nalice:100000:65536\n1234:200000:1000\n"
+  write_text (AT_FDCWD, file,
+              "# comment\nalice:100000:65536\n1234:200000:1000\n"
               "carol:x:1\nbad line\n");
   struct ns_id_range r;
   tap_ok (ns_idmap_subid (file, "alice", 99, &r) == 0
