@@ -465,19 +465,20 @@ $expected"
 # --- 3. symbolic links and a race on the paths of the mount steps ------
 
 # The racer cannot reach the new root while it is built: a tmpfs only
-# the sandbox's descriptor leads to.  But a --bind of a directory that
-# the attacker owns (/tmp/attack, outside) puts a piece of the new root
-# in its hands: every DST below that bind (/a/d/s0.../a/d/s9, and /a/d
-# itself) is walked through /a/d, which the attacker makes a symbolic
-# link (to "/",
-# "../../..", /proc/self/root, or /tmp/outside, a directory out of the
-# new root), planted before or exchanged with a directory again and
-# again while the sandbox mounts.  A round is good if the sandbox refused
-# with a message (fail closed: "refused"), or if COMMAND runs and sees
-# every payload mount inside its root ("inside": mountinfo shows only mounts
-# reachable from the root; one sent out of it is missing), and in both
-# cases the jail's own mount table, /tmp shared so that a mount outside
-# would show there, is unchanged.
+# the sandbox's descriptor leads to (and /proc/PID/fd, to whoever may
+# already trace the sandbox: no one with less than its rights).  But a
+# --bind of a directory that the attacker owns (/tmp/attack, outside)
+# puts a piece of the new root in its hands: every DST below that bind
+# (/a/d/s0.../a/d/s9, and /a/d itself) is walked through /a/d, which the
+# attacker makes a symbolic link (to "/", "../../..", /proc/self/root,
+# or /tmp/outside, a directory out of the new root), planted before or
+# exchanged with a directory again and again while the sandbox mounts.
+# A round is good if the sandbox refused with a message (fail closed:
+# "refused"), or if COMMAND runs and sees every payload mount inside its
+# root ("inside": mountinfo shows only mounts reachable from the root;
+# one sent out of it is missing), and in both cases the jail's own mount
+# table, /tmp shared so that a mount outside would show there, is
+# unchanged.
 
 # In the sandbox: how many payload binds, found by the root they bind
 # (/payload of the jail's tmpfs), are mounted where COMMAND sees them.
