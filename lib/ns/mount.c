@@ -274,7 +274,11 @@ ns_mount_note_namespace (void)
   struct stat st;
   int ret = mount_namespace (&st);
   if (ret == 0)
-    start_ns.noted = true, start_ns.dev = st.st_dev, start_ns.ino = st.st_ino;
+    {
+      start_ns.noted = true;
+      start_ns.dev = st.st_dev;
+      start_ns.ino = st.st_ino;
+    }
   return ret;
 }
 
