@@ -867,6 +867,26 @@ sc_enter (void)
     close (fd);
 }
 
+/* After ns_mount_enter where a step covered the new root: the old root
+   and the first tmpfs stacked under that step are gone, not left over
+   "/" where no path leads (the mount table tells).  */
+static void
+sc_enter_covered (void)
+{
+  struct ns_mount m;
+  if (!begin (&m, "enter a covered root"))
+    return;
+  /* proc's directory is made in other/, a scratch directory.  */
+  int ret = ns_mount_bind (&m, other, "/", 0);
+  if (ret == 0)
+    ret = ns_mount_proc (&m, "/proc");
+  check_step (&m, ret, 0, NULL, "a bind on \"/\", then proc");
+  check_step (&m, ns_mount_enter (&m), 0, NULL, "ns_mount_enter");
+  tap_ok (access ("/h", F_OK) == 0, "inside: the bind is \"/\"");
+  tap_check_int (mount_count (), 2,
+                 "inside: two mounts, the bind and proc, nothing under");
+}
+
 /* ------------------------------------------------------------------ */
 /* strace: the calls a bind makes.  */
 
@@ -1002,6 +1022,7 @@ main (int argc, char **argv)
   in_namespace ("guard", sc_guard);
   in_namespace ("files", sc_file);
   in_namespace ("enter", sc_enter);
+  in_namespace ("enter a covered root", sc_enter_covered);
   test_strace (argv[0]);
   return tap_done ();
 }
