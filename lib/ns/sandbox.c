@@ -560,11 +560,11 @@ ns_sandbox_take_popt (struct ns_sandbox *s, int *argc, char **argv,
 struct poptOption ns_sandbox_no_options[] = { POPT_TABLEEND };
 
 const char ns_sandbox_help[] =
-  "Sandbox (bubblewrap's options, each written in full, its arguments in"
-  " words of\n"
-  "their own; the mount steps build a new root in a tmpfs, in the order"
-  " given,\n"
-  "then enter it):\n"
+  "Sandbox (bubblewrap's options, each written in full, its arguments"
+  " in the words\n"
+  "after it, or a single one after '='; the mount steps build a new"
+  " root in a\n"
+  "tmpfs, in the order given, then enter it):\n"
   "      --bind SRC DST             bind SRC, and every mount under it,"
   " on DST\n"
   "      --ro-bind SRC DST          the same, read-only in every"
