@@ -15,6 +15,9 @@
      a minimal init that forks COMMAND, reaps the orphans the namespace
      gives it and forwards the signals it gets to COMMAND.  It outlives
      unshare-run (unless --kill-child) and ends when COMMAND ends;
+   - with mount steps (--bind, --tmpfs..., bubblewrap's options), the
+     process that becomes COMMAND, or its init, builds a new root from
+     them after --mount-proc and enters it;
    - a "keeper", forked before unshare(2) so that it stays in the original
      namespaces, writes the new user namespace's id maps (a process of the
      parent user namespace may do what the new one cannot) and bind-mounts

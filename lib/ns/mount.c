@@ -26,9 +26,6 @@
    through a /proc magic link (which leads anywhere).  */
 #define RESOLVE_INSIDE (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
 
-/* The first Linux where open_tree clones a mount made by fsmount and
-   not attached anywhere.  */
-#define SINCE_DETACHED_CLONE "6.15"
 
 /* How many times openat2 is asked again when it answers EAGAIN (a ".."
    raced by a rename, which the kernel cannot prove stayed inside).
@@ -274,7 +271,11 @@ ns_mount_note_namespace (void)
   struct stat st;
   int ret = mount_namespace (&st);
   if (ret == 0)
-    start_ns.noted = true, start_ns.dev = st.st_dev, start_ns.ino = st.st_ino;
+    {
+      start_ns.noted = true;
+      start_ns.dev = st.st_dev;
+      start_ns.ino = st.st_ino;
+    }
   return ret;
 }
 
@@ -588,6 +589,46 @@ write_file (struct ns_mount *m, char *path, int fd, mode_t mode)
   return ret;
 }
 
+/* Detach FS, a mount attached by clone_attached, through the working
+   directory (no call unmounts a descriptor): an umount2 of "." there
+   detaches the topmost mount on FS's root, FS itself.  0 or -errno.  */
+static int
+detach_fs (struct ns_mount *m, int fs)
+{
+  int cwd = failed (m, sys_openat (AT_FDCWD, ".", O_PATH | O_DIRECTORY
+                                   | O_CLOEXEC, 0), "openat", NULL);
+  if (cwd < 0)
+    return cwd;
+  int ret = failed (m, sys_fchdir (fs), "fchdir", NULL);
+  if (ret == 0)
+    ret = failed (m, sys_umount2 (".", MNT_DETACH), "umount2", NULL);
+  int back = failed (m, sys_fchdir (cwd), "fchdir", NULL);
+  sys_close (cwd);
+  return ret < 0 ? ret : back;
+}
+
+/* The clone of FS's file "data" where the kernel clones no mount that
+   is not attached (before Linux 6.15): FS attached for that time on
+   the new root's top, where it covers the new root, then detached.
+   The clone's descriptor, or -errno.  */
+static int
+clone_attached (struct ns_mount *m, int fs)
+{
+  int ret = failed (m, sys_move_mount (fs, "", m->fd, "",
+                                       MOVE_MOUNT_F_EMPTY_PATH
+                                       | MOVE_MOUNT_T_EMPTY_PATH),
+                    "move_mount", SINCE_MOUNT_API);
+  if (ret < 0)
+    return ret;
+  int tree = failed (m, sys_open_tree (fs, "data", OPEN_TREE_CLONE
+                                       | OPEN_TREE_CLOEXEC),
+                     "open_tree", SINCE_MOUNT_API);
+  ret = detach_fs (m, fs);
+  if (ret < 0 && tree >= 0)
+    sys_close (tree);
+  return ret < 0 ? ret : tree;
+}
+
 /* A detached bind of a new file of MODE holding what FD holds, on a
    tmpfs of its own that no path reaches: its descriptor, or -errno.  */
 static int
@@ -609,13 +650,12 @@ data_tree (struct ns_mount *m, int fd, mode_t mode)
     }
   int tree = ret < 0 ? ret : sys_open_tree (fs, "data", OPEN_TREE_CLONE
                                              | OPEN_TREE_CLOEXEC);
+  if (ret == 0 && tree == -EINVAL)
+    tree = clone_attached (m, fs);
+  else if (ret == 0)
+    tree = failed (m, tree, "open_tree", SINCE_MOUNT_API);
   sys_close (fs);
-  /* Before Linux 6.15, a mount that is not attached cannot be cloned:
-     a kernel without that feature.  */
-  if (tree == -EINVAL)
-    return failed (m, -ENOSYS, "open_tree (of a detached mount)",
-                   SINCE_DETACHED_CLONE);
-  return ret < 0 ? ret : failed (m, tree, "open_tree", SINCE_MOUNT_API);
+  return tree;
 }
 
 int

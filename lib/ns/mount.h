@@ -142,9 +142,9 @@ enum
    DST.  Without NS_FILE_BIND, DST is made (or truncated) and written
    where it is; with it, the file is made on a tmpfs of its own that no
    path reaches and bound on DST (read-only with NS_BIND_RO), as a bind
-   of a file: a file made for it on DST.  The clone of that tmpfs's
-   file needs Linux 6.15 (before, -ENOSYS, M.FAIL naming "open_tree (of
-   a detached mount)").  */
+   of a file: a file made for it on DST.  (Before Linux 6.15, which
+   clones a file of a mount attached nowhere, that tmpfs is attached
+   over the new root for the time of the clone.)  */
 int ns_mount_file (struct ns_mount *m, int fd, const char *dst, mode_t mode,
                    unsigned int flags);
 

@@ -33,65 +33,69 @@ enum action
 };
 
 /* A sandbox option: NAME as written, dashes included, and how many
-   words follow it.  A one-argument option may also be written
-   NAME=ARG.  */
+   words follow it, which WORDS names ("SRC DST").  A one-argument
+   option may also be written NAME=ARG.  */
 struct option
 {
   const char *name;
+  const char *words;
   int n_args;
   enum action action;
   enum ns_step_kind kind;
   int flags;
 };
 
-#define STEP(name, n, kind, flags) { name, n, A_STEP, kind, flags }
-#define OPT(name, n, action) { name, n, action, 0, 0 }
+#define STEP(name, words, n, kind, flags) \
+  { name, words, n, A_STEP, kind, flags }
+#define OPT(name, words, n, action) { name, words, n, action, 0, 0 }
 
 static const struct option options[] = {
-  STEP ("--bind", 2, NS_STEP_BIND, 0),
-  STEP ("--bind-try", 2, NS_STEP_BIND, NS_BIND_TRY),
-  STEP ("--ro-bind", 2, NS_STEP_BIND, NS_BIND_RO),
-  STEP ("--ro-bind-try", 2, NS_STEP_BIND, NS_BIND_RO | NS_BIND_TRY),
-  STEP ("--dev-bind", 2, NS_STEP_BIND, NS_BIND_DEV),
-  STEP ("--dev-bind-try", 2, NS_STEP_BIND, NS_BIND_DEV | NS_BIND_TRY),
-  STEP ("--remount-ro", 1, NS_STEP_REMOUNT_RO, 0),
-  STEP ("--tmpfs", 1, NS_STEP_TMPFS, 0),
-  STEP ("--proc", 1, NS_STEP_PROC, 0),
-  STEP ("--dev", 1, NS_STEP_DEV, 0),
-  STEP ("--mqueue", 1, NS_STEP_MQUEUE, 0),
-  STEP ("--dir", 1, NS_STEP_DIR, 0),
-  STEP ("--symlink", 2, NS_STEP_SYMLINK, 0),
-  STEP ("--file", 2, NS_STEP_FILE, 0),
-  STEP ("--bind-data", 2, NS_STEP_BIND_DATA, 0),
-  STEP ("--ro-bind-data", 2, NS_STEP_BIND_DATA, NS_BIND_RO),
-  STEP ("--chmod", 2, NS_STEP_CHMOD, 0),
-  OPT ("--perms", 1, A_PERMS),
-  OPT ("--size", 1, A_SIZE),
-  OPT ("--setenv", 2, A_SETENV),
-  OPT ("--unsetenv", 1, A_UNSETENV),
-  OPT ("--clearenv", 0, A_CLEARENV),
-  OPT ("--chdir", 1, A_CHDIR),
-  OPT ("--cap-add", 1, A_CAP_ADD),
-  OPT ("--cap-drop", 1, A_CAP_DROP),
-  OPT ("--seccomp", 1, A_SECCOMP),
-  OPT ("--uid", 1, A_UID),
-  OPT ("--gid", 1, A_GID),
-  OPT ("--map-users", 1, A_MAP_USERS),
-  OPT ("--map-groups", 1, A_MAP_GROUPS),
-  OPT ("--map-auto", 0, A_MAP_AUTO),
-  OPT ("--info-fd", 1, A_INFO_FD),
-  OPT ("--sync-fd", 1, A_SYNC_FD),
-  OPT ("--block-fd", 1, A_BLOCK_FD),
-  { "--unshare-user", 0, A_UNSHARE, 0, CLONE_NEWUSER },
-  { "--unshare-user-try", 0, A_UNSHARE_TRY, 0, CLONE_NEWUSER },
-  { "--unshare-ipc", 0, A_UNSHARE, 0, CLONE_NEWIPC },
-  { "--unshare-pid", 0, A_UNSHARE, 0, CLONE_NEWPID },
-  { "--unshare-net", 0, A_UNSHARE, 0, CLONE_NEWNET },
-  { "--unshare-uts", 0, A_UNSHARE, 0, CLONE_NEWUTS },
-  { "--unshare-cgroup", 0, A_UNSHARE, 0, CLONE_NEWCGROUP },
-  { "--unshare-cgroup-try", 0, A_UNSHARE_TRY, 0, CLONE_NEWCGROUP },
-  OPT ("--unshare-all", 0, A_UNSHARE_ALL),
-  { "--share-net", 0, A_SHARE, 0, CLONE_NEWNET },
+  STEP ("--bind", "SRC DST", 2, NS_STEP_BIND, 0),
+  STEP ("--bind-try", "SRC DST", 2, NS_STEP_BIND, NS_BIND_TRY),
+  STEP ("--ro-bind", "SRC DST", 2, NS_STEP_BIND, NS_BIND_RO),
+  STEP ("--ro-bind-try", "SRC DST", 2, NS_STEP_BIND,
+        NS_BIND_RO | NS_BIND_TRY),
+  STEP ("--dev-bind", "SRC DST", 2, NS_STEP_BIND, NS_BIND_DEV),
+  STEP ("--dev-bind-try", "SRC DST", 2, NS_STEP_BIND,
+        NS_BIND_DEV | NS_BIND_TRY),
+  STEP ("--remount-ro", "DST", 1, NS_STEP_REMOUNT_RO, 0),
+  STEP ("--tmpfs", "DST", 1, NS_STEP_TMPFS, 0),
+  STEP ("--proc", "DST", 1, NS_STEP_PROC, 0),
+  STEP ("--dev", "DST", 1, NS_STEP_DEV, 0),
+  STEP ("--mqueue", "DST", 1, NS_STEP_MQUEUE, 0),
+  STEP ("--dir", "DST", 1, NS_STEP_DIR, 0),
+  STEP ("--symlink", "TARGET DST", 2, NS_STEP_SYMLINK, 0),
+  STEP ("--file", "FD DST", 2, NS_STEP_FILE, 0),
+  STEP ("--bind-data", "FD DST", 2, NS_STEP_BIND_DATA, 0),
+  STEP ("--ro-bind-data", "FD DST", 2, NS_STEP_BIND_DATA, NS_BIND_RO),
+  STEP ("--chmod", "MODE PATH", 2, NS_STEP_CHMOD, 0),
+  OPT ("--perms", "MODE", 1, A_PERMS),
+  OPT ("--size", "BYTES", 1, A_SIZE),
+  OPT ("--setenv", "VAR VALUE", 2, A_SETENV),
+  OPT ("--unsetenv", "VAR", 1, A_UNSETENV),
+  OPT ("--clearenv", "", 0, A_CLEARENV),
+  OPT ("--chdir", "DIR", 1, A_CHDIR),
+  OPT ("--cap-add", "CAP", 1, A_CAP_ADD),
+  OPT ("--cap-drop", "CAP", 1, A_CAP_DROP),
+  OPT ("--seccomp", "FD", 1, A_SECCOMP),
+  OPT ("--uid", "UID", 1, A_UID),
+  OPT ("--gid", "GID", 1, A_GID),
+  OPT ("--map-users", "INNER:OUTER:COUNT|auto", 1, A_MAP_USERS),
+  OPT ("--map-groups", "INNER:OUTER:COUNT|auto", 1, A_MAP_GROUPS),
+  OPT ("--map-auto", "", 0, A_MAP_AUTO),
+  OPT ("--info-fd", "FD", 1, A_INFO_FD),
+  OPT ("--sync-fd", "FD", 1, A_SYNC_FD),
+  OPT ("--block-fd", "FD", 1, A_BLOCK_FD),
+  { "--unshare-user", "", 0, A_UNSHARE, 0, CLONE_NEWUSER },
+  { "--unshare-user-try", "", 0, A_UNSHARE_TRY, 0, CLONE_NEWUSER },
+  { "--unshare-ipc", "", 0, A_UNSHARE, 0, CLONE_NEWIPC },
+  { "--unshare-pid", "", 0, A_UNSHARE, 0, CLONE_NEWPID },
+  { "--unshare-net", "", 0, A_UNSHARE, 0, CLONE_NEWNET },
+  { "--unshare-uts", "", 0, A_UNSHARE, 0, CLONE_NEWUTS },
+  { "--unshare-cgroup", "", 0, A_UNSHARE, 0, CLONE_NEWCGROUP },
+  { "--unshare-cgroup-try", "", 0, A_UNSHARE_TRY, 0, CLONE_NEWCGROUP },
+  OPT ("--unshare-all", "", 0, A_UNSHARE_ALL),
+  { "--share-net", "", 0, A_SHARE, 0, CLONE_NEWNET },
 };
 
 /* The option WORD is, with *ARG set to what follows its '=' (NULL
@@ -258,8 +262,7 @@ add_step (struct ns_sandbox *s, const struct option *o, char **args,
   struct ns_step *st = grow (&s->steps, &s->n_steps, sizeof *st);
   *st = (struct ns_step) { .kind = o->kind, .option = o->name,
                            .flags = o->flags, .fd = -1 };
-  const char *last = args[o->n_args - 1];
-  st->dst = last;
+  st->dst = args[o->n_args - 1];
   switch (o->kind)
     {
     case NS_STEP_BIND:
@@ -469,8 +472,9 @@ ns_sandbox_take (struct ns_sandbox *s, int *argc, char **argv,
       if (eq_arg)
         args[0] = (char *) eq_arg;
       else if (*argc - i - 1 < o->n_args)
-        cli_usage_error ("%s needs %d argument%s", o->name, o->n_args,
-                         o->n_args > 1 ? "s" : "");
+        cli_usage_error ("%s needs %d argument%s: %s %s", o->name,
+                         o->n_args, o->n_args > 1 ? "s" : "", o->name,
+                         o->words);
       else
         for (int k = 0; k < o->n_args; k++)
           args[k] = argv[i + 1 + k];
@@ -556,11 +560,11 @@ ns_sandbox_take_popt (struct ns_sandbox *s, int *argc, char **argv,
 struct poptOption ns_sandbox_no_options[] = { POPT_TABLEEND };
 
 const char ns_sandbox_help[] =
-  "Sandbox (bubblewrap's options, each written in full, its arguments in"
-  " words of\n"
-  "their own; the mount steps build a new root in a tmpfs, in the order"
-  " given,\n"
-  "then enter it):\n"
+  "Sandbox (bubblewrap's options, each written in full, its arguments"
+  " in the words\n"
+  "after it, or a single one after '='; the mount steps build a new"
+  " root in a\n"
+  "tmpfs, in the order given, then enter it):\n"
   "      --bind SRC DST             bind SRC, and every mount under it,"
   " on DST\n"
   "      --ro-bind SRC DST          the same, read-only in every"

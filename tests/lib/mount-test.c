@@ -718,17 +718,12 @@ sc_file (void)
   tap_check_int (fstatat (m.fd, "etc/f", &st, 0) == 0 ? st.st_size : -1,
                  sizeof data, "ns_mount_file: every byte, past a buffer");
   lseek (fd, 0, SEEK_SET);
-  int ret = ns_mount_file (&m, fd, "/etc/ro", 0600,
-                           NS_FILE_BIND | NS_BIND_RO);
-  if (ret == -ENOSYS)
-    {
-      tap_ok (m.fail.since && strcmp (m.fail.since, "6.15") == 0,
-              "ns_mount_file bound, before Linux 6.15: ENOSYS, naming %s",
-              m.fail.call);
-      close (fd);
-      return;
-    }
-  check_step (&m, ret, 0, NULL, "ns_mount_file bound, read-only");
+  int mounts = mount_count ();
+  check_step (&m, ns_mount_file (&m, fd, "/etc/ro", 0600,
+                                 NS_FILE_BIND | NS_BIND_RO),
+              0, NULL, "ns_mount_file bound, read-only");
+  tap_check_int (mount_count (), mounts + 1,
+                 "one mount more: the file's, its tmpfs attached nowhere");
   tap_check_int (fstatat (m.fd, "etc/ro", &st, 0) == 0 ? st.st_size : -1,
                  sizeof data, "the bound file holds every byte");
   tap_check_int (mode_at (m.fd, "etc/ro"), S_IFREG | 0600,
@@ -872,6 +867,26 @@ sc_enter (void)
     close (fd);
 }
 
+/* After ns_mount_enter where a step covered the new root: the old root
+   and the first tmpfs stacked under that step are gone, not left over
+   "/" where no path leads (the mount table tells).  */
+static void
+sc_enter_covered (void)
+{
+  struct ns_mount m;
+  if (!begin (&m, "enter a covered root"))
+    return;
+  /* proc's directory is made in other/, a scratch directory.  */
+  int ret = ns_mount_bind (&m, other, "/", 0);
+  if (ret == 0)
+    ret = ns_mount_proc (&m, "/proc");
+  check_step (&m, ret, 0, NULL, "a bind on \"/\", then proc");
+  check_step (&m, ns_mount_enter (&m), 0, NULL, "ns_mount_enter");
+  tap_ok (access ("/h", F_OK) == 0, "inside: the bind is \"/\"");
+  tap_check_int (mount_count (), 2,
+                 "inside: two mounts, the bind and proc, nothing under");
+}
+
 /* ------------------------------------------------------------------ */
 /* strace: the calls a bind makes.  */
 
@@ -1007,6 +1022,7 @@ main (int argc, char **argv)
   in_namespace ("guard", sc_guard);
   in_namespace ("files", sc_file);
   in_namespace ("enter", sc_enter);
+  in_namespace ("enter a covered root", sc_enter_covered);
   test_strace (argv[0]);
   return tap_done ();
 }

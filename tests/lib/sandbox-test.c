@@ -71,8 +71,8 @@ forget (struct ns_sandbox *s)
   *s = (struct ns_sandbox) { 0 };
 }
 
-/* Take the sandbox options of WORDS into *S (emptied first); the rest of the command
-   line, its words joined by spaces, in REST.  */
+/* Take the sandbox options of WORDS into *S (emptied first); the rest
+   of the command line, its words joined by spaces, in REST.  */
 static void
 take (const char *const *words, struct ns_sandbox *s, char *rest,
       size_t size)
@@ -298,9 +298,10 @@ test_process_options (void)
   check_error (W ("--map-users", "0:1:0"), "invalid --map-users '0:1:0'");
   check_error (W ("--map-groups=a:1:1"), "invalid --map-groups 'a:1:1'");
   check_error (W ("--map-users", "0:1:2:3"), "invalid --map-users");
-  check_error (W ("--bind", "/a"), "--bind needs 2 arguments");
-  check_error (W ("--tmpfs"), "--tmpfs needs 1 argument");
-  check_error (W ("--setenv", "A"), "--setenv needs 2 arguments");
+  check_error (W ("--bind", "/a"), "--bind needs 2 arguments: --bind SRC DST");
+  check_error (W ("--tmpfs"), "--tmpfs needs 1 argument: --tmpfs DST");
+  check_error (W ("--setenv", "A"),
+               "--setenv needs 2 arguments: --setenv VAR VALUE");
   forget (&s);
 }
 

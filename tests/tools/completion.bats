@@ -132,9 +132,9 @@ popt_options() {
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
-    # STEP ("--bind", 2, ... or OPT ("--uid", 1, ... or { "--unshare-pid",
-    # 0, A_UNSHARE...: a sandbox option of lib/ns/sandbox.c.
-    /^[ \t]*(STEP \(|OPT \(|\{ )"--[a-z-]+", [0-2], / {
+    # STEP ("--bind", "SRC DST", 2, ... or OPT ("--uid", "UID", 1, ... or
+    # { "--unshare-pid", "", 0, ...: a sandbox option of lib/ns/sandbox.c.
+    /^[ \t]*(STEP \(|OPT \(|\{ )"--[a-z-]+", "[^"]*", [0-2], / {
       long = $0
       sub(/^[^"]*"--/, "", long)
       sub(/".*/, "", long)

@@ -138,12 +138,28 @@ sandbox() {
   sandbox --bind-data 3 /etc/b --ro-bind-data 4 /etc/r -- sh -c \
     'cat /etc/b /etc/r; stat -c %a /etc/b; echo x >>/etc/b && echo rw;
      echo x >>/etc/r' 3<<<"bound" 4<<<"read-only"
-  if [[ ${stderr_lines[0]-} == *"needs Linux 6.15"* ]]; then
-    skip "a detached mount cannot be cloned before Linux 6.15"
-  fi
   assert_failure
   assert_output $'bound\nread-only\n600\nrw'
   assert_err -p "Read-only file system"
+}
+
+@test "--bind-data where a mount attached nowhere cannot be cloned (Linux 6.15)" {
+  require_root
+  require_strace
+  # The second open_tree, --bind-data's, answers as before Linux 6.15.
+  run --separate-stderr strace -f -qq -o trace \
+    -e trace=open_tree,move_mount,umount2 \
+    -e inject=open_tree:error=EINVAL:when=2 unshare-run "${BASE[@]}" \
+    --ro-bind-data 3 /etc/r -- sh -c 'cat /etc/r; grep -c " /etc/r " \
+    /proc/self/mountinfo 2>/dev/null || echo x >>/etc/r' 3<<<"read-only"
+  assert_failure
+  assert_output "read-only"
+  assert_err -p "Read-only file system"
+  grep -q 'open_tree(.*"data".*= -1 EINVAL (Invalid argument) (INJECTED)' \
+    trace || fail "no injected failure: $(cat trace)"
+  assert_equal "$(grep -c 'open_tree(.*"data"' trace)" 2
+  grep -qE 'umount2\(".", MNT_DETACH\) += 0' trace \
+    || fail "the data's tmpfs not detached: $(cat trace)"
 }
 
 @test "--file: a long file whole, and a bad descriptor fails closed" {
