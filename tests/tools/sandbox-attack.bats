@@ -698,3 +698,32 @@ done
   done
   assert_equal "${#lines[@]}" 4
 }
+
+# Every mount COMMAND can reach (the last one on each mount point) is
+# nosuid, so that no set-user-ID program or file capability inside gives
+# anything; nodev but for --dev's device files and its devpts.  Run by
+# the machine's root, which only reads here.
+@test "every mount of the sandbox is nosuid, and nodev but for --dev's devices" {
+  local -a mq=(--mqueue /dev/mqueue)
+  # bwrap 0.8.0 mounts its mqueue with neither.
+  if is_bwrap; then mq=(); fi
+  run --separate-stderr unshare -m --propagation private \
+    "$SB" "$SB_PID" --ro-bind / / --tmpfs /tmp --dev /dev --proc /proc \
+    "${mq[@]}" --bind "$BATS_TEST_TMPDIR" /tmp/x \
+    --ro-bind-data 5 /tmp/data --bind-data 6 /tmp/data2 --file 7 /tmp/file \
+    -- awk '{ opts[$5] = $6 } END { for (m in opts) print m, opts[m] }' \
+    /proc/self/mountinfo 5<<<five 6<<<six 7<<<seven
+  assert_success "$stderr"
+  local line point opts
+  for line in "${lines[@]}"; do
+    read -r point opts <<<"$line"
+    [[ ,$opts, == *,nosuid,* ]] || fail "$point: $opts, not nosuid"
+    case $point in
+      /dev/null | /dev/zero | /dev/full | /dev/random | /dev/urandom | \
+        /dev/tty | /dev/pts) ;;
+      *) [[ ,$opts, == *,nodev,* ]] || fail "$point: $opts, not nodev" ;;
+    esac
+  done
+  assert_line --regexp '^/tmp/x '
+  assert_line --regexp '^/dev/pts '
+}
