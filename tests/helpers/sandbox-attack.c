@@ -31,7 +31,11 @@
        (MS_REMOUNT | MS_BIND), and umount2 of /proc; print "CALL: ok" or
        "CALL: ERRNO-NAME" for each.
    sandbox-attack fds
-       Print each open descriptor above 2 as "N -> TARGET".  */
+       Print each open descriptor above 2 as "N -> TARGET".
+   sandbox-attack tiocsti
+       Push a space into the input of the terminal on standard input
+       (ioctl TIOCSTI), as a program would type into the shell it came
+       from; print "TIOCSTI: ok" or "TIOCSTI: ERRNO-NAME".  */
 
 #include <config.h>
 
@@ -47,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -324,6 +329,8 @@ errno_name (int err)
     case ENOSYS: return "ENOSYS";
     case EBUSY: return "EBUSY";
     case ENOENT: return "ENOENT";
+    case EIO: return "EIO";
+    case ENOTTY: return "ENOTTY";
     default: return strerror (err);
     }
 }
@@ -380,6 +387,14 @@ list_fds (void)
   return 0;
 }
 
+static int
+tiocsti (void)
+{
+  char c = ' ';
+  report ("TIOCSTI", ioctl (STDIN_FILENO, TIOCSTI, &c) < 0 ? -errno : 0);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -392,8 +407,10 @@ main (int argc, char **argv)
     return mount_api ();
   if (strcmp (what, "fds") == 0 && argc == 2)
     return list_fds ();
+  if (strcmp (what, "tiocsti") == 0 && argc == 2)
+    return tiocsti ();
   fputs ("usage: sandbox-attack jail WORK COMMAND [ARG]...\n"
          "     | race ROUNDS DIR TARGET COMMAND [ARG]...\n"
-         "     | mount-api | fds\n", stderr);
+         "     | mount-api | fds | tiocsti\n", stderr);
   return 125;
 }

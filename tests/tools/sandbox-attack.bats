@@ -2,9 +2,10 @@
 # sandbox-attack.bats -- unshare-run's sandbox options under attack: a
 # read-only bind that must stay read-only in every submount, a script
 # that tries every way out of --ro-bind / /, the capabilities and
-# descriptors COMMAND gets, the /dev of --dev, and DST paths walked
-# through what an attacker plants or races in a directory bound from
-# outside (tests/helpers/sandbox-attack race).
+# descriptors COMMAND gets, the /dev of --dev, DST paths walked through
+# what an attacker plants or races in a directory bound from outside
+# (tests/helpers/sandbox-attack race), the flags of every mount, and
+# the terminal --new-session takes away.
 #
 # Safety.  These tests try to write, mount and ptrace everywhere; if the
 # sandbox were broken, they would.  So every sandbox that is attacked
@@ -726,4 +727,22 @@ done
   done
   assert_line --regexp '^/tmp/x '
   assert_line --regexp '^/dev/pts '
+}
+
+# A COMMAND with the caller's terminal as its own can push input into
+# it (TIOCSTI), which the caller's shell then reads as typed: bwrap's
+# CVE-2017-5226.  --new-session takes the terminal away.  The probe
+# pushes a space, on script(1)'s terminal, run by the machine's root with
+# every capability dropped (CAP_SYS_ADMIN may push into any terminal).
+@test "--new-session: COMMAND cannot type into the caller's terminal (TIOCSTI)" {
+  require_terminal
+  local sb="unshare -m --propagation private $SB --cap-drop ALL"
+  on_terminal "$sb --new-session --ro-bind / / -- $ATTACK tiocsti"
+  assert_success
+  assert_output --partial "TIOCSTI: EPERM"
+  # The control: without it the push works, where the kernel still
+  # allows TIOCSTI at all.
+  [[ $(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null) != 0 ]] || return 0
+  on_terminal "$sb --ro-bind / / -- $ATTACK tiocsti"
+  assert_output --partial "TIOCSTI: ok"
 }
