@@ -187,6 +187,17 @@ popt_names() {
   expect 'unshare-run -S root --tmpfs ' dir1
 }
 
+@test "an option of one argument takes it after '=' as well" {
+  expect 'unshare-run --tmpfs=' dir1
+  expect 'unshare-run --cap-add=CAP_SYS_AD' CAP_SYS_ADMIN
+  expect 'unshare-run 3<file1 --seccomp=' 3
+  expect 'unshare-run --map-groups=' auto
+  expect 'unshare-run --uid='
+  # After it, the next word is the next option or COMMAND.
+  expect_some 'unshare-run --tmpfs=/tmp xc' xcp
+  expect 'unshare-run --chdir=/ --tmpfs ' dir1
+}
+
 @test "descriptors: those that the line's redirections open" {
   expect 'unshare-run --seccomp '
   expect 'unshare-run 3<file1 --seccomp ' 3
