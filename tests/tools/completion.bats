@@ -96,8 +96,10 @@ require_sources() {
 # splice-out share in lib/copy/pipe.c (if TOOL's table includes them), the
 # common options of lib/cli/common.c (its --progress rows if TOOL's table
 # includes them), the rows a tool makes from lib/ns/kinds.c's ns_table
-# (fill_ns_options: each kind's option, its argument optional) and popt's
-# --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
+# (fill_ns_options: each kind's option, its argument optional), popt's
+# --help and --usage, and the sandbox options that lib/ns/sandbox.c reads
+# before popt (ns_sandbox_take_popt), their arguments in the next words:
+# none after '='.  LONG and SHORT are the names or '-'; ARG is none,
 # required or optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
   local src=$BATS_TEST_DIRNAME/../.. progress=0 files kinds=()
@@ -106,6 +108,7 @@ popt_options() {
     files+=("$src/lib/copy/pipe.c")
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
   grep -q fill_ns_options "$src/cmd/$1.c" && kinds=("$src/lib/ns/kinds.c")
+  grep -q ns_sandbox_take "$src/cmd/$1.c" && kinds+=("$src/lib/ns/sandbox.c")
   awk -v progress="$progress" '
     # The tables of lib/cli/common.c that a tool may not include; a
     # file after it starts unskipped.
@@ -136,6 +139,14 @@ popt_options() {
       long = field[3]
       gsub(/"/, "", long)
       print long, substr(field[4], 2, 1), "optional"
+    }
+    # STEP ("--bind", 2, ...), OPT ("--perms", 1, ...) or
+    # { "--unshare-user", 0, ...: a sandbox option.
+    /^[ \t]*(STEP |OPT )?[({] *"--[a-z-]+", *[0-9],/ {
+      long = $0
+      sub(/^[^"]*"--/, "", long)
+      sub(/".*/, "", long)
+      print long, "-", "none"
     }
   ' "${files[@]}" "$src/lib/cli/common.c" "$src/lib/cli/common.h" \
     "${kinds[@]}"
