@@ -96,10 +96,8 @@ require_sources() {
 # splice-out share in lib/copy/pipe.c (if TOOL's table includes them), the
 # common options of lib/cli/common.c (its --progress rows if TOOL's table
 # includes them), the rows a tool makes from lib/ns/kinds.c's ns_table
-# (fill_ns_options: each kind's option, its argument optional), popt's
-# --help and --usage, and the sandbox options that lib/ns/sandbox.c reads
-# before popt (ns_sandbox_take_popt), their arguments in the next words:
-# none after '='.  LONG and SHORT are the names or '-'; ARG is none,
+# (fill_ns_options: each kind's option, its argument optional) and popt's
+# --help and --usage.  LONG and SHORT are the names or '-'; ARG is none,
 # required or optional (POPT_ARGFLAG_OPTIONAL).
 popt_options() {
   local src=$BATS_TEST_DIRNAME/../.. progress=0 files kinds=()
@@ -108,7 +106,8 @@ popt_options() {
     files+=("$src/lib/copy/pipe.c")
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
   grep -q fill_ns_options "$src/cmd/$1.c" && kinds=("$src/lib/ns/kinds.c")
-  grep -q ns_sandbox_take "$src/cmd/$1.c" && kinds+=("$src/lib/ns/sandbox.c")
+  # The sandbox options, read before popt: their words follow them.
+  grep -q ns_sandbox_help "$src/cmd/$1.c" && kinds+=("$src/lib/ns/sandbox.c")
   awk -v progress="$progress" '
     # The tables of lib/cli/common.c that a tool may not include; a
     # file after it starts unskipped.
@@ -133,20 +132,20 @@ popt_options() {
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
+    # STEP ("--bind", 2, ... or OPT ("--uid", 1, ... or { "--unshare-pid",
+    # 0, A_UNSHARE...: a sandbox option of lib/ns/sandbox.c.
+    /^[ \t]*(STEP \(|OPT \(|\{ )"--[a-z-]+", [0-2], / {
+      long = $0
+      sub(/^[^"]*"--/, "", long)
+      sub(/".*/, "", long)
+      print long, "-", "none"
+    }
     # { CLONE_NEWNS, "mnt", "mount", \047m\047, ...: a row of ns_table.
     /^[ \t]*\{ CLONE_NEW[A-Z]+, "[a-z]+", "[a-z]+", \047.\047,/ {
       split($0, field, / *, */)
       long = field[3]
       gsub(/"/, "", long)
       print long, substr(field[4], 2, 1), "optional"
-    }
-    # STEP ("--bind", 2, ...), OPT ("--perms", 1, ...) or
-    # { "--unshare-user", 0, ...: a sandbox option.
-    /^[ \t]*(STEP |OPT )?[({] *"--[a-z-]+", *[0-9],/ {
-      long = $0
-      sub(/^[^"]*"--/, "", long)
-      sub(/".*/, "", long)
-      print long, "-", "none"
     }
   ' "${files[@]}" "$src/lib/cli/common.c" "$src/lib/cli/common.h" \
     "${kinds[@]}"
