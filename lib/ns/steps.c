@@ -115,18 +115,36 @@ run_step (struct ns_mount *m, const struct ns_step *st)
 }
 
 /* End with the message of M's failed call, ERR its -errno, after WHAT:
-   "WHAT: CALL: why (needs Linux SINCE)".  */
+   "WHAT: CALL: why (needs Linux SINCE)", then HINT.  */
 static _Noreturn void
-step_failed (const struct ns_mount *m, int err, const char *what)
+step_failed (const struct ns_mount *m, int err, const char *what,
+             const char *hint)
 {
   const char *call = m->fail.call ? m->fail.call : "mount";
   if (err == -NS_MOUNT_SAME_NAMESPACE)
     ns_run_fail (0, "%s: %s: refusing to mount over \"/\" in the mount "
                  "namespace unshare-run started in", what, call);
   if (m->fail.since && err == -ENOSYS)
-    ns_run_fail (0, "%s: %s: %s (needs Linux %s)", what, call,
-                 strerror (-err), m->fail.since);
-  ns_run_fail (0, "%s: %s: %s", what, call, strerror (-err));
+    ns_run_fail (0, "%s: %s: %s (needs Linux %s)%s", what, call,
+                 strerror (-err), m->fail.since, hint);
+  ns_run_fail (0, "%s: %s: %s%s", what, call, strerror (-err), hint);
+}
+
+/* What to add when step ST fails with ERR in the namespaces of R: "",
+   or "; ..." for a file system that only its namespace's owner may
+   mount.  */
+static const char *
+step_hint (const struct ns_run *r, const struct ns_step *st, int err)
+{
+  if (err != -EPERM || !(r->flags & CLONE_NEWUSER))
+    return "";
+  if (st->kind == NS_STEP_PROC && !(r->flags & CLONE_NEWPID))
+    return ("; in a new user namespace, only a new PID namespace's proc "
+            "can be mounted: add -p");
+  if (st->kind == NS_STEP_MQUEUE && !(r->flags & CLONE_NEWIPC))
+    return ("; in a new user namespace, only a new IPC namespace's mqueue "
+            "can be mounted: add -i");
+  return "";
 }
 
 /* The words of step ST's option as given, for a message, in BUF of SIZE
@@ -157,15 +175,22 @@ ns_steps_mount (const struct ns_run *r)
   struct ns_mount m;
   int ret = ns_mount_begin (&m);
   if (ret < 0)
-    step_failed (&m, ret, "cannot build the new root");
+    step_failed (&m, ret, "cannot build the new root", "");
   for (size_t i = 0; i < s->n_steps; i++)
-    if ((ret = run_step (&m, &s->steps[i])) < 0)
-      {
-        char words[2 * PATH_MAX];
-        step_failed (&m, ret, step_words (&s->steps[i], words,
-                                          sizeof words));
-      }
+    {
+      const struct ns_step *st = &s->steps[i];
+      if ((ret = run_step (&m, st)) < 0)
+        {
+          char words[2 * PATH_MAX];
+          step_failed (&m, ret, step_words (st, words, sizeof words),
+                       step_hint (r, st, ret));
+        }
+      /* Read to its end, the descriptor is not COMMAND's, as with
+         bubblewrap; a standard one stays, at its end.  */
+      if (st->fd > STDERR_FILENO)
+        sys_close (st->fd);
+    }
   ret = ns_mount_enter (&m);
   if (ret < 0)
-    step_failed (&m, ret, "cannot enter the new root");
+    step_failed (&m, ret, "cannot enter the new root", "");
 }

@@ -1,0 +1,380 @@
+#!/usr/bin/env bats
+# sandbox.bats -- unshare-run's mount steps (bubblewrap's options), from
+# the outside.
+#
+# Every mount happens inside the sandbox: unshare-run makes its own mount
+# namespace and builds a new root in a fresh tmpfs, so nothing here
+# mounts on the machine's paths; a bind's source is a directory of the
+# test's own.  The root of most sandboxes is built from the read-only
+# /usr and the symlinks of a merged /usr (BASE), so that a shell runs
+# there.  Root tests skip without root (CI runs as root); the same steps
+# run as uid 65534 with -U -r where unprivileged user namespaces are
+# allowed.
+
+load test_helper
+
+setup() {
+  nc_setup
+  skip_under_qemu "the mount API under qemu-user: tests/lib/mount-test"
+  BASE=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib
+    --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin)
+}
+
+# Unprivileged user namespaces, for the tests as uid 65534.
+require_userns() {
+  require_nobody
+  local f
+  f=/proc/sys/user/max_user_namespaces
+  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/unprivileged_userns_clone
+  [[ ! -r $f || $(<"$f") -ne 0 ]] \
+    || skip "unprivileged user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
+  [[ ! -r $f || $(<"$f") -eq 0 ]] \
+    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
+}
+
+# sandbox ARG...: unshare-run with BASE then ARG..., its output separate
+# from its errors.
+sandbox() {
+  run --separate-stderr unshare-run "${BASE[@]}" "$@"
+}
+
+@test "--bind: writable, seen outside; --ro-bind: EROFS; --remount-ro" {
+  require_root
+  mkdir w
+  sandbox --bind "$PWD/w" /w -- sh -c 'echo hi >/w/f'
+  assert_success
+  assert_equal "$(cat w/f)" hi
+  sandbox --ro-bind "$PWD/w" /w -- sh -c 'echo no >/w/f'
+  assert_failure
+  assert_err -p "Read-only file system"
+  assert_equal "$(cat w/f)" hi
+  sandbox --bind "$PWD/w" /w --remount-ro /w -- sh -c 'echo no >/w/g'
+  assert_failure
+  assert_err -p "Read-only file system"
+  assert_file_not_exists w/g
+}
+
+@test "--ro-bind of a file, missing parents made in the new root" {
+  require_root
+  echo data >f
+  sandbox --ro-bind "$PWD/f" /deep/in/f -- sh -c \
+    'cat /deep/in/f; stat -c %a /deep /deep/in'
+  assert_success
+  assert_output $'data\n755\n755'
+}
+
+@test "--dev-bind keeps device files usable, --bind makes them nodev" {
+  require_root
+  sandbox --dev-bind /dev /dev -- sh -c 'echo x >/dev/null && echo ok'
+  assert_success
+  assert_output ok
+  sandbox --bind /dev /dev -- sh -c 'echo x >/dev/null'
+  assert_failure
+  assert_err -p "Permission denied"
+}
+
+@test "the -try forms: a missing SRC mounts nothing; without -try, a failure" {
+  require_root
+  local opt
+  for opt in --bind-try --ro-bind-try --dev-bind-try; do
+    sandbox "$opt" /nonexistent-src /x -- sh -c 'test -e /x || echo none'
+    assert_success
+    assert_output none
+  done
+  sandbox --bind /nonexistent-src /x -- sh -c 'echo ran'
+  assert_failure 1
+  assert_output ''
+  assert_err \
+    "unshare-run: --bind '/nonexistent-src' '/x': open_tree: No such file or directory"
+}
+
+@test "--tmpfs with --size and --perms; the next --tmpfs has the defaults" {
+  require_root
+  sandbox --size 1M --perms 1777 --tmpfs /t --tmpfs /u -- sh -c \
+    'stat -c %a /t /u; stat -f -c "%b %S %T" /t'
+  assert_success
+  local blocks bsize type
+  read -r blocks bsize type <<<"${lines[2]}"
+  assert_equal "${lines[0]} ${lines[1]}" "1777 755"
+  assert_equal "$((blocks * bsize))" 1048576
+  assert_equal "$type" tmpfs
+  sandbox --size 4K --perms 0700 --tmpfs /t -- sh -c \
+    'head -c 8192 /dev/zero >/t/big' </dev/null
+  assert_failure
+}
+
+@test "--perms and --size: bubblewrap's errors for a dangling one" {
+  require_root
+  sandbox --perms 0700 --bind /usr /x -- true
+  assert_failure 2
+  assert_err -p "--perms must be followed by an option that creates a file"
+  sandbox --size 1M --dir /x -- true
+  assert_failure 2
+  assert_err -p "--size must be followed by --tmpfs"
+  sandbox --perms 1 --perms 2 --dir /x -- true
+  assert_failure 2
+  assert_err -p "--perms given twice for the same action"
+  sandbox --perms 0999 --dir /x -- true
+  assert_failure 2
+  assert_err -p "invalid --perms '0999': an octal mode is expected"
+}
+
+@test "--dir, --symlink, --chmod" {
+  require_root
+  sandbox --perms 0711 --dir /d --dir /e --chmod 0700 /e \
+    --symlink ../d /e2/d -- sh -c 'stat -c %a /d /e; readlink /e2/d'
+  assert_success
+  assert_output $'711\n700\n../d'
+}
+
+@test "--file and --bind-data from a here-document's descriptor" {
+  require_root
+  sandbox --perms 0640 --file 3 /etc/f --file 4 /etc/g -- sh -c \
+    'cat /etc/f /etc/g; stat -c %a /etc/f /etc/g' 3<<<"from three" 4<<<"four"
+  assert_success
+  assert_output $'from three\nfour\n640\n666'
+  sandbox --bind-data 3 /etc/b --ro-bind-data 4 /etc/r -- sh -c \
+    'cat /etc/b /etc/r; stat -c %a /etc/b; echo x >>/etc/b && echo rw;
+     echo x >>/etc/r' 3<<<"bound" 4<<<"read-only"
+  if [[ ${stderr_lines[0]-} == *"needs Linux 6.15"* ]]; then
+    skip "a detached mount cannot be cloned before Linux 6.15"
+  fi
+  assert_failure
+  assert_output $'bound\nread-only\n600\nrw'
+  assert_err -p "Read-only file system"
+}
+
+@test "--file: a long file whole, and a bad descriptor fails closed" {
+  require_root
+  head -c 300000 /dev/urandom >big
+  sandbox --file 3 /big -- cat /big 3<big
+  assert_success
+  assert_equal "$(unshare-run "${BASE[@]}" --file 3 /big -- cat /big 3<big |
+    cksum)" "$(cksum <big)"
+  sandbox --file 9 /x -- echo ran
+  assert_failure 1
+  assert_output ''
+  assert_err \
+    "unshare-run: --file 9 '/x': read: Bad file descriptor"
+}
+
+@test "--dev: the minimal /dev, a private devpts, shm" {
+  require_root
+  sandbox --dev /dev -- sh -c 'ls -A /dev | tr "\n" " "; echo;
+    echo x >/dev/null && head -c 3 /dev/zero | od -An -tx1;
+    stat -f -c %T /dev/pts /dev/shm; stat -c %a /dev/shm;
+    readlink /dev/ptmx /dev/fd; ls -A /dev/pts | tr "\n" " "'
+  assert_success
+  assert_line -n 0 "core fd full null ptmx pts random shm stderr stdin stdout tty urandom zero "
+  assert_line -n 1 " 00 00 00"
+  assert_line -n 2 devpts
+  assert_line -n 3 tmpfs
+  assert_line -n 4 1777
+  assert_line -n 5 pts/ptmx
+  assert_line -n 6 /proc/self/fd
+  # A new instance: only its ptmx, none of the machine's terminals.
+  assert_line -n 7 "ptmx "
+}
+
+@test "--dev: /dev/tty without a terminal is refused" {
+  require_root
+  run --separate-stderr setsid unshare-run "${BASE[@]}" --dev /dev -- \
+    sh -c 'echo x >/dev/tty' </dev/null
+  assert_failure
+  assert_err -p "No such device or address"
+}
+
+@test "--proc in a new PID namespace shows that namespace" {
+  require_root
+  sandbox -p --proc /proc -- sh -c 'echo $$; cat /proc/1/comm; ls /proc |
+    grep -c "^[0-9]"'
+  assert_success
+  assert_line -n 0 2
+  assert_line -n 1 unshare-run
+  ((lines[2] <= 4)) || fail "the machine's processes: ${lines[2]}"
+}
+
+@test "--mqueue with a new IPC namespace" {
+  require_root
+  sandbox -i --mqueue /dev/mqueue -- stat -f -c %T /dev/mqueue
+  assert_success
+  assert_output mqueue
+}
+
+@test "the steps run in the order given: a later mount hides an earlier one" {
+  require_root
+  sandbox --dir /a/b --tmpfs /a -- sh -c 'test -e /a/b && echo b || echo no b'
+  assert_output "no b"
+  sandbox --tmpfs /a --dir /a/b -- sh -c 'test -e /a/b && echo b'
+  assert_output b
+}
+
+@test "DST is resolved in the new root: absolute symlinks and .. stay in it" {
+  require_root
+  sandbox --dir /real --symlink /real /link --tmpfs /link/t \
+    --symlink ../../.. /a/up --dir /a/up/made -- sh -c \
+    'stat -f -c %T /real/t; test -d /made && echo made'
+  assert_success
+  assert_output $'tmpfs\nmade'
+  assert_file_not_exists /made
+  # Debian's /etc/resolv.conf: an absolute link into /run.
+  sandbox --tmpfs /run --symlink /run/resolv.conf /etc/resolv.conf \
+    --file 3 /etc/resolv.conf -- cat /run/resolv.conf 3<<<"nameserver ::1"
+  assert_success
+  assert_output "nameserver ::1"
+}
+
+@test "the old root is gone: one / in the mount table, and the steps' own" {
+  require_root
+  # shellcheck disable=SC2016 # for the shell unshare-run starts.
+  run --separate-stderr unshare-run --ro-bind / / --tmpfs /tmp \
+    --proc /proc --dev /dev -p -- sh -c \
+    'awk '\''$5 == "/"'\'' /proc/self/mountinfo | wc -l; touch /x'
+  assert_failure
+  assert_line -n 0 1
+  assert_err -p "Read-only file system"
+}
+
+@test "fail closed: a missing call names itself and the Linux it needs" {
+  require_root
+  require_strace_inject
+  run --separate-stderr strace -f -o /dev/null -e inject=open_tree:error=ENOSYS \
+    unshare-run "${BASE[@]}" -- echo ran
+  assert_failure 1
+  assert_output ''
+  assert_err \
+    "unshare-run: --ro-bind '/usr' '/usr': open_tree: Function not implemented (needs Linux 5.2)"
+  run --separate-stderr strace -f -o /dev/null \
+    -e inject=mount_setattr:error=ENOSYS unshare-run --tmpfs /t -- echo ran
+  assert_failure 1
+  assert_output ''
+  assert_err \
+    "unshare-run: cannot build the new root: mount_setattr: Function not implemented (needs Linux 5.12)"
+  run --separate-stderr strace -f -o /dev/null -e inject=pivot_root:error=EPERM \
+    unshare-run "${BASE[@]}" -- echo ran
+  assert_failure 1
+  assert_output ''
+  assert_err \
+    "unshare-run: cannot enter the new root: pivot_root: Operation not permitted"
+}
+
+@test "strace: the steps are open_tree, mount_setattr, move_mount, fsopen; no mount(2)" {
+  require_root
+  require_strace
+  strace -f -qq -o trace -e trace=mount,open_tree,move_mount,mount_setattr,fsopen,fsmount,pivot_root \
+    unshare-run "${BASE[@]}" --tmpfs /tmp --proc /proc --dev /dev -p -- true
+  grep -q 'open_tree(AT_FDCWD, "/usr", OPEN_TREE_CLONE|OPEN_TREE_CLOEXEC|AT_RECURSIVE)' trace \
+    || fail "no recursive clone: $(cat trace)"
+  grep -q 'mount_setattr(.*AT_RECURSIVE.*MOUNT_ATTR_RDONLY' trace \
+    || fail "no recursive read-only attribute: $(cat trace)"
+  grep -q 'move_mount(.*MOVE_MOUNT_F_EMPTY_PATH|MOVE_MOUNT_T_EMPTY_PATH' trace \
+    || fail "no move_mount: $(cat trace)"
+  local fs
+  for fs in tmpfs proc devpts; do
+    grep -q "fsopen(\"$fs\"" trace || fail "no fsopen of $fs: $(cat trace)"
+  done
+  grep -q 'pivot_root(".", ".")' trace || fail "no pivot_root"
+  # The one mount(2): "/" made private in the new namespace, before.
+  run grep -v 'mount("none", "/", NULL, MS_REC|MS_PRIVATE, NULL)' \
+    <(grep -E '^[0-9]+ +mount\(' trace)
+  assert_output ''
+}
+
+@test "as uid 65534 with -U -r: the bwrap one-liner, --dev, --proc, --file" {
+  require_userns
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r -p \
+    "${BASE[@]}" --tmpfs /tmp --dev /dev --proc /proc \
+    --size 64K --perms 0700 --tmpfs /small --file 3 /etc/f -- sh -c \
+    'id -u; echo $$; echo x >/dev/null && echo null; cat /etc/f;
+     stat -c %a /small; touch /tmp/a && echo tmp; touch /usr/x' 3<<<"data"
+  assert_failure
+  assert_output $'0\n2\nnull\ndata\n700\ntmp'
+  assert_err -p "Read-only file system"
+}
+
+@test "as uid 65534: --proc needs -p, --mqueue -i, and the message says so" {
+  require_userns
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r \
+    "${BASE[@]}" --proc /proc -- echo ran
+  assert_failure 1
+  assert_output ''
+  assert_err "unshare-run: --proc '/proc': fsconfig: Operation not permitted; in a new user namespace, only a new PID namespace's proc can be mounted: add -p"
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r \
+    "${BASE[@]}" --mqueue /mq -- echo ran
+  assert_failure 1
+  assert_err -p "only a new IPC namespace's mqueue can be mounted: add -i"
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r -i \
+    "${BASE[@]}" --mqueue /mq -- stat -f -c %T /mq
+  assert_success
+  assert_output mqueue
+}
+
+@test "as uid 65534 without -U: a user namespace mapping you to yourself" {
+  require_userns
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" "${BASE[@]}" \
+    --tmpfs /tmp -- sh -c 'id -u; touch /tmp/a && echo tmp'
+  assert_success
+  assert_output $'65534\ntmp'
+}
+
+@test "the namespaces in bubblewrap's spellings" {
+  require_root
+  local net ipc
+  net=$(readlink /proc/self/ns/net)
+  ipc=$(readlink /proc/self/ns/ipc)
+  run unshare-run --unshare-net readlink /proc/self/ns/net
+  assert_success
+  [[ $output != "$net" ]] || fail "same network namespace"
+  run unshare-run --unshare-all --share-net sh -c \
+    'readlink /proc/self/ns/net /proc/self/ns/ipc'
+  assert_success
+  assert_line -n 0 "$net"
+  [[ ${lines[1]} != "$ipc" ]] || fail "same IPC namespace"
+  run unshare-run --unshare-uts --hostname sbx hostname
+  assert_success
+  assert_output sbx
+}
+
+@test "the combinations refused: --root, --wd, a shared propagation" {
+  run --separate-stderr unshare-run --root / --tmpfs /t true
+  assert_failure 2
+  assert_err -p "--root cannot be used with the mount steps"
+  run --separate-stderr unshare-run -w / --tmpfs /t true
+  assert_failure 2
+  assert_err -p "--wd cannot be used with the mount steps: use --chdir"
+  run --separate-stderr unshare-run -m --propagation=shared --tmpfs /t true
+  assert_failure 2
+  assert_err -p "--propagation=shared cannot be used with the mount steps"
+}
+
+@test "--mount-proc runs before the steps, which may bind it" {
+  require_root
+  run --separate-stderr unshare-run -p --mount-proc --ro-bind / / -- sh -c \
+    'cat /proc/1/comm'
+  assert_success
+  assert_output unshare-run
+}
+
+@test "the tool's own options keep their words: --hostname --bind" {
+  require_root
+  run unshare-run -u --hostname --bind "${BASE[@]}" -- hostname
+  assert_success
+  assert_output -- --bind
+}
+
+@test "--help lists the sandbox options" {
+  skip_arch_independent "help text"
+  run unshare-run --help
+  assert_success
+  local opt
+  for opt in --bind --ro-bind --dev-bind --bind-try --remount-ro --tmpfs \
+    --size --perms --proc --dev --mqueue --dir --symlink --file --bind-data \
+    --ro-bind-data --chmod --setenv --unsetenv --clearenv --chdir --cap-add \
+    --cap-drop --seccomp --uid --gid --map-users --map-groups --map-auto \
+    --info-fd --sync-fd --block-fd --unshare-user --unshare-all --share-net; do
+    [[ $output == *"$opt "* || $output == *"$opt,"* || $output == *"$opt"$'\n'* ]] \
+      || fail "$opt is not in --help"
+  done
+}
