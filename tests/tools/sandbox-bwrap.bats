@@ -72,15 +72,19 @@ needs() {
 # the host's namespaces (readlink of /proc/self/ns/*), then items:
 # t:PATH lists the tree under PATH (types, modes, owners, sizes of
 # files, link targets), noroot leaves out the tree of the new root (a
-# bind of the host's /, too large), w:PATH says whether a file can be created in
-# the directory PATH (and why not), c:TEXT runs the shell TEXT.
+# bind of the host's /, too large), w:PATH says whether a file can be
+# created in the directory PATH (and why not), c:TEXT runs the shell
+# TEXT.
 PROBE='
 hostns=$1
 shift
 echo "== ids $(id -u) $(id -g) $(id -G)"
 for n in cgroup ipc mnt net pid user uts; do
   l=$(readlink /proc/self/ns/$n)
-  case " $hostns " in *" $l "*) echo "ns $n host" ;; *) echo "ns $n new" ;; esac
+  case " $hostns " in
+    *" $l "*) echo "ns $n host" ;;
+    *) echo "ns $n new" ;;
+  esac
 done
 case " $hostns " in
   *" $(readlink /proc/self/ns/pid) "*) echo "== pid (the host'"'"'s)" ;;
@@ -236,7 +240,7 @@ fixture_tree() {
   same
 }
 
-@test "--bind-try, --ro-bind-try, --dev-bind-try: a missing source is skipped" {
+@test "--bind-try, --ro-bind-try, --dev-bind-try: a missing SRC skipped" {
   needs --bind-try --ro-bind-try --dev-bind-try
   fixture() { fixture_tree; }
   probe "${BASE[@]}" --bind-try "$W/none" /b --ro-bind-try "$W/none" /r \
@@ -253,7 +257,7 @@ fixture_tree() {
   done
 }
 
-@test "--ro-bind of a tree with a tmpfs and a bind submount: read-only in every one" {
+@test "--ro-bind of a tree with tmpfs and bind submounts: all read-only" {
   needs --bind
   fixture() {
     mkdir -p tree/t tree/b tree/b2 other
@@ -286,7 +290,7 @@ fixture_tree() {
   ALLOW_FAIL=1 same_failure
 }
 
-@test "a DST through a symbolic link of the new root: the bind lands at its target" {
+@test "a DST through a symbolic link of the new root: bound at its target" {
   needs --dir --bind
   probe "${BASE[@]}" --dir /tmp/dir --symlink dir /tmp/link \
     --bind /etc /tmp/link -- t:/tmp
@@ -410,7 +414,8 @@ fixture_tree() {
 # --- namespaces ------------------------------------------------------------
 
 @test "--unshare-* one at a time, --unshare-all, --share-net" {
-  needs --unshare-ipc --unshare-pid --unshare-net --unshare-uts --unshare-cgroup --unshare-user --unshare-all --share-net
+  needs --unshare-ipc --unshare-pid --unshare-net --unshare-uts \
+    --unshare-cgroup --unshare-user --unshare-all --share-net
   local opt
   for opt in --unshare-ipc --unshare-pid --unshare-net --unshare-uts \
     --unshare-cgroup --unshare-user --unshare-all; do
