@@ -20,10 +20,10 @@
      parent user namespace may do what the new one cannot) and bind-mounts
      the namespaces to persist.  It exists only when there is such work.
 
-   The mechanisms are in lib/ns/run.c (setting up, the processes around
-   COMMAND), lib/ns/process.c (what those processes share) and
-   lib/ns/keeper.c (the keeper); this file is the command line, its
-   checks, and the order of the steps.  */
+   The mechanisms are in lib/ns/: run.c (setting up, the processes),
+   process.c (what they share), keeper.c, sandbox.c and steps.c (the
+   options in bubblewrap's names, their mount steps); this file is the
+   command line, its checks, and the order of the steps.  */
 
 #include <config.h>
 
@@ -46,6 +46,7 @@
 #include "ns/kinds.h"
 #include "ns/process.h"
 #include "ns/run.h"
+#include "ns/steps.h"
 #include "progname.h"
 #include "sig2str.h"
 #include "sys/calls.h"
@@ -58,33 +59,13 @@ enum
   /* OPT_NS + i: the namespace ns_table[i].  */
   OPT_NS = 1,
   OPT_ALL = OPT_NS + NS_KINDS,
-  OPT_FS,
-  OPT_FILES,
-  OPT_SYSVSEM,
-  OPT_MAP_ROOT,
-  OPT_MAP_CURRENT,
-  OPT_MAP_USER,
-  OPT_MAP_GROUP,
-  OPT_SETGROUPS,
-  OPT_SETUID,
-  OPT_SETGID,
-  OPT_KEEP_CAPS,
-  OPT_FORK,
-  OPT_MOUNT_PROC,
-  OPT_PROPAGATION,
-  OPT_ROOT,
-  OPT_WD,
-  OPT_HOSTNAME,
-  OPT_MONOTONIC,
-  OPT_BOOTTIME,
-  OPT_KILL_CHILD,
-  OPT_DIE_WITH_PARENT,
-  OPT_NEW_SESSION,
-  OPT_NO_NEW_PRIVS,
-  OPT_NEW_PRIVS,
-  OPT_AS_PID_1,
-  OPT_FORWARD_SIGNALS,
-  OPT_JSON_STATUS_FD,
+  OPT_FS, OPT_FILES, OPT_SYSVSEM,
+  OPT_MAP_ROOT, OPT_MAP_CURRENT, OPT_MAP_USER, OPT_MAP_GROUP, OPT_SETGROUPS,
+  OPT_SETUID, OPT_SETGID, OPT_KEEP_CAPS,
+  OPT_FORK, OPT_MOUNT_PROC, OPT_PROPAGATION, OPT_ROOT, OPT_WD, OPT_HOSTNAME,
+  OPT_MONOTONIC, OPT_BOOTTIME,
+  OPT_KILL_CHILD, OPT_DIE_WITH_PARENT, OPT_NEW_SESSION, OPT_NO_NEW_PRIVS,
+  OPT_NEW_PRIVS, OPT_AS_PID_1, OPT_FORWARD_SIGNALS, OPT_JSON_STATUS_FD
 };
 
 /* An argument that may be given only as --NAME=ARG.  */
@@ -187,6 +168,8 @@ static struct poptOption options[] = {
     "Users (in a new user namespace):", NULL },
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, process_options, 0,
     "Process:", NULL },
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, ns_sandbox_no_options, 0,
+    ns_sandbox_help, NULL },
   CLI_COMMON_OPTIONS
 };
 
@@ -456,6 +439,8 @@ static void
 parse_options (int argc, char **argv)
 {
   fill_ns_options ();
+  /* First, those popt cannot read: two words after one option.  */
+  ns_sandbox_take_popt (&cfg.sandbox, &argc, argv, options);
   /* As unshare(1): -n, --net and -nf take no FILE, only --net=FILE does;
      options end at COMMAND.  */
   ctx = cli_context_flags (argc, argv, options,
@@ -502,6 +487,7 @@ check_options (void)
     }
   if (cfg.map_uid_set || cfg.map_gid_set)
     cfg.flags |= CLONE_NEWUSER;
+  ns_steps_check (&cfg);
 
   if (cfg.hostname && !(cfg.flags & CLONE_NEWUTS))
     cli_usage_error ("--hostname needs a new UTS namespace: add -u");
@@ -595,5 +581,6 @@ main (int argc, char **argv)
   ns_run_json_start (&cfg, getpid (), ns_dir);
   if (cfg.mount_proc)
     ns_run_mount_proc (&cfg);
+  ns_steps_mount (&cfg);
   ns_run_exec (&cfg, cfg.die_with_parent ? SIGKILL : 0, -1, parent);
 }

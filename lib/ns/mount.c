@@ -21,9 +21,14 @@
 #define SINCE_OPENAT2 "5.6"
 #define SINCE_SETATTR "5.12"    /* mount_setattr */
 
-/* How every DST is walked: never out of the new root, never through a
-   /proc magic link (which leads anywhere).  */
-#define RESOLVE_INSIDE (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)
+/* How every DST is walked: the new root is "/" for it, so that an
+   absolute symlink or a ".." leads back into it, never out; never
+   through a /proc magic link (which leads anywhere).  */
+#define RESOLVE_INSIDE (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+
+/* The first Linux where open_tree clones a mount made by fsmount and
+   not attached anywhere.  */
+#define SINCE_DETACHED_CLONE "6.15"
 
 /* How many times openat2 is asked again when it answers EAGAIN (a ".."
    raced by a rename, which the kernel cannot prove stayed inside).
@@ -244,6 +249,48 @@ new_fs (struct ns_mount *m, const char *fstype, const char *const *options,
   return ret;
 }
 
+/* --- the mount namespace ----------------------------------------------- */
+
+/* The mount namespace noted by ns_mount_note_namespace: its device and
+   inode; NOTED false until then.  */
+static struct
+{
+  bool noted;
+  dev_t dev;
+  ino_t ino;
+} start_ns;
+
+/* The device and inode of the calling process's mount namespace in *ST:
+   0 or -errno.  */
+static int
+mount_namespace (struct stat *st)
+{
+  return sys_fstatat (AT_FDCWD, "/proc/self/ns/mnt", st, 0);
+}
+
+int
+ns_mount_note_namespace (void)
+{
+  struct stat st;
+  int ret = mount_namespace (&st);
+  if (ret == 0)
+    start_ns.noted = true, start_ns.dev = st.st_dev, start_ns.ino = st.st_ino;
+  return ret;
+}
+
+/* Whether the process may build a new root here: in a mount namespace
+   other than the noted one.  0, -NS_MOUNT_SAME_NAMESPACE, or -errno if
+   its own cannot be told.  */
+static int
+check_namespace (struct ns_mount *m)
+{
+  struct stat st;
+  int ret = start_ns.noted ? mount_namespace (&st) : -NS_MOUNT_SAME_NAMESPACE;
+  if (ret == 0 && st.st_dev == start_ns.dev && st.st_ino == start_ns.ino)
+    ret = -NS_MOUNT_SAME_NAMESPACE;
+  return failed (m, ret, "the mount namespace check", NULL);
+}
+
 /* --- the steps --------------------------------------------------------- */
 
 int
@@ -252,6 +299,11 @@ ns_mount_begin (struct ns_mount *m)
   static const char *const options[] = { "mode", "0755", NULL };
   m->fd = -1;
   m->fail = (struct ns_mount_fail) { NULL, NULL };
+  /* "/" is about to be mounted over: never in the namespace the caller
+     started in, which may be the machine's.  */
+  int same = check_namespace (m);
+  if (same < 0)
+    return same;
   int fd = new_fs (m, "tmpfs", options, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
   if (fd < 0)
     return fd;
@@ -460,8 +512,19 @@ ns_mount_enter (struct ns_mount *m)
     ret = failed (m, sys_pivot_root (".", "."), "pivot_root", NULL);
   if (ret == 0)
     ret = failed (m, sys_fchdir (old), "fchdir", NULL);
-  if (ret == 0)
-    ret = failed (m, sys_umount2 (".", MNT_DETACH), "umount2", NULL);
+  /* An umount2 of "." detaches the topmost mount on the old root's "/":
+     first what is stacked there (ns_mount_begin's tmpfs, when a step
+     covered it), then the old root itself; then "." is on no mount
+     (EINVAL).  */
+  for (int n = 0; ret == 0; n++)
+    {
+      ret = sys_umount2 (".", MNT_DETACH);
+      if (ret == -EINVAL && n > 0)
+        break;
+      ret = failed (m, ret, "umount2", NULL);
+    }
+  if (ret == -EINVAL)
+    ret = 0;
   if (ret == 0)
     ret = failed (m, sys_fchdir (m->fd), "fchdir", NULL);
   /* Bindable again, from inside.  */
@@ -473,4 +536,111 @@ ns_mount_enter (struct ns_mount *m)
   sys_close (m->fd);
   m->fd = -1;
   return ret;
+}
+
+/* --- files from a descriptor ------------------------------------------- */
+
+/* Copy what descriptor FROM holds, to its end, into descriptor TO: 0 or
+   -errno, M.FAIL naming the call that failed.  */
+static int
+copy_data (struct ns_mount *m, int from, int to)
+{
+  char buf[8192];
+  for (;;)
+    {
+      ssize_t n = SYS_RETRY_EINTR (sys_read (from, buf, sizeof buf));
+      if (n <= 0)
+        return failed (m, n, "read", NULL);
+      for (ssize_t done = 0; done < n;)
+        {
+          ssize_t w = SYS_RETRY_EINTR (sys_write (to, buf + done, n - done));
+          if (w < 0)
+            return failed (m, w, "write", NULL);
+          done += w;
+        }
+    }
+}
+
+/* Make PATH, a path relative to the new root, a new regular file of
+   MODE (or truncate the one there), its missing parents made, holding
+   what FD holds.  0 or -errno.  */
+static int
+write_file (struct ns_mount *m, char *path, int fd, mode_t mode)
+{
+  char *name;
+  int parent = open_parent (m, path, &name);
+  if (parent < 0)
+    return parent;
+  sys_close (parent);
+  struct nc_open_how how = { .flags = O_WRONLY | O_CREAT | O_TRUNC
+                                      | O_CLOEXEC,
+                             .mode = mode & 07777,
+                             .resolve = RESOLVE_INSIDE };
+  int to = failed (m, SYS_RETRY_EINTR (sys_openat2 (m->fd, path, &how)),
+                   "openat2", SINCE_OPENAT2);
+  if (to < 0)
+    return to;
+  /* The exact MODE, which the umask filtered.  */
+  int ret = failed (m, sys_fchmod (to, mode & 07777), "fchmod", NULL);
+  if (ret == 0)
+    ret = copy_data (m, fd, to);
+  sys_close (to);
+  return ret;
+}
+
+/* A detached bind of a new file of MODE holding what FD holds, on a
+   tmpfs of its own that no path reaches: its descriptor, or -errno.  */
+static int
+data_tree (struct ns_mount *m, int fd, mode_t mode)
+{
+  int fs = new_fs (m, "tmpfs", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+  if (fs < 0)
+    return fs;
+  int file = failed (m, sys_openat (fs, "data", O_WRONLY | O_CREAT | O_EXCL
+                                    | O_CLOEXEC, mode & 07777),
+                     "openat", NULL);
+  int ret = file;
+  if (file >= 0)
+    {
+      ret = failed (m, sys_fchmod (file, mode & 07777), "fchmod", NULL);
+      if (ret == 0)
+        ret = copy_data (m, fd, file);
+      sys_close (file);
+    }
+  int tree = ret < 0 ? ret : sys_open_tree (fs, "data", OPEN_TREE_CLONE
+                                             | OPEN_TREE_CLOEXEC);
+  sys_close (fs);
+  /* Before Linux 6.15, a mount that is not attached cannot be cloned:
+     a kernel without that feature.  */
+  if (tree == -EINVAL)
+    return failed (m, -ENOSYS, "open_tree (of a detached mount)",
+                   SINCE_DETACHED_CLONE);
+  return ret < 0 ? ret : failed (m, tree, "open_tree", SINCE_MOUNT_API);
+}
+
+int
+ns_mount_file (struct ns_mount *m, int fd, const char *dst, mode_t mode,
+               unsigned int flags)
+{
+  if (!(flags & NS_FILE_BIND))
+    {
+      char path[PATH_MAX];
+      int ret = inside_path (m, dst, path);
+      return ret < 0 ? ret : write_file (m, path, fd, mode);
+    }
+  int tree = data_tree (m, fd, mode);
+  if (tree < 0)
+    return tree;
+  struct nc_mount_attr attr = {
+    .attr_set = (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
+                 | (flags & NS_BIND_RO ? MOUNT_ATTR_RDONLY : 0))
+  };
+  int ret = failed (m, sys_mount_setattr (tree, "", AT_EMPTY_PATH, &attr),
+                    "mount_setattr", SINCE_SETATTR);
+  if (ret < 0)
+    {
+      sys_close (tree);
+      return ret;
+    }
+  return attach (m, tree, dst, false);
 }

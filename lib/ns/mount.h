@@ -12,17 +12,19 @@
 
    Every DST is a path in the new root ("/" or "" is the new root
    itself), resolved by openat2 from the new root's descriptor with
-   RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: a symlink met on the way is
-   followed only while it stays inside the new root (a relative one that
-   does not climb out; never an absolute one nor a /proc link), so a
-   symlink planted there, or swapped in by a racer, fails the step
-   (EXDEV, ELOOP) and never sends a mount outside.  Each mount is then
+   RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS: the new root is "/" for the
+   walk, so a symlink met on the way is followed inside it, as it will
+   read once entered (an absolute one, such as /etc/resolv.conf leading
+   to /run/..., from the new root; a ".." never above it), and a symlink
+   planted there, or swapped in by a racer, cannot send a mount outside;
+   a /proc magic link fails the step (ELOOP).  Each mount is then
    attached to the descriptor that resolution gave, not to a path walked
    again.  Missing parents of DST are made as directories (mode 0755,
    less the umask).
 
    The order:
 
+     ns_mount_note_namespace ();    before unshare (CLONE_NEWNS)
      ns_mount_begin (&m);           the new root: a tmpfs, held by M.FD
      ns_mount_bind (&m, ...);       the steps, in the order given
      ...
@@ -40,6 +42,7 @@
 #ifndef NC_NS_MOUNT_H
 #define NC_NS_MOUNT_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -71,9 +74,21 @@ enum
                                    error */
 };
 
+/* Note the mount namespace the process is in, which ns_mount_begin
+   refuses to mount over: the caller's before it makes a new one.  0, or
+   -errno (/proc/self/ns/mnt cannot be read).  */
+int ns_mount_note_namespace (void);
+
+/* ns_mount_begin's answer (as -errno) in the mount namespace that
+   ns_mount_note_namespace noted, or when none was noted: M.FAIL.CALL is
+   then "the mount namespace check".  No mount call answers it.  */
+#define NS_MOUNT_SAME_NAMESPACE ECANCELED
+
 /* Mount an empty tmpfs (mode 0755) as the new root, over the old root's
    "/" where only M.FD reaches it, and make it unbindable so that a
-   recursive bind of the old root does not copy it.  */
+   recursive bind of the old root does not copy it.  Refused
+   (-NS_MOUNT_SAME_NAMESPACE) unless the process is in a mount namespace
+   other than the one ns_mount_note_namespace noted.  */
 int ns_mount_begin (struct ns_mount *m);
 
 /* Bind SRC, a path of the old root, and every mount under it, on DST:
@@ -116,6 +131,22 @@ int ns_mount_symlink (struct ns_mount *m, const char *target,
 
 /* Set the mode of PATH, which exists, to MODE.  */
 int ns_mount_chmod (struct ns_mount *m, const char *path, mode_t mode);
+
+/* ns_mount_file's FLAGS: NS_BIND_RO, and this.  */
+enum
+{
+  NS_FILE_BIND = 1 << 3         /* a file bound on DST, not written there */
+};
+
+/* A file of MODE holding what descriptor FD holds, read to its end, as
+   DST.  Without NS_FILE_BIND, DST is made (or truncated) and written
+   where it is; with it, the file is made on a tmpfs of its own that no
+   path reaches and bound on DST (read-only with NS_BIND_RO), as a bind
+   of a file: a file made for it on DST.  The clone of that tmpfs's
+   file needs Linux 6.15 (before, -ENOSYS, M.FAIL naming "open_tree (of
+   a detached mount)").  */
+int ns_mount_file (struct ns_mount *m, int fd, const char *dst, mode_t mode,
+                   unsigned int flags);
 
 /* Enter the new root: pivot_root into M.FD, detach the old root and
    all under it, and make "/" the working directory.  M.FD is closed.  */

@@ -30,6 +30,7 @@
 #include "full-write.h"
 #include "ns/keeper.h"
 #include "ns/process.h"
+#include "ns/steps.h"
 #include "sys/calls.h"
 #include "sys/consts.h"
 
@@ -448,6 +449,7 @@ child_main (const struct ns_run *r, int lifeline, int status_fd, int go)
     _exit (EXIT_FAILURE);
   if (r->mount_proc)
     ns_run_mount_proc (r);
+  ns_steps_mount (r);
   if (!init)
     ns_run_exec (r, death_sig, lifeline, 0);
 

@@ -11,6 +11,7 @@
 #ifndef NC_NS_SANDBOX_H
 #define NC_NS_SANDBOX_H
 
+#include <popt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +82,8 @@ struct ns_sandbox
   bool map_auto;
   int info_fd, sync_fd, block_fd;
   int unshare_flags;            /* --unshare-*, as CLONE_NEW* */
+  int unshare_try_flags;        /* --unshare-*-try: where the kernel has
+                                   them */
   int share_flags;              /* --share-net: kept though --unshare-all */
 };
 
@@ -96,5 +99,24 @@ void ns_sandbox_take (struct ns_sandbox *s, int *argc, char **argv,
 
 /* Whether S asks for a new root (any mount step).  */
 bool ns_sandbox_has_root (const struct ns_sandbox *s);
+
+/* An IS_ARG_OPTION for a tool parsing with popt and cli/common.h's
+   CLI_OPTIONAL_AFTER_EQUALS: whether NAME, as written (a long option
+   by its whole name or an abbreviation that only it starts with, LONG
+   true; else a letter), is an option of TABLE, or of a table it
+   includes, that takes the next word as its argument: one whose
+   argument is required (an optional one is given only after '=').  */
+bool ns_sandbox_popt_arg (const struct poptOption *table, const char *name,
+                          bool lng);
+
+/* ns_sandbox_take with ns_sandbox_popt_arg on the tool's TABLE.  */
+void ns_sandbox_take_popt (struct ns_sandbox *s, int *argc, char **argv,
+                           const struct poptOption *table);
+
+/* The section of --help on the sandbox options: lines of at most 79
+   columns laid out as popt lays out its rows, for a row of the tool's
+   table that includes an empty table (ns_sandbox_no_options).  */
+extern const char ns_sandbox_help[];
+extern struct poptOption ns_sandbox_no_options[];
 
 #endif

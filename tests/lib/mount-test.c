@@ -13,10 +13,12 @@
    submount and a bind submount is read-only in all of them (EROFS),
    while the source's own mounts stay writable; binds are nosuid and
    nodev; tmpfs size and mode; proc and mqueue; a working minimal /dev;
-   a symlink planted at a component of DST (absolute, relative out of the
-   new root, a /proc magic link, or swapped in by a racer) fails the
-   step and mounts or makes nothing outside; after ns_mount_enter only
-   the built tree is visible.  And, by strace(1) when it can trace, that
+   files from a descriptor, written or bound; a symlink planted at a
+   component of DST (absolute, or relative out of the new root, or
+   swapped in by a racer) is followed inside the new root, a /proc magic
+   link fails the step, and nothing is mounted or made outside; a new
+   root is refused in the mount namespace noted as the start's; after
+   ns_mount_enter only the built tree is visible.  And, by strace(1) when it can trace, that
    a bind is open_tree + mount_setattr + move_mount, with no mount(2).
 
    The last line is "mount-test: N passed, M failed, K skipped"; the exit
@@ -628,7 +630,8 @@ sc_dev (void)
                  "dev/shm is a tmpfs");
 }
 
-/* Symlinks planted at a component of DST.  */
+/* Symlinks planted at a component of DST: resolved with the new root as
+   "/", they lead inside it, never out; a /proc magic link fails.  */
 static void
 sc_escape (void)
 {
@@ -640,23 +643,30 @@ sc_escape (void)
   check_step (&m, ns_mount_symlink (&m, "/", "/up"), 0, NULL,
               "ns_mount_symlink to \"/\"");
   snprintf (dst, sizeof dst, "/up/%s", escape);
-  check_step (&m, ns_mount_bind (&m, other, dst, 0), -EXDEV, "openat2",
-              "bind through a symlink to \"/\": EXDEV from openat2");
-  check_step (&m, ns_mount_tmpfs (&m, "/up", 0, 0755), -EXDEV, "openat2",
-              "tmpfs on a symlink to \"/\": EXDEV");
-  check_step (&m, ns_mount_symlink (&m, "../../..", "/rel"), 0, NULL,
+  check_step (&m, ns_mount_bind (&m, other, dst, 0), 0, NULL,
+              "bind through an absolute symlink to \"/\"");
+  tap_ok (S_ISDIR (mode_at (m.fd, escape)),
+          "it is on the new root's /%s, inside", escape);
+  check_step (&m, ns_mount_tmpfs (&m, "/up/t", 0, 0755), 0, NULL,
+              "tmpfs through the symlink to \"/\"");
+  tap_check_int (fs_type_at (m.fd, "t"), TMPFS_MAGIC,
+                 "it is on the new root's /t");
+  check_step (&m, ns_mount_symlink (&m, "../../..", "/a/rel"), 0, NULL,
               "ns_mount_symlink to \"../../..\"");
-  snprintf (dst, sizeof dst, "/rel/%s", escape);
-  check_step (&m, ns_mount_dir (&m, dst, 0755), -EXDEV, "openat2",
-              "dir through a relative symlink out of the root: EXDEV");
+  check_step (&m, ns_mount_dir (&m, "/a/rel/climbed", 0755), 0, NULL,
+              "dir through a symlink climbing out of the root");
+  tap_ok (S_ISDIR (mode_at (m.fd, "climbed")),
+          "\"..\" stopped at the new root: the directory is its /climbed");
+  tap_ok (access ("/climbed", F_OK) < 0 && errno == ENOENT,
+          "and not the old root's /climbed");
   check_step (&m, ns_mount_proc (&m, "/proc"), 0, NULL, "ns_mount_proc");
-  check_step (&m, ns_mount_symlink (&m, "proc/self/root", "/magic"), 0,
+  check_step (&m, ns_mount_symlink (&m, "/proc/self/root", "/magic"), 0,
               NULL, "ns_mount_symlink to a /proc magic link");
-  snprintf (dst, sizeof dst, "/magic/%s", escape);
+  snprintf (dst, sizeof dst, "/magic/%s.2", escape);
   check_step (&m, ns_mount_bind (&m, other, dst, 0), -ELOOP, "openat2",
               "bind through a /proc magic link: ELOOP");
-  tap_check_int (mount_count (), mounts + 1,
-                 "the refused steps mounted nothing (proc the one mount)");
+  tap_check_int (mount_count (), mounts + 3,
+                 "the bind, tmpfs and proc are the only mounts");
   tap_ok (!escaped (), "nothing was made in the old root");
   check_step (&m, ns_mount_symlink (&m, "inside/dir", "/in"), 0, NULL,
               "ns_mount_symlink to a path inside");
@@ -666,6 +676,68 @@ sc_escape (void)
               "a symlink that stays inside is followed");
   tap_check_int (fs_type_at (m.fd, "inside/dir/t"), TMPFS_MAGIC,
                  "the tmpfs is on its target");
+}
+
+/* ns_mount_begin in the mount namespace noted: refused, nothing
+   mounted.  (In a namespace of its own, so that a refusal that failed
+   would mount nothing the machine sees.)  */
+static void
+sc_guard (void)
+{
+  tap_check_int (ns_mount_note_namespace (), 0, "ns_mount_note_namespace");
+  int mounts = mount_count ();
+  struct ns_mount m;
+  check_step (&m, ns_mount_begin (&m), -NS_MOUNT_SAME_NAMESPACE,
+              "the mount namespace check",
+              "ns_mount_begin in the noted namespace: refused");
+  tap_check_int (mount_count (), mounts, "the refusal mounted nothing");
+  tap_ok (m.fd == -1, "and left no new root");
+}
+
+/* Files from a descriptor: written in the new root, or bound there.  */
+static void
+sc_file (void)
+{
+  struct ns_mount m;
+  if (!begin (&m, "files"))
+    return;
+  char path[PATH_MAX];
+  scratch_path (path, sizeof path, "data");
+  int fd = xopenat (AT_FDCWD, path, O_CREAT | O_RDWR | O_TRUNC);
+  static char data[100000];
+  for (size_t i = 0; i < sizeof data; i++)
+    data[i] = 'a' + i % 26;
+  if (write (fd, data, sizeof data) != sizeof data)
+    tap_die ("write");
+  lseek (fd, 0, SEEK_SET);
+  check_step (&m, ns_mount_file (&m, fd, "/etc/f", 0640, 0), 0, NULL,
+              "ns_mount_file: written in the new root, parents made");
+  tap_check_int (mode_at (m.fd, "etc/f"), S_IFREG | 0640,
+                 "ns_mount_file: the mode, whatever the umask");
+  struct stat st;
+  tap_check_int (fstatat (m.fd, "etc/f", &st, 0) == 0 ? st.st_size : -1,
+                 sizeof data, "ns_mount_file: every byte, past a buffer");
+  lseek (fd, 0, SEEK_SET);
+  int ret = ns_mount_file (&m, fd, "/etc/ro", 0600,
+                           NS_FILE_BIND | NS_BIND_RO);
+  if (ret == -ENOSYS)
+    {
+      tap_ok (m.fail.since && strcmp (m.fail.since, "6.15") == 0,
+              "ns_mount_file bound, before Linux 6.15: ENOSYS, naming %s",
+              m.fail.call);
+      close (fd);
+      return;
+    }
+  check_step (&m, ret, 0, NULL, "ns_mount_file bound, read-only");
+  tap_check_int (fstatat (m.fd, "etc/ro", &st, 0) == 0 ? st.st_size : -1,
+                 sizeof data, "the bound file holds every byte");
+  tap_check_int (mode_at (m.fd, "etc/ro"), S_IFREG | 0600,
+                 "the bound file's mode");
+  int w = openat (m.fd, "etc/ro", O_WRONLY | O_CLOEXEC);
+  tap_check_int (w < 0 ? -errno : 0, -EROFS, "the bound file is read-only");
+  if (w >= 0)
+    close (w);
+  close (fd);
 }
 
 /* A racer swaps a directory of the new root with a symlink to "/" while
@@ -905,6 +977,8 @@ main (int argc, char **argv)
     {
       scratch = argv[2];
       scratch_path (src, sizeof src, "src");
+      if (ns_mount_note_namespace () < 0)
+        _exit (1);
       /* _exit: no leak check at exit, whose tracer thread cannot attach
          to a process strace traces.  */
       _exit (strace_child ());
@@ -915,6 +989,9 @@ main (int argc, char **argv)
     tap_die ("mkdtemp");
   snprintf (escape, sizeof escape, "mount-test-escape.%ld", (long) getpid ());
   make_sources ();
+  /* The namespace the steps must never run in: this one.  */
+  if (ns_mount_note_namespace () < 0)
+    tap_die ("ns_mount_note_namespace");
 
   /* Not root: the calls need the capabilities of a user namespace.  */
   if (real_root)
@@ -927,6 +1004,8 @@ main (int argc, char **argv)
   in_namespace ("dev", sc_dev);
   in_namespace ("escapes", sc_escape);
   in_namespace ("race", sc_race);
+  in_namespace ("guard", sc_guard);
+  in_namespace ("files", sc_file);
   in_namespace ("enter", sc_enter);
   test_strace (argv[0]);
   return tap_done ();

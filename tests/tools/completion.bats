@@ -106,6 +106,8 @@ popt_options() {
     files+=("$src/lib/copy/pipe.c")
   grep -q CLI_PROGRESS_OPTIONS "$src/cmd/$1.c" && progress=1
   grep -q fill_ns_options "$src/cmd/$1.c" && kinds=("$src/lib/ns/kinds.c")
+  # The sandbox options, read before popt: their words follow them.
+  grep -q ns_sandbox_help "$src/cmd/$1.c" && kinds+=("$src/lib/ns/sandbox.c")
   awk -v progress="$progress" '
     # The tables of lib/cli/common.c that a tool may not include; a
     # file after it starts unskipped.
@@ -130,6 +132,14 @@ popt_options() {
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
     }
     /^[ \t]*POPT_AUTOHELP/ { print "help ? none"; print "usage - none" }
+    # STEP ("--bind", 2, ... or OPT ("--uid", 1, ... or { "--unshare-pid",
+    # 0, A_UNSHARE...: a sandbox option of lib/ns/sandbox.c.
+    /^[ \t]*(STEP \(|OPT \(|\{ )"--[a-z-]+", [0-2], / {
+      long = $0
+      sub(/^[^"]*"--/, "", long)
+      sub(/".*/, "", long)
+      print long, "-", "none"
+    }
     # { CLONE_NEWNS, "mnt", "mount", \047m\047, ...: a row of ns_table.
     /^[ \t]*\{ CLONE_NEW[A-Z]+, "[a-z]+", "[a-z]+", \047.\047,/ {
       split($0, field, / *, */)

@@ -1,0 +1,177 @@
+/* ns/steps.c -- the sandbox in unshare-run's run; see ns/steps.h.  */
+
+#include <config.h>
+
+#include "ns/steps.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "cli/common.h"
+#include "ns/kinds.h"
+#include "ns/mount.h"
+#include "ns/process.h"
+#include "sys/calls.h"
+
+/* Whether the calling process has CAP_SYS_ADMIN in its effective set,
+   which the mount steps need in the namespaces it is in now.  */
+static bool
+has_sys_admin (void)
+{
+  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+  return (sys_capget (&hdr, data) == 0
+          && (data[CAP_TO_INDEX (CAP_SYS_ADMIN)].effective
+              & CAP_TO_MASK (CAP_SYS_ADMIN)));
+}
+
+/* The combinations of mount steps with unshare-run's own options that
+   cannot work: usage errors.  */
+static void
+check_root_options (const struct ns_run *r)
+{
+  if (r->root)
+    cli_usage_error ("--root cannot be used with the mount steps (--bind, "
+                     "--tmpfs...): they build the new root");
+  if (r->wd)
+    cli_usage_error ("--wd cannot be used with the mount steps: use "
+                     "--chdir, a directory of the new root");
+  /* The new root is mounted over "/": a shared "/" would pass it on.  */
+  if (!(r->propagation & (MS_PRIVATE | MS_SLAVE)))
+    cli_usage_error ("--propagation=%s cannot be used with the mount "
+                     "steps: use private or slave", r->propagation_name);
+}
+
+void
+ns_steps_check (struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  int had = r->flags;
+  r->flags |= ((s->unshare_flags | ns_flags_available (s->unshare_try_flags))
+               & ~s->share_flags);
+  if (s->map_users || s->map_groups || s->map_auto)
+    r->flags |= CLONE_NEWUSER;
+  if (ns_sandbox_has_root (s))
+    {
+      check_root_options (r);
+      r->flags |= CLONE_NEWNS;
+      /* As bubblewrap does for a user without the capability.  */
+      if (!(r->flags & CLONE_NEWUSER) && !has_sys_admin ())
+        r->flags |= CLONE_NEWUSER;
+      int ret = ns_mount_note_namespace ();
+      if (ret < 0)
+        ns_run_fail (-ret, "cannot read /proc/self/ns/mnt, which the mount "
+                     "steps need");
+    }
+  /* A user namespace that these options made maps the caller to
+     itself, unless ids are mapped otherwise.  */
+  if ((r->flags & ~had & CLONE_NEWUSER) && !r->map_uid_set
+      && !r->map_gid_set && !s->map_users && !s->map_groups && !s->map_auto)
+    {
+      r->map_uid_set = r->map_gid_set = true;
+      r->map_uid = geteuid ();
+      r->map_gid = getegid ();
+    }
+}
+
+/* Run step ST on M: 0 or -errno.  */
+static int
+run_step (struct ns_mount *m, const struct ns_step *st)
+{
+  switch (st->kind)
+    {
+    case NS_STEP_BIND:
+      return ns_mount_bind (m, st->src, st->dst, st->flags);
+    case NS_STEP_REMOUNT_RO:
+      return ns_mount_remount_ro (m, st->dst);
+    case NS_STEP_TMPFS:
+      return ns_mount_tmpfs (m, st->dst, st->size, st->mode);
+    case NS_STEP_PROC:
+      return ns_mount_proc (m, st->dst);
+    case NS_STEP_DEV:
+      return ns_mount_dev (m, st->dst);
+    case NS_STEP_MQUEUE:
+      return ns_mount_mqueue (m, st->dst);
+    case NS_STEP_DIR:
+      return ns_mount_dir (m, st->dst, st->mode);
+    case NS_STEP_SYMLINK:
+      return ns_mount_symlink (m, st->src, st->dst);
+    case NS_STEP_FILE:
+      return ns_mount_file (m, st->fd, st->dst, st->mode, 0);
+    case NS_STEP_BIND_DATA:
+      return ns_mount_file (m, st->fd, st->dst, st->mode,
+                            NS_FILE_BIND | st->flags);
+    case NS_STEP_CHMOD:
+      return ns_mount_chmod (m, st->dst, st->mode);
+    default:
+      return -EINVAL;
+    }
+}
+
+/* End with the message of M's failed call, ERR its -errno, after WHAT:
+   "WHAT: CALL: why (needs Linux SINCE)".  */
+static _Noreturn void
+step_failed (const struct ns_mount *m, int err, const char *what)
+{
+  const char *call = m->fail.call ? m->fail.call : "mount";
+  if (err == -NS_MOUNT_SAME_NAMESPACE)
+    ns_run_fail (0, "%s: %s: refusing to mount over \"/\" in the mount "
+                 "namespace unshare-run started in", what, call);
+  if (m->fail.since && err == -ENOSYS)
+    ns_run_fail (0, "%s: %s: %s (needs Linux %s)", what, call,
+                 strerror (-err), m->fail.since);
+  ns_run_fail (0, "%s: %s: %s", what, call, strerror (-err));
+}
+
+/* The words of step ST's option as given, for a message, in BUF of SIZE
+   bytes: "--ro-bind 'SRC' 'DST'".  */
+static const char *
+step_words (const struct ns_step *st, char *buf, size_t size)
+{
+  char first[32];
+  const char *one = NULL;
+  if (st->kind == NS_STEP_FILE || st->kind == NS_STEP_BIND_DATA)
+    snprintf (first, sizeof first, "%d", st->fd), one = first;
+  else if (st->kind == NS_STEP_CHMOD)
+    snprintf (first, sizeof first, "%04o", (unsigned int) st->mode),
+      one = first;
+  else if (st->src)
+    one = quote_file_n (1, st->src);
+  snprintf (buf, size, "%s%s%s %s", st->option, one ? " " : "",
+            one ? one : "", quote_file_n (2, st->dst));
+  return buf;
+}
+
+void
+ns_steps_mount (const struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  if (!ns_sandbox_has_root (s))
+    return;
+  struct ns_mount m;
+  int ret = ns_mount_begin (&m);
+  if (ret < 0)
+    step_failed (&m, ret, "cannot build the new root");
+  for (size_t i = 0; i < s->n_steps; i++)
+    {
+      const struct ns_step *st = &s->steps[i];
+      if ((ret = run_step (&m, st)) < 0)
+        {
+          char words[2 * PATH_MAX];
+          step_failed (&m, ret, step_words (st, words, sizeof words));
+        }
+      /* Read to its end, the descriptor is not COMMAND's, as with
+         bubblewrap; a standard one stays, at its end.  */
+      if (st->fd > STDERR_FILENO)
+        sys_close (st->fd);
+    }
+  ret = ns_mount_enter (&m);
+  if (ret < 0)
+    step_failed (&m, ret, "cannot enter the new root");
+}
