@@ -42,6 +42,7 @@
 #include "cli/common.h"
 #include "cli/number.h"
 #include "error.h"
+#include "ns/confine.h"
 #include "ns/keeper.h"
 #include "ns/kinds.h"
 #include "ns/process.h"
@@ -528,6 +529,7 @@ check_options (void)
       if (fd <= STDERR_FILENO)
         cfg.json_fd = ret;
     }
+  ns_sandbox_check_process (&cfg);
 }
 
 /* --- setting up -------------------------------------------------------- */

@@ -69,6 +69,7 @@
 #define NC_SYS_fsconfig 4431
 #define NC_SYS_fsmount 4432
 #define NC_SYS_openat2 4437
+#define NC_SYS_seccomp 4352
 
 #define NC_SYS_sendfile 4237 /* sendfile64 */
 #define NC_SYS_ftruncate 4212 /* ftruncate64 */

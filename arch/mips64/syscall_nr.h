@@ -69,6 +69,7 @@
 #define NC_SYS_fsconfig 5431
 #define NC_SYS_fsmount 5432
 #define NC_SYS_openat2 5437
+#define NC_SYS_seccomp 5312
 
 #define NC_SYS_sendfile 5039
 #define NC_SYS_ftruncate 5075

@@ -69,6 +69,7 @@
 #define NC_SYS_fsconfig 431
 #define NC_SYS_fsmount 432
 #define NC_SYS_openat2 437
+#define NC_SYS_seccomp 358
 
 #define NC_SYS_sendfile 226 /* sendfile64 */
 #define NC_SYS_ftruncate 194 /* ftruncate64 */

@@ -71,6 +71,7 @@
 #define NC_SYS_fsconfig 431
 #define NC_SYS_fsmount 432
 #define NC_SYS_openat2 437
+#define NC_SYS_seccomp 358
 
 #define NC_SYS_sendfile 186
 #define NC_SYS_ftruncate 93

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/common.h"
+#include "ns/idmap.h"
 #include "ns/process.h"
 #include "sys/calls.h"
 
@@ -56,12 +57,46 @@ write_gid_map (const struct ns_run *r, pid_t target)
                   "group than its own");
 }
 
+/* Write the map FILE ("uid_map" or "gid_map") of the user namespace of
+   TARGET with RANGE and, with SINGLE, the caller's OUTER as INNER, as
+   unshare(1) does: directly as root, else through HELPER, which checks
+   the ranges against /etc/subuid or /etc/subgid.  */
+static void
+write_ranges (pid_t target, const char *file, const char *helper,
+              const struct ns_id_range *range, bool single, uint32_t inner,
+              uint32_t outer)
+{
+  struct ns_id_range lines[NS_IDMAP_LINES];
+  size_t n = ns_idmap_lines (range, single, inner, outer, lines);
+  int status = 0;
+  int ret = geteuid () == 0 ? ns_idmap_write (target, file, lines, n)
+            : ns_idmap_run_helper (helper, target, lines, n, &status);
+  if (ret == -ENOENT && geteuid () != 0)
+    ns_run_fail (0, "cannot run %s to map a range of ids: it is not "
+                 "installed (the uidmap package)", helper);
+  if (ret < 0 && geteuid () != 0)
+    ns_run_fail (-ret, "cannot run %s", helper);
+  if (ret < 0)
+    ns_run_fail (-ret, "cannot write the map of %" PRIu32 " ids from %"
+                 PRIu32 " to /proc/%ld/%s", range->count, range->inner,
+                 (long) target, file);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    ns_run_fail (0, "%s failed to map %" PRIu32 " ids from %" PRIu32
+                 " to %" PRIu32 " for process %ld (see /etc/sub%cid)",
+                 helper, range->count, range->inner, range->outer,
+                 (long) target, file[0]);
+}
+
 /* Write the id maps of the user namespace of TARGET, and its setgroups.  */
 static void
 write_maps (const struct ns_run *r, pid_t target)
 {
   int ret;
-  if (r->map_uid_set)
+  const struct ns_sandbox *s = &r->sandbox;
+  if (s->users.count)
+    write_ranges (target, "uid_map", "newuidmap", &s->users,
+                  r->map_uid_set, r->map_uid, geteuid ());
+  else if (r->map_uid_set)
     {
       uid_t euid = geteuid ();
       ret = ns_write_id_map (target, "uid_map", r->map_uid, euid, 1);
@@ -83,7 +118,10 @@ write_maps (const struct ns_run *r, pid_t target)
                      "denies setgroups(2), so this one must too" : "");
     }
 
-  if (r->map_gid_set)
+  if (s->groups.count)
+    write_ranges (target, "gid_map", "newgidmap", &s->groups,
+                  r->map_gid_set, r->map_gid, getegid ());
+  else if (r->map_gid_set)
     write_gid_map (r, target);
 }
 
@@ -197,6 +235,7 @@ ns_keeper_start (const struct ns_run *r, struct ns_keeper *k)
 {
   bool maps = (r->flags & CLONE_NEWUSER)
               && (r->map_uid_set || r->map_gid_set
+                  || r->sandbox.users.count || r->sandbox.groups.count
                   || r->setgroups != NS_SETGROUPS_UNSET);
   bool any_persist = false;
   for (int i = 0; i < NS_KINDS; i++)

@@ -1,9 +1,10 @@
 /* ns/keeper.h -- the keeper of unshare-run: a process forked before
    unshare(2), so that it stays in the original namespaces, that writes
    the new user namespace's id maps (a process of the parent user
-   namespace may do what the new one cannot) and bind-mounts the
-   namespaces to persist on their files.  It exists only when there is
-   such work.
+   namespace may do what the new one cannot; ranges of ids, as root
+   directly, else by running the set-user-ID newuidmap and newgidmap,
+   ns/idmap.h) and bind-mounts the namespaces to persist on their files.
+   It exists only when there is such work.
 
    The order, in the process that unshares (the "target"):
 

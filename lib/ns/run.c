@@ -9,7 +9,6 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -28,6 +27,7 @@
 #include "error.h"
 #include "exec/status.h"
 #include "full-write.h"
+#include "ns/confine.h"
 #include "ns/keeper.h"
 #include "ns/process.h"
 #include "ns/steps.h"
@@ -202,9 +202,9 @@ ns_run_set_up (const struct ns_run *r, int *ns_dir)
         ns_run_fail (-ret, "cannot enter the new time namespace");
     }
 
-  /* For --json-status-fd, the namespaces as they are now, before a new
-     root hides /proc.  */
-  if (r->json_fd >= 0)
+  /* For --json-status-fd and --info-fd, the namespaces as they are now,
+     before a new root hides /proc.  */
+  if (r->json_fd >= 0 || r->sandbox.info_fd >= 0)
     *ns_dir = sys_openat (AT_FDCWD, "/proc/self/ns",
                           O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 
@@ -275,7 +275,8 @@ set_ids (const struct ns_run *r)
     }
   if (r->setuid_set)
     {
-      int ret = r->keep_caps ? sys_prctl (PR_SET_KEEPCAPS, 1, 0, 0, 0) : 0;
+      int ret = ns_confine_keeps (r) ? sys_prctl (PR_SET_KEEPCAPS, 1, 0, 0,
+                                                  0) : 0;
       if (ret < 0)
         ns_run_fail (-ret, "cannot keep the capabilities");
       if (setuid (r->setuid) < 0)
@@ -286,47 +287,23 @@ set_ids (const struct ns_run *r)
     }
 }
 
-/* Make the permitted capabilities effective, inheritable and ambient, so
-   that they survive execve(2) whatever COMMAND's user (Linux 4.3).  */
-static void
-keep_caps (void)
-{
-  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-  struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-  int ret = sys_capget (&hdr, data);
-  if (ret < 0)
-    ns_run_fail (-ret, "cannot read the capabilities");
-  uint64_t permitted = 0;
-  for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
-    {
-      data[i].effective = data[i].inheritable = data[i].permitted;
-      permitted |= (uint64_t) data[i].permitted << (32 * i);
-    }
-  ret = sys_capset (&hdr, data);
-  if (ret < 0)
-    ns_run_fail (-ret, "cannot make the capabilities inheritable");
-  for (int cap = 0; cap < 64; cap++)
-    if (((permitted >> cap) & 1)
-        && (ret = sys_prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0,
-                             0)) < 0)
-      ns_run_fail (-ret, "cannot make capability %d ambient", cap);
-}
-
 _Noreturn void
 ns_run_exec (const struct ns_run *r, int death_sig, int lifeline,
              pid_t parent)
 {
   if (r->new_session && setsid () < 0)
     ns_run_fail (errno, "cannot start a new session");
+  ns_confine_fds (r);
   set_ids (r);
-  if (r->keep_caps)
-    keep_caps ();
+  ns_confine_caps (r);
+  ns_confine_env (r);
   int ret = r->no_new_privs ? sys_prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) : 0;
   if (ret < 0)
     ns_run_fail (-ret, "cannot set no_new_privs");
   if (death_sig)
     set_death_signal (death_sig, lifeline, parent);
   ns_run_restore_signals ();
+  ns_confine_seccomp (r);
   const char *file = r->file ? r->file : r->command[0];
   if (r->file)
     execv (file, r->command);
@@ -355,6 +332,7 @@ json_write (const struct ns_run *r, const char *line)
 void
 ns_run_json_start (const struct ns_run *r, pid_t child, int ns_dir)
 {
+  ns_confine_info (r, child, ns_dir);
   if (r->json_fd < 0)
     return;
   char line[1024];
@@ -426,6 +404,7 @@ static _Noreturn void
 child_main (const struct ns_run *r, int lifeline, int status_fd, int go)
 {
   ns_run_forked_process ();
+  ns_confine_forked (r);
   bool init = (r->flags & CLONE_NEWPID) && !r->as_pid_1;
   int death_sig = r->kill_child ? r->kill_child
                   : r->die_with_parent ? SIGKILL : 0;

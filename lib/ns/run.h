@@ -38,7 +38,8 @@ void ns_run_set_up (const struct ns_run *r, int *ns_dir);
 void ns_run_mount_proc (const struct ns_run *r);
 
 /* --json-status-fd: the line {"child-pid": CHILD, "NAME-namespace":
-   INODE...} with the namespaces of NS_DIR (from ns_run_set_up).  */
+   INODE...} with the namespaces of NS_DIR (from ns_run_set_up); and
+   --info-fd's text (ns/confine.h).  */
 void ns_run_json_start (const struct ns_run *r, pid_t child, int ns_dir);
 
 struct ns_keeper;
@@ -49,11 +50,13 @@ struct ns_keeper;
 _Noreturn void ns_run_forked (const struct ns_run *r, struct ns_keeper *k,
                               pid_t parent, int ns_dir);
 
-/* Become COMMAND: new session, ids, capabilities, no_new_privs, then the
-   parent death signal DEATH_SIG (0: none), armed last, after the changes
-   of user that would disarm it; LIFELINE is the read end of a pipe whose
-   write end only the parent holds, or -1 to compare getppid() with
-   PARENT.  Exits 126 or 127 if COMMAND cannot run or is not found.  */
+/* Become COMMAND: new session, --block-fd, ids, capabilities,
+   environment and working directory, no_new_privs, then the parent
+   death signal DEATH_SIG (0: none), armed after the changes of user that
+   would disarm it, and the seccomp program last (ns/confine.h); LIFELINE
+   is the read end of a pipe whose write end only the parent holds, or -1
+   to compare getppid() with PARENT.  Exits 126 or 127 if COMMAND cannot
+   run or is not found.  */
 _Noreturn void ns_run_exec (const struct ns_run *r, int death_sig,
                             int lifeline, pid_t parent);
 

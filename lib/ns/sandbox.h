@@ -65,6 +65,13 @@ struct ns_cap_change
   bool add;
 };
 
+/* COUNT ids from INNER in a new user namespace are OUTER... in its
+   parent: one line of /proc/PID/uid_map or gid_map.  */
+struct ns_id_range
+{
+  uint32_t inner, outer, count;
+};
+
 /* The sandbox asked for.  Descriptors are -1 when not given.  */
 struct ns_sandbox
 {
@@ -85,6 +92,12 @@ struct ns_sandbox
   int unshare_try_flags;        /* --unshare-*-try: where the kernel has
                                    them */
   int share_flags;              /* --share-net: kept though --unshare-all */
+
+  /* Worked out by ns_sandbox_check_process (ns/confine.h).  */
+  struct ns_id_range users, groups;     /* --map-*: COUNT 0 when none */
+  void *seccomp_program;        /* read from seccomp_fd, SIZE bytes */
+  size_t seccomp_size;
+  char *old_wd;                 /* the caller's, for a new root */
 };
 
 /* Read every sandbox option of ARGV, from ARGV[1] up to the first

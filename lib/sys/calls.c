@@ -375,6 +375,13 @@ sys_capset (void *header, const void *data)
   return nc_syscall2 (NC_SYS_capset, header, data);
 }
 
+/* int seccomp (unsigned int operation, unsigned int flags, void *args);  */
+int
+sys_seccomp (unsigned int operation, unsigned int flags, const void *args)
+{
+  return nc_syscall3 (NC_SYS_seccomp, operation, flags, args);
+}
+
 /* --- Mounts as descriptors ------------------------------------------- */
 
 /* int open_tree (int dirfd, const char *path, unsigned int flags);  */

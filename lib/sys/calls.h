@@ -140,6 +140,10 @@ int sys_prctl (int option, unsigned long a2, unsigned long a3,
    (<linux/capability.h>).  */
 int sys_capget (void *header, void *data);
 int sys_capset (void *header, const void *data);
+/* ARGS is OPERATION's argument: for SECCOMP_SET_MODE_FILTER a struct
+   sock_fprog of <linux/filter.h> (Linux 3.17).  */
+int sys_seccomp (unsigned int operation, unsigned int flags,
+                 const void *args);
 
 /* Mounts as descriptors (Linux 5.2; mount_setattr 5.12): a mount or a
    file system context held by a descriptor, set up, then attached.  */

@@ -1,0 +1,349 @@
+/* ns/confine.c -- the process side of the sandbox; see ns/confine.h.  */
+
+#include <config.h>
+
+#include "ns/confine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/common.h"
+#include "full-write.h"
+#include "ns/caps.h"
+#include "ns/env.h"
+#include "ns/idmap.h"
+#include "ns/kinds.h"
+#include "ns/process.h"
+#include "ns/seccomp.h"
+#include "sys/calls.h"
+
+/* --- checks ------------------------------------------------------------ */
+
+/* The descriptor FD of OPTION, made close-on-exec; a standard one stays
+   COMMAND's, and unshare-run takes a copy.  Return the one to use.  */
+static int
+own_fd (const char *option, int fd)
+{
+  int ret = fd <= STDERR_FILENO ? sys_fcntl (fd, F_DUPFD_CLOEXEC, 3)
+            : sys_fcntl (fd, F_GETFD, 0);
+  if (ret >= 0 && fd > STDERR_FILENO)
+    ret = sys_fcntl (fd, F_SETFD, ret | FD_CLOEXEC);
+  if (ret < 0)
+    ns_run_fail (-ret, "%s %d", option, fd);
+  return fd <= STDERR_FILENO ? ret : fd;
+}
+
+/* --uid N and --gid N, bubblewrap's: the caller is N inside a new user
+   namespace, the other id staying the caller's own.  */
+static void
+check_ids (struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  bool user_ns = r->flags & CLONE_NEWUSER;
+  /* As bubblewrap, an id the caller has already needs nothing.  */
+  if ((s->uid_set && s->uid != geteuid () && !user_ns)
+      || (s->gid_set && s->gid != getegid () && !user_ns))
+    cli_usage_error ("--%s needs a new user namespace: add -U",
+                     s->uid_set && s->uid != geteuid () ? "uid" : "gid");
+  if (!user_ns || !(s->uid_set || s->gid_set))
+    return;
+  if (s->uid_set || !r->map_uid_set)
+    r->map_uid = s->uid_set ? s->uid : geteuid ();
+  if (s->gid_set || !r->map_gid_set)
+    r->map_gid = s->gid_set ? s->gid : getegid ();
+  r->map_uid_set = r->map_gid_set = true;
+}
+
+/* The range of --map-users (USERS) or --map-groups, SPEC, into *RANGE.  */
+static void
+check_range (const char *spec, bool users, struct ns_id_range *range)
+{
+  const char *option = users ? "--map-users" : "--map-groups";
+  if (strcmp (spec, "auto") != 0)
+    {
+      if (ns_idmap_parse (spec, range) < 0)
+        cli_usage_error ("invalid %s %s: INNER:OUTER:COUNT, OUTER,INNER,"
+                         "COUNT or auto, with COUNT ids from 1 to the "
+                         "last, 4294967294", option, quote_file (spec));
+      return;
+    }
+  const char *file = users ? "/etc/subuid" : "/etc/subgid";
+  uid_t uid = geteuid ();
+  struct passwd *pw = getpwuid (uid);
+  const char *name = pw ? pw->pw_name : NULL;
+  int ret = ns_idmap_subid (file, name, uid, range);
+  if (ret == -ESRCH)
+    ns_run_fail (0, "%s=auto: %s has no range of subordinate %s IDs for "
+                 "user %s (uid %lu): an administrator adds one with "
+                 "usermod --add-sub%cids", option, file,
+                 users ? "user" : "group", name ? name : "?",
+                 (unsigned long) uid, users ? 'u' : 'g');
+  if (ret == -EINVAL)
+    ns_run_fail (0, "%s=auto: the line of %s for user %s (uid %lu) is "
+                 "malformed", option, file, name ? name : "?",
+                 (unsigned long) uid);
+  if (ret < 0)
+    ns_run_fail (-ret, "%s=auto: cannot read %s", option, file);
+}
+
+static void
+check_maps (struct ns_run *r)
+{
+  struct ns_sandbox *s = &r->sandbox;
+  const char *users = s->map_users ? s->map_users
+                      : s->map_auto ? "auto" : NULL;
+  const char *groups = s->map_groups ? s->map_groups
+                       : s->map_auto ? "auto" : NULL;
+  if (users)
+    check_range (users, true, &s->users);
+  if (groups)
+    check_range (groups, false, &s->groups);
+  if (users || groups)
+    r->flags |= CLONE_NEWUSER;
+}
+
+/* --cap-add of a capability not held, without root or a new user
+   namespace to have it in, would fail only once set up: say it now.  */
+static void
+check_caps (const struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  uint64_t held = 0;
+  if (geteuid () == 0 || (r->flags & CLONE_NEWUSER)
+      || ns_caps_permitted (&held) < 0)
+    return;
+  for (size_t i = 0; i < s->n_caps; i++)
+    if (s->caps[i].add && s->caps[i].cap >= 0
+        && !((held >> s->caps[i].cap) & 1))
+      cli_usage_error ("--cap-add of capability %d needs root or a new "
+                       "user namespace: add -U (with -r or --uid 0 to be "
+                       "root in it)", s->caps[i].cap);
+}
+
+/* --seccomp FD: the program, read whole and checked now, before
+   anything runs.  */
+static void
+read_seccomp (struct ns_sandbox *s)
+{
+  int ret = ns_seccomp_read (s->seccomp_fd, &s->seccomp_program,
+                             &s->seccomp_size);
+  if (ret == -EINVAL)
+    ns_run_fail (0, "--seccomp %d: not a seccomp program: its size is not "
+                 "a positive multiple of 8 bytes (struct sock_filter)",
+                 s->seccomp_fd);
+  if (ret == -E2BIG)
+    ns_run_fail (0, "--seccomp %d: the program is longer than the "
+                 "kernel's 4096 instructions (BPF_MAXINSNS)",
+                 s->seccomp_fd);
+  if (ret < 0)
+    ns_run_fail (-ret, "--seccomp %d: cannot read the program",
+                 s->seccomp_fd);
+  sys_close (s->seccomp_fd);
+  s->seccomp_fd = -1;
+}
+
+void
+ns_sandbox_check_process (struct ns_run *r)
+{
+  struct ns_sandbox *s = &r->sandbox;
+  check_maps (r);
+  check_ids (r);
+  check_caps (r);
+  if (s->chdir && r->wd)
+    cli_usage_error ("--chdir and --wd both say where COMMAND starts: "
+                     "give one");
+
+  if (s->seccomp_fd >= 0)
+    read_seccomp (s);
+  if (s->info_fd >= 0)
+    s->info_fd = own_fd ("--info-fd", s->info_fd);
+  if (s->block_fd >= 0)
+    s->block_fd = own_fd ("--block-fd", s->block_fd);
+  /* Held by unshare-run, and the init of a new PID namespace, as long as
+     the sandbox lives: its reader sees the end when COMMAND ends.  */
+  if (s->sync_fd >= 0)
+    {
+      s->sync_fd = own_fd ("--sync-fd", s->sync_fd);
+      r->fork = true;
+    }
+  /* A new root hides the caller's directory, which COMMAND gets again
+     if the new root has it.  */
+  if (ns_sandbox_has_root (s) && !s->chdir && !r->wd)
+    s->old_wd = getcwd (NULL, 0);
+}
+
+/* --- COMMAND's process ------------------------------------------------- */
+
+void
+ns_confine_fds (const struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  if (s->block_fd >= 0)
+    {
+      char byte;
+      ssize_t n = ns_run_pipe_read (s->block_fd, &byte, 1);
+      if (n < 0)
+        ns_run_fail (-n, "cannot read --block-fd %d", s->block_fd);
+      sys_close (s->block_fd);
+    }
+  int ret;
+  if (s->sync_fd >= 0 && r->as_pid_1 && (r->flags & CLONE_NEWPID)
+      && (ret = sys_fcntl (s->sync_fd, F_SETFD, 0)) < 0)
+    ns_run_fail (-ret, "cannot pass --sync-fd %d on", s->sync_fd);
+}
+
+void
+ns_confine_forked (const struct ns_run *r)
+{
+  if (r->sandbox.info_fd >= 0)
+    sys_close (r->sandbox.info_fd);
+}
+
+bool
+ns_confine_keeps (const struct ns_run *r)
+{
+  return r->keep_caps || r->sandbox.n_caps > 0;
+}
+
+static _Noreturn void
+caps_failed (int err, int cap)
+{
+  if (cap < 0)
+    ns_run_fail (-err, "cannot set the capabilities");
+  ns_run_fail (-err, "cannot set capability %d in the bounding or ambient "
+               "set", cap);
+}
+
+void
+ns_confine_caps (const struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  int cap, ret;
+  if (!s->n_caps)
+    {
+      if (r->keep_caps && (ret = ns_caps_keep (&cap)) < 0)
+        caps_failed (ret, cap);
+      return;
+    }
+  uint64_t held;
+  ret = ns_caps_permitted (&held);
+  if (ret < 0)
+    ns_run_fail (-ret, "cannot read the capabilities");
+  uint64_t start = geteuid () == 0 || r->keep_caps ? held : 0;
+  uint64_t set = ns_caps_changed (start, held, s->caps, s->n_caps);
+  for (cap = 0; cap < 64; cap++)
+    if ((set & ~held) >> cap & 1)
+      ns_run_fail (0, "--cap-add: capability %d is not held here, so it "
+                   "cannot be given: run as root, or add -U", cap);
+  ret = ns_caps_limit (set, &cap);
+  if (ret < 0)
+    caps_failed (ret, cap);
+}
+
+/* A new root without --chdir: the caller's directory if the new root
+   has it, else $HOME, else /.  Return where COMMAND is.  */
+static const char *
+enter_old_wd (const struct ns_sandbox *s)
+{
+  if (s->old_wd && chdir (s->old_wd) == 0)
+    return s->old_wd;
+  const char *home = getenv ("HOME");
+  if (home && chdir (home) == 0)
+    return home;
+  if (chdir ("/") < 0)
+    ns_run_fail (errno, "cannot change the working directory to /");
+  return "/";
+}
+
+void
+ns_confine_env (const struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  const struct ns_env_change *bad;
+  int ret = ns_env_apply (s->env, s->n_env, &bad);
+  if (ret < 0 && !bad->name)
+    ns_run_fail (-ret, "--clearenv");
+  if (ret < 0)
+    ns_run_fail (-ret, "%s %s", bad->value ? "--setenv" : "--unsetenv",
+                 quote_file (bad->name));
+
+  const char *wd = NULL;
+  if (s->chdir)
+    {
+      if (chdir (s->chdir) < 0)
+        ns_run_fail (errno, "cannot change the working directory to %s "
+                     "(--chdir)", quote_file (s->chdir));
+      wd = s->chdir;
+    }
+  else if (ns_sandbox_has_root (s) && !r->wd)
+    wd = enter_old_wd (s);
+  /* The shell trusts PWD when it names the working directory.  */
+  if (wd && setenv ("PWD", wd, 1) < 0)
+    ns_run_fail (errno, "cannot set PWD");
+}
+
+void
+ns_confine_seccomp (const struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  if (!s->seccomp_program)
+    return;
+  int ret = ns_seccomp_install (s->seccomp_program, s->seccomp_size);
+  if (ret < 0)
+    ns_run_fail (0, "cannot install the program of --seccomp: seccomp: "
+                 "%s%s", strerror (-ret),
+                 ret == -ENOSYS ? "; seccomp(2) needs Linux 3.17"
+                 : ret == -EINVAL ? "; the kernel refused the program: "
+                   "it is not a valid filter, or the kernel was built "
+                   "without CONFIG_SECCOMP_FILTER"
+                 : ret == -EACCES ? "; a filter needs no_new_privs "
+                   "(drop --new-privs) or CAP_SYS_ADMIN" : "");
+}
+
+/* --- unshare-run ------------------------------------------------------- */
+
+/* The namespaces --info-fd tells, as bubblewrap names and orders them.  */
+static const char *const info_kinds[] = {
+  "cgroup", "ipc", "mnt", "net", "pid", "uts"
+};
+
+void
+ns_confine_info (const struct ns_run *r, pid_t child, int ns_dir)
+{
+  int fd = r->sandbox.info_fd;
+  if (fd < 0)
+    return;
+  char text[512];
+  size_t len = snprintf (text, sizeof text, "{\n    \"child-pid\": %ld",
+                         (long) child);
+  for (size_t i = 0; i < sizeof info_kinds / sizeof *info_kinds; i++)
+    {
+      const struct ns_info *ns = ns_by_name (info_kinds[i],
+                                             strlen (info_kinds[i]));
+      struct stat st;
+      if (ns && (r->flags & ns->flag) && ns_dir >= 0
+          && sys_fstatat (ns_dir, ns->children ? ns->children : ns->name,
+                          &st, 0) == 0)
+        len += snprintf (text + len, sizeof text - len,
+                         ",\n    \"%s-namespace\": %" PRIu64, ns->name,
+                         (uint64_t) st.st_ino);
+    }
+  len += snprintf (text + len, sizeof text - len, "\n}\n");
+  /* A reader gone must not kill unshare-run with SIGPIPE.  */
+  struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+  sigemptyset (&ign.sa_mask);
+  sigaction (SIGPIPE, &ign, &old);
+  if (full_write (fd, text, len) < len)
+    error (0, errno, "cannot write to --info-fd %d", fd);
+  sigaction (SIGPIPE, &old, NULL);
+  sys_close (fd);
+}
