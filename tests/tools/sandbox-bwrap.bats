@@ -706,16 +706,23 @@ caller's (B)"
 }
 
 @test "as a user, --unshare-user: the same sandbox" {
-  needs --unshare-user --dev --tmpfs
-  known A "--proc in a new user namespace without a new PID namespace: \
-EPERM; bwrap binds the caller's /proc"
   require_nobody
-  local tool
+  needs --unshare-user --unshare-pid --dev --tmpfs
+  known A,B "the bounding set in the new user namespace stays full, \
+bwrap's is the caller's, empty (B); --proc in a new user namespace \
+without a new PID namespace: EPERM, bwrap binds the caller's /proc (A)"
+  local tool pid
   tool=$(command -v "$TOOL")
   local -a nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-  sbx peer "${nobody[@]}" "$PEER" "${BASE[@]}" --unshare-user --proc /proc \
-    --dev /dev --tmpfs /tmp sh -c "$PROBE" probe "$HOSTNS" t:/tmp w:/tmp
-  sbx tool "${nobody[@]}" "$tool" "${BASE[@]}" --unshare-user --proc /proc \
-    --dev /dev --tmpfs /tmp sh -c "$PROBE" probe "$HOSTNS" t:/tmp w:/tmp
-  same
+  # With a PID namespace first, then without (bwrap binds the caller's
+  # /proc then).
+  for pid in --unshare-pid ""; do
+    sbx peer "${nobody[@]}" "$PEER" "${BASE[@]}" --unshare-user $pid \
+      --proc /proc --dev /dev --tmpfs /tmp \
+      sh -c "$PROBE" probe "$HOSTNS" t:/tmp w:/tmp w:/ w:/dev
+    sbx tool "${nobody[@]}" "$tool" "${BASE[@]}" --unshare-user $pid \
+      --proc /proc --dev /dev --tmpfs /tmp \
+      sh -c "$PROBE" probe "$HOSTNS" t:/tmp w:/tmp w:/ w:/dev
+    same
+  done
 }
