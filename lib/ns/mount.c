@@ -144,12 +144,12 @@ open_made (struct ns_mount *m, char *path, bool dir)
   /* EEXIST: made meanwhile, or of another type, which the open tells.  */
   int ret = (dir ? sys_mkdirat (parent, name, 0755)
              : sys_mknodat (parent, name, S_IFREG | 0644, 0));
-  if (ret < 0 && ret != -EEXIST)
-    fd = failed (m, ret, dir ? "mkdirat" : "mknodat", NULL);
-  else
-    fd = open_inside (m, parent, name, flags);
   sys_close (parent);
-  return fd;
+  if (ret < 0 && ret != -EEXIST)
+    return failed (m, ret, dir ? "mkdirat" : "mknodat", NULL);
+  /* The whole path again from the new root: a ".." after the parent
+     made leads above it, which a walk rooted at the parent would stop.  */
+  return open_inside (m, m->fd, path, flags);
 }
 
 /* Set the mode of FD, an O_PATH descriptor of a file that is not a
@@ -195,7 +195,9 @@ is_top (struct ns_mount *m, int to)
 }
 
 /* Attach TREE, a detached mount, on DST: a directory made if DIR, else
-   a file.  TREE is closed, or becomes M.FD when DST is the new root.  */
+   a file.  TREE is closed, or becomes M.FD when DST is the new root,
+   written so ("/"): a DST that leads there through a link or a ".."
+   would cover every mount made before, and is refused (EINVAL).  */
 static int
 attach (struct ns_mount *m, int tree, const char *dst, bool dir)
 {
@@ -204,6 +206,9 @@ attach (struct ns_mount *m, int tree, const char *dst, bool dir)
   if (to == 0)
     to = open_made (m, path, dir);
   int top = to < 0 ? to : is_top (m, to);
+  if (top > 0 && strcmp (path, ".") != 0)
+    top = failed (m, -EINVAL, "a destination that leads to the new root",
+                  NULL);
   int ret = top;
   if (top >= 0)
     ret = failed (m, sys_move_mount (tree, "", to, "",
@@ -494,7 +499,23 @@ ns_mount_symlink (struct ns_mount *m, const char *target, const char *dst)
 int
 ns_mount_chmod (struct ns_mount *m, const char *path, mode_t mode)
 {
-  return chmod_fd (m, open_dst (m, path, 0), mode);
+  /* PATH itself: a link at its end is refused, not followed, as a file
+     of --file is (a link planted there would turn the change onto
+     another file).  */
+  int fd = open_dst (m, path, O_NOFOLLOW);
+  if (fd < 0)
+    return fd;
+  struct statx stx;
+  int ret = failed (m, sys_statx (fd, "", AT_EMPTY_PATH, STATX_TYPE, &stx),
+                    "statx", NULL);
+  if (ret == 0 && S_ISLNK (stx.stx_mode))
+    ret = failed (m, -ELOOP, "openat2", SINCE_OPENAT2);
+  if (ret < 0)
+    {
+      sys_close (fd);
+      return ret;
+    }
+  return chmod_fd (m, fd, mode);
 }
 
 int
@@ -573,8 +594,9 @@ write_file (struct ns_mount *m, char *path, int fd, mode_t mode)
   if (parent < 0)
     return parent;
   sys_close (parent);
+  /* Never through a link at the end: the file made is DST itself.  */
   struct nc_open_how how = { .flags = O_WRONLY | O_CREAT | O_TRUNC
-                                      | O_CLOEXEC,
+                                      | O_NOFOLLOW | O_CLOEXEC,
                              .mode = mode & 07777,
                              .resolve = RESOLVE_INSIDE };
   int to = failed (m, SYS_RETRY_EINTR (sys_openat2 (m->fd, path, &how)),

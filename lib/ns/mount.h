@@ -17,10 +17,12 @@
    read once entered (an absolute one, such as /etc/resolv.conf leading
    to /run/..., from the new root; a ".." never above it), and a symlink
    planted there, or swapped in by a racer, cannot send a mount outside;
-   a /proc magic link fails the step (ELOOP).  Each mount is then
-   attached to the descriptor that resolution gave, not to a path walked
-   again.  Missing parents of DST are made as directories (mode 0755,
-   less the umask).
+   a /proc magic link fails the step (ELOOP).  Only a DST written as the
+   new root ("/") mounts over it: one that leads there through a link or
+   a ".." is refused (EINVAL).  Each mount is then attached to the
+   descriptor that resolution gave, not to a path walked again.  Missing
+   parents of DST are made as directories (mode 0755, less the umask),
+   the path walked again from the new root after each.
 
    The order:
 
@@ -129,7 +131,8 @@ int ns_mount_dir (struct ns_mount *m, const char *dst, mode_t mode);
 int ns_mount_symlink (struct ns_mount *m, const char *target,
                       const char *dst);
 
-/* Set the mode of PATH, which exists, to MODE.  */
+/* Set the mode of PATH, which exists, to MODE; a symlink at its end
+   is refused (ELOOP), not followed.  */
 int ns_mount_chmod (struct ns_mount *m, const char *path, mode_t mode);
 
 /* ns_mount_file's FLAGS: NS_BIND_RO, and this.  */
@@ -140,7 +143,7 @@ enum
 
 /* A file of MODE holding what descriptor FD holds, read to its end, as
    DST.  Without NS_FILE_BIND, DST is made (or truncated) and written
-   where it is; with it, the file is made on a tmpfs of its own that no
+   where it is, a symlink at its end refused (ELOOP); with it, the file is made on a tmpfs of its own that no
    path reaches and bound on DST (read-only with NS_BIND_RO), as a bind
    of a file: a file made for it on DST.  (Before Linux 6.15, which
    clones a file of a mount attached nowhere, that tmpfs is attached
