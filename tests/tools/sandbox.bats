@@ -235,11 +235,25 @@ sandbox() {
   assert_success
   assert_output $'tmpfs\nmade'
   assert_file_not_exists /made
-  # Debian's /etc/resolv.conf: an absolute link into /run.
-  sandbox --tmpfs /run --symlink /run/resolv.conf /etc/resolv.conf \
-    --file 3 /etc/resolv.conf -- cat /run/resolv.conf 3<<<"nameserver ::1"
+  # A bind through Debian's /etc/resolv.conf, an absolute link into /run,
+  # lands in /run.
+  echo "nameserver ::1" >resolv
+  sandbox --tmpfs /run --file 3 /run/resolv.conf \
+    --symlink /run/resolv.conf /etc/resolv.conf \
+    --ro-bind "$PWD/resolv" /etc/resolv.conf -- cat /run/resolv.conf \
+    3</dev/null
   assert_success
   assert_output "nameserver ::1"
+  # A file written, or a mode changed, is DST itself: a link at its end
+  # (planted where DST's directory is bound from outside) is refused, as
+  # bwrap refuses an absolute one.
+  sandbox --tmpfs /run --symlink /run/resolv.conf /etc/resolv.conf \
+    --file 3 /etc/resolv.conf -- true 3<<<"nameserver ::1"
+  assert_failure 1
+  assert_err "unshare-run: --file 3 '/etc/resolv.conf': openat2: Too many levels of symbolic links"
+  sandbox --dir /d --symlink d /l --chmod 0700 /l -- true
+  assert_failure 1
+  assert_err "unshare-run: --chmod 0700 '/l': openat2: Too many levels of symbolic links"
 }
 
 @test "the old root is gone: one / in the mount table, and the steps' own" {
