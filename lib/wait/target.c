@@ -169,6 +169,7 @@ targets_open (struct target *t, size_t n, short events, bool follow,
       t[i].opened = false;
       t[i].revents = 0;
       t[i].watch = NULL;
+      t[i].status = -1;
     }
   int ret = 0;
   *failed = NULL;

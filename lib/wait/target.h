@@ -30,6 +30,11 @@ struct target
   short revents;       /* the events that made it ready; 0 while not */
   enum pathwatch_event path_event;     /* TARGET_PATH */
   struct pathwatch *watch;             /* TARGET_PATH */
+  /* TARGET_PROCESS, once ready with its status asked for: an enum
+     process_status of wait/pidfd.h, and the wait status if known; -1
+     while not.  */
+  int status;
+  int wstatus;
 };
 
 /* The number of the descriptor that NAME names: digits only, no sign, no
