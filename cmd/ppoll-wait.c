@@ -486,7 +486,7 @@ kill_processes (struct target *t, size_t n, const sigset_t *mask)
   struct wait_kill k = {
     .signal = opts.kill_signal, .mask = mask,
     .grace = opts.kill_after_arg ? &opts.kill_after : NULL,
-    .status = opts.status || opts.json };
+    .status = opts.status };
   struct target *failed;
   int ret = wait_kill (t, n, &k, &failed);
   char buf[SIG2STR_MAX];
@@ -547,8 +547,7 @@ main (int argc, char **argv)
   struct wait_request w = {
     .targets = targets, .n_targets = n_targets, .events = opts.events,
     .all = opts.all, .count = opts.count, .select = opts.select,
-    .mask = &mask, .timeout = opts.timeout,
-    .status = opts.status || opts.json };
+    .mask = &mask, .timeout = opts.timeout, .status = opts.status };
   struct target *failed;
   int outcome = wait_run (&w, &failed);
   if (outcome < 0)
@@ -564,7 +563,11 @@ main (int argc, char **argv)
     .signal = outcome == WAIT_SIGNAL ? wait_caught_signal () : 0,
     .remaining = opts.timeout, .infinite = opts.timeout_infinite };
   if (opts.json)
-    wait_print_json (&r);
+    {
+      if (!opts.status)
+        process_read_statuses (targets, n);
+      wait_print_json (&r);
+    }
   else if (!opts.quiet && !opts.command)
     wait_print_lines (&r, opts.remaining);
   for (size_t i = 0; i < opts.n_paths; i++)

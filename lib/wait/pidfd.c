@@ -14,6 +14,7 @@
 
 #include "sys/calls.h"
 #include "sys/consts.h"
+#include "wait/target.h"
 
 /* The wait status that waitpid(2) would give for SI, a waitid result.  */
 static int
@@ -68,6 +69,17 @@ process_status (int pidfd, int *wstatus)
     return PROCESS_STATUS_PENDING;
   *wstatus = info.exit_code;
   return PROCESS_STATUS_KNOWN;
+}
+
+void
+process_read_statuses (struct target *t, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (t[i].kind == TARGET_PROCESS && t[i].revents)
+      {
+        int ret = process_status (t[i].fd, &t[i].wstatus);
+        t[i].status = ret < 0 ? PROCESS_STATUS_UNKNOWN : ret;
+      }
 }
 
 /* A child that ends once told to, through a pipe, after the pidfd that

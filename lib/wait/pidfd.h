@@ -10,6 +10,9 @@
 #define NC_WAIT_PIDFD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "wait/target.h"
 
 /* What is known of how an ended process ended.  */
 enum process_status
@@ -28,6 +31,10 @@ enum process_status
    process_status, with *WSTATUS the wait status (as waitpid(2) gives
    it) when known; or -errno.  */
 int process_status (int pidfd, int *wstatus);
+
+/* For each process target of the N of T that is ready, its status as
+   process_status gives it now (an error counts as unknown).  */
+void process_read_statuses (struct target *t, size_t n);
 
 /* Whether this kernel keeps the status of a reaped process for others
    (PIDFD_INFO_EXIT, Linux 6.15): 1 or 0; or -errno if it could not be

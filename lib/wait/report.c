@@ -70,7 +70,9 @@ print_process_status (const struct target *t)
   if (t->kind != TARGET_PROCESS || t->status < 0)
     return;
   char buf[SIG2STR_MAX];
-  if (t->status != PROCESS_STATUS_KNOWN)
+  if (t->status == PROCESS_STATUS_PENDING)
+    fputs (",\"status\":\"pending\"", stdout);
+  else if (t->status != PROCESS_STATUS_KNOWN)
     fputs (",\"status\":\"unknown\"", stdout);
   else if (WIFEXITED (t->wstatus))
     printf (",\"status\":\"exited\",\"exit\":%d", WEXITSTATUS (t->wstatus));

@@ -32,9 +32,9 @@ void wait_print_lines (const struct wait_report *r, bool remaining);
 
 /* The object {"result":"ready","status":0,"ready":[{"target":"pid:42",
    "events":["exit"],"status":"exited","exit":3}],"signal":null,
-   "remaining":null}: a process whose status was asked for says
-   "status":"exited" with "exit":N, "killed" with "signal":"NAME", or
-   "unknown"; "kill":"NAME" follows "result" when the deadline sent a
+   "remaining":null}: a process whose status was read says
+   "status":"exited" with "exit":N, "killed" with "signal":"NAME",
+   "pending" (its parent has not reaped it yet) or "unknown"; "kill":"NAME" follows "result" when the deadline sent a
    signal.  */
 void wait_print_json (const struct wait_report *r);
 

@@ -514,7 +514,8 @@ o = json.loads(sys.stdin.read())
 print(o["result"], o["status"], json.dumps(o["ready"], separators=(",", ":")))' \
     <<<"$output"
   assert_success
-  assert_output "ready 0 [{\"target\":\"pid:$ZOMBIE\",\"events\":[\"exit\"]},{\"target\":\"file\",\"events\":[\"exists\"]},{\"target\":\"nothere\",\"events\":[\"gone\"]}]"
+  # A zombie: its parent has not collected its status yet.
+  assert_output "ready 0 [{\"target\":\"pid:$ZOMBIE\",\"events\":[\"exit\"],\"status\":\"pending\"},{\"target\":\"file\",\"events\":[\"exists\"]},{\"target\":\"nothere\",\"events\":[\"gone\"]}]"
 }
 
 @test "--select: a pid target and a path target" {
