@@ -394,8 +394,11 @@ parse_command_line (int argc, char **argv)
 {
   int options_argc;
   opts.command = split_command (argc, argv, &options_argc);
-  ctx = cli_context (options_argc, argv, options,
-                     "[OPTION]... TARGET... [-- COMMAND [ARG]...]");
+  /* --kill takes its SIG only as --kill=SIG: "--kill pid:1" waits for
+     pid 1.  */
+  ctx = cli_context_flags (options_argc, argv, options,
+                           "[OPTION]... TARGET... [-- COMMAND [ARG]...]",
+                           CLI_OPTIONAL_AFTER_EQUALS);
   sigemptyset (&opts.wake);
   sigemptyset (&opts.ignore);
   size_t paths_alloc = 0;
