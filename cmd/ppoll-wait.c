@@ -75,6 +75,7 @@ static struct
   size_t count;
   char *ready_fd_arg;          /* --ready-fd */
   int ready_fd;                /* it, or -1 */
+  struct timespec start;       /* wait_start_time */
 } opts = { .ready_fd = -1 };
 
 static struct poptOption tool_options[] = {
@@ -198,7 +199,7 @@ get_targets (void)
                                  .path_event = opts.paths[i].event };
   struct target *failed;
   int ret = targets_open (t, n_targets, opts.events, opts.follow,
-                         &failed);
+                         &opts.start, &failed);
   if (ret < 0)
     wait_target_failed (failed, ret);
   if (opts.select)
@@ -530,6 +531,8 @@ main (int argc, char **argv)
 {
   cli_init (argc, argv);
   parse_command_line (argc, argv);
+  /* A file changed since then is no older than the wait (--closed).  */
+  wait_start_time (&opts.start);
   if (opts.status)
     check_status_kept ();
 

@@ -5,9 +5,13 @@
 #include "wait/loop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "sys/calls.h"
 #include "timespec.h"
@@ -31,6 +35,51 @@ wait_time_left (const struct timespec *deadline, const struct timespec *now,
   /* No overflow: the difference of two non-negative times.  */
   *left = (timespec_cmp (*deadline, *now) > 0
            ? timespec_sub (*deadline, *now) : make_timespec (0, 0));
+}
+
+/* The clock ticks from the boot to the start of this process: field 22
+   of /proc/self/stat, after the name in parentheses.  0 or -errno.  */
+static int
+start_ticks (unsigned long long *ticks)
+{
+  char buf[1024];
+  int fd = sys_openat (AT_FDCWD, "/proc/self/stat", O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return fd;
+  ssize_t got = sys_read (fd, buf, sizeof buf - 1);
+  sys_close (fd);
+  if (got < 0)
+    return got;
+  buf[got] = '\0';
+  const char *p = strrchr (buf, ')');
+  /* Fields 3 to 21 after the name, then starttime.  */
+  for (int field = 2; p && field < 22; field++)
+    p = strchr (p + 1, ' ');
+  if (!p || sscanf (p + 1, "%llu", ticks) != 1)
+    return -EINVAL;
+  return 0;
+}
+
+void
+wait_start_time (struct timespec *start)
+{
+  struct timespec boot, real;
+  clock_gettime (CLOCK_REALTIME_COARSE, start);
+  unsigned long long ticks;
+  long hz = sysconf (_SC_CLK_TCK);
+  if (start_ticks (&ticks) < 0 || hz <= 0
+      || clock_gettime (CLOCK_BOOTTIME, &boot) != 0
+      || clock_gettime (CLOCK_REALTIME, &real) != 0)
+    return;
+  struct timespec since_boot = make_timespec ((time_t) (ticks / hz),
+                                              (long) (ticks % hz)
+                                              * (1000000000 / hz));
+  struct timespec age = timespec_sub (boot, since_boot);
+  /* File times come from the coarse clock, up to a jiffy (10 ms at
+     most) behind the real time that the start is counted in.  */
+  if (timespec_sign (age) > 0)
+    *start = timespec_sub (timespec_sub (real, age),
+                           make_timespec (0, 10 * 1000 * 1000));
 }
 
 /* The time left until DEADLINE, into *LEFT: zero once it has passed.  */

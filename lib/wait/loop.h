@@ -71,6 +71,12 @@ int wait_run (const struct wait_request *w, struct target **failed);
 void wait_deadline (const struct timespec *now, const struct timespec *ts,
                     struct timespec *deadline);
 
+/* *START = when this process started (forked), as the file times of
+   the coarse clock would say it: from /proc/self/stat's start time (in
+   clock ticks, rounded down), less a jiffy at most (10 ms); or, where
+   that cannot be read, now on CLOCK_REALTIME_COARSE.  */
+void wait_start_time (struct timespec *start);
+
 /* *LEFT = *DEADLINE - *NOW, or zero once the deadline has passed.  */
 void wait_time_left (const struct timespec *deadline,
                      const struct timespec *now, struct timespec *left);

@@ -14,6 +14,7 @@ load ppoll_helper
 setup() {
   nc_setup
   BUILD="${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers"
+  # shellcheck disable=SC2034 # used by ppoll_helper.bash's start_wait
   RACE="$BUILD/ppoll-race"
   GO_N=0
   JOB_PID=
@@ -95,6 +96,7 @@ status_of() {
 # its parent (PIDFD_INFO_EXIT, Linux 6.15).
 require_status_kept() {
   run --separate-stderr ppoll-wait --status pid:1 -t 0
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr.
   if [[ $status -eq 1 && $stderr == *"Linux 6.15"* ]]; then
     skip "the kernel keeps no exit status for others (needs Linux 6.15)"
   fi
@@ -129,6 +131,7 @@ require_status_kept() {
     "$NC_BINDIR/ppoll-wait"
   assert_equal "$status" 5
   if can_strace; then
+    # shellcheck disable=SC2016 # for the inner sh.
     run strace -f -o log -e trace=waitid sh -c \
       '(exit 3) & exec "$0" --status -q "pid:$!" -t 30s' \
       "$NC_BINDIR/ppoll-wait"
