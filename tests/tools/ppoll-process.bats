@@ -161,13 +161,13 @@ require_status_kept() {
   assert_equal "$status" 2
 }
 
-# check_json: the --json object in $output, checked against the schema
+# check_json JSON: the --json object JSON, checked against the schema
 # of ppoll-wait(1): types, the values each key may take, and the keys a
 # process's status brings.
 check_json() {
   python3 -c '
 import json, sys
-o = json.loads(sys.stdin.read())
+o = json.loads(sys.argv[1])
 assert set(o) <= {"result", "kill", "status", "ready", "signal", "remaining"}
 assert o["result"] in ("ready", "timeout", "signal")
 assert isinstance(o["status"], int) and 0 <= o["status"] <= 255
@@ -182,7 +182,7 @@ for t in o["ready"]:
         assert isinstance(t["exit"], int) and 0 <= t["exit"] <= 255
     if s == "killed":
         assert t["signal"].isalnum() and not t["signal"].startswith("SIG")
-print("valid")' <<<"$output"
+print("valid")' "$1"
 }
 
 @test "--json: a process's status, exited or killed, as the schema says" {
@@ -192,13 +192,13 @@ print("valid")' <<<"$output"
   status_of --json --status "pid:$PID" -t 30s
   assert_equal "$status" 42
   [[ $output == *'"status":"exited","exit":42}'* ]] || fail "$output"
-  run check_json
+  run check_json "$output"
   assert_output valid
   start_process 'kill -USR1 $$'
   status_of --json --status "pid:$PID" -t 30s
   assert_equal "$status" 138
   [[ $output == *'"status":"killed","signal":"USR1"}'* ]] || fail "$output"
-  run check_json
+  run check_json "$output"
   assert_output valid
 }
 
@@ -209,7 +209,7 @@ print("valid")' <<<"$output"
   [[ $output == '{"result":"timeout","kill":"TERM","status":124,'* ]] \
     || fail "$output"
   [[ $output == *'"target":"pid:'"$PID"'"'* ]] || fail "not ended: $output"
-  run check_json
+  run check_json "$output"
   assert_output valid
   if can_strace; then
     start_process true
@@ -286,6 +286,7 @@ print("valid")' <<<"$output"
   local round
   for round in 1 2 3; do
     rm -f got newpid out
+    # shellcheck disable=SC2016 # for the inner bash.
     unshare -p -f --mount-proc bash -c '
       sleep 0.3 &
       target=$!
