@@ -20,6 +20,7 @@
 
 #include "cli/common.h"
 #include "cli/duration.h"
+#include "cli/shortpath.h"
 #include "cli/siglist.h"
 #include "error.h"
 #include "exec/status.h"
@@ -245,10 +246,10 @@ run_command (const struct target *t, size_t n, const sigset_t *inherited_mask)
   int ret = targets_pass (t, n, &ready, &failed, &fd);
   if (ret < 0 && fd < 0)
     error (EXIT_FAILURE, -ret, "cannot pass %s to the command",
-           quote_file (failed->name));
+           quote_file (short_path (failed->name)));
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "cannot pass %s on descriptor %d",
-           quote_file (failed->name), fd);
+           quote_file (short_path (failed->name)), fd);
   if (setenv ("PPOLL_WAIT_READY", ready, 1) != 0)
     error (EXIT_FAILURE, errno, "cannot set PPOLL_WAIT_READY");
   free (ready);

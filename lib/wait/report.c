@@ -5,18 +5,23 @@
 #include "wait/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "cli/common.h"
 #include "cli/duration.h"
 #include "cli/json.h"
+#include "cli/shortpath.h"
 #include "cli/siglist.h"
 #include "error.h"
 #include "quotearg.h"
 #include "sys/calls.h"
+#include "xalloc.h"
 #include "wait/loop.h"
 #include "wait/pidfd.h"
 
@@ -168,10 +173,32 @@ wait_print_lines (const struct wait_report *r, bool remaining)
     puts ("remaining inf");
 }
 
+/* Exit with a message if PATH, whose watch or look-up was refused,
+   could not be looked up for want of search permission on its
+   directory: a directory that can be read but not searched.  */
+static void
+search_failed (const char *path)
+{
+  char *dir = xstrdup (path);
+  char *slash = strrchr (dir, '/');
+  if (slash == dir)
+    slash[1] = '\0';
+  else if (slash)
+    *slash = '\0';
+  if (slash && sys_faccessat_effective (AT_FDCWD, dir, X_OK) == -EACCES)
+    error (EXIT_FAILURE, EACCES, "cannot watch %s (no search permission "
+           "on the directory %s)", quote_file_n (0, short_path_n (0, path)),
+           quote_file_n (1, short_path_n (1, dir)));
+  free (dir);
+}
+
 _Noreturn void
 wait_watch_failed (const struct pathwatch *watch, int err)
 {
+  const char *path = pathwatch_failed (watch);
   const char *why = "";
+  if (err == -EACCES)
+    search_failed (path);
   if (err == -EACCES)
     why = " (a watch needs read permission on each directory on the way)";
   else if (err == -ENOSPC)
@@ -180,7 +207,7 @@ wait_watch_failed (const struct pathwatch *watch, int err)
     why = " (the open file limit, or the inotify instance limit: "
           "fs.inotify.max_user_instances, one per path)";
   error (EXIT_FAILURE, -err, "cannot watch %s%s",
-         quote_file (pathwatch_failed (watch)), why);
+         quote_file (short_path (path)), why);
   abort ();
 }
 
@@ -202,8 +229,10 @@ wait_target_failed (const struct target *t, int err)
   if (!t->opened)
     error (EXIT_FAILURE, -err, "cannot wait for descriptor %s", t->name);
   if (t->fd < 0)
-    error (EXIT_FAILURE, -err, "cannot open %s", quote_file (t->name));
-  error (EXIT_FAILURE, -err, "cannot wait for %s", quote_file (t->name));
+    error (EXIT_FAILURE, -err, "cannot open %s",
+           quote_file (short_path (t->name)));
+  error (EXIT_FAILURE, -err, "cannot wait for %s",
+         quote_file (short_path (t->name)));
   abort ();
 }
 

@@ -559,6 +559,35 @@ anon_inode:[pidfd]
 0"
 }
 
+@test "a directory that can be read but not searched: its search permission named" {
+  require_nobody
+  mkdir -p d/e
+  chmod 777 .
+  chmod 644 d
+  run --separate-stderr as_nobody "$NC_BINDIR/ppoll-wait" --exists d/e/f -t 0
+  assert_failure 1
+  assert_equal "$stderr" "ppoll-wait: cannot watch './d/e' (no search \
+permission on the directory './d'): Permission denied"
+  # Searched but not read: the watch needs read permission.
+  chmod 711 d
+  run --separate-stderr as_nobody "$NC_BINDIR/ppoll-wait" --exists d/e/f -t 0
+  assert_failure 1
+  assert_equal "$stderr" "ppoll-wait: cannot watch './d' (a watch needs \
+read permission on each directory on the way): Permission denied"
+}
+
+@test "a long path in a message is shortened, its end shown" {
+  local long
+  long=$(printf 'x%.0s' {1..200})
+  mkdir -p "d/$long"
+  : >"d/$long/file"
+  run --separate-stderr ppoll-wait -t 0 "d/$long/file/$long"
+  assert_failure 1
+  [[ ${#stderr} -lt 300 ]] || fail "${#stderr} bytes: $stderr"
+  [[ $stderr == "ppoll-wait: cannot open '"*"/$long': Not a directory" ]] \
+    || fail "$stderr"
+}
+
 # --- the races ----------------------------------------------------------------
 
 @test "race: a/b/c/file made as the wait starts, 300 rounds, none missed" {
