@@ -16,16 +16,21 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/wait.h>
 
 #include "cli/common.h"
 #include "cli/duration.h"
-#include "cli/json.h"
+#include "cli/shortpath.h"
 #include "cli/siglist.h"
 #include "error.h"
 #include "exec/status.h"
 #include "progname.h"
+#include "sys/calls.h"
+#include "wait/kill.h"
 #include "wait/loop.h"
 #include "wait/pathwatch.h"
+#include "wait/pidfd.h"
+#include "wait/report.h"
 #include "wait/signals.h"
 #include "wait/target.h"
 #include "xalloc.h"
@@ -35,7 +40,8 @@
 #define EXIT_TIMEDOUT 124
 #define EXIT_SIGNAL_BASE 128
 
-enum { OPT_SIGNAL = 1, OPT_IGNORE, OPT_EXISTS, OPT_GONE, OPT_CLOSED };
+enum { OPT_SIGNAL = 1, OPT_IGNORE, OPT_EXISTS, OPT_GONE, OPT_CLOSED,
+       OPT_KILL };
 
 /* A path option, in command-line order.  */
 struct path_arg
@@ -62,7 +68,16 @@ static struct
   const char **operands;       /* the TARGETs */
   size_t n_operands;
   char **command;              /* after "--"; NULL without */
-} opts;
+  int status;                  /* --status */
+  int kill_signal;             /* --kill, or 0 */
+  char *kill_after_arg;        /* --kill-after's DURATION */
+  struct timespec kill_after;
+  char *count_arg;             /* --count */
+  size_t count;
+  char *ready_fd_arg;          /* --ready-fd */
+  int ready_fd;                /* it, or -1 */
+  struct timespec start;       /* wait_start_time */
+} opts = { .ready_fd = -1 };
 
 static struct poptOption tool_options[] = {
   { "read", 'r', POPT_ARG_NONE, &opts.read, 0,
@@ -93,6 +108,19 @@ static struct poptOption tool_options[] = {
   { "closed", '\0', POPT_ARG_STRING, NULL, OPT_CLOSED,
     "wait until the file at PATH is closed after writing, or a complete "
     "one is renamed into place", "PATH" },
+  { "count", 'c', POPT_ARG_STRING, &opts.count_arg, 0,
+    "wait until N targets are ready", "N" },
+  { "status", '\0', POPT_ARG_NONE, &opts.status, 0,
+    "exit with the status of the pid: target that ended the wait "
+    "(128+N for signal N)", NULL },
+  { "kill", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_KILL,
+    "at the timeout, send SIG (TERM) to the pid: targets not ended, "
+    "then wait for their end", "SIG" },
+  { "kill-after", '\0', POPT_ARG_STRING, &opts.kill_after_arg, 0,
+    "with --kill, send KILL to those still there DURATION later: exit "
+    "137", "DURATION" },
+  { "ready-fd", '\0', POPT_ARG_STRING, &opts.ready_fd_arg, 0,
+    "write a line to descriptor FD once every watch is set", "FD" },
   { "follow", '\0', POPT_ARG_NONE, &opts.follow, 0,
     "follow a symbolic link at the end of those PATHs", NULL },
   { "select", '\0', POPT_ARG_NONE, &opts.select, 0,
@@ -117,9 +145,11 @@ static struct poptOption options[] = {
     "COMMAND, print nothing but run COMMAND once ready, the targets open "
     "on descriptors 3, 4... (blocking), the ready ones listed in "
     "$PPOLL_WAIT_READY: no data is lost.\n\n"
-    "Exit status: 0 ready, or COMMAND's; 124 timed out, 128+N woken by "
-    "signal N, 126 COMMAND cannot run, 127 COMMAND not found; 1 failure, "
-    "2 usage error.\n\nOptions:", NULL },
+    "Exit status: 0 ready, or COMMAND's, or with --status the process's "
+    "(128+N if killed by signal N); 124 timed out (--kill's signal sent); "
+    "137 timed out and KILL sent; 128+N woken by signal N; 126 COMMAND "
+    "cannot run, 127 COMMAND not found; 1 failure, 2 usage error."
+    "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
@@ -144,45 +174,16 @@ parse_signals (const char *option, const char *list, sigset_t *set)
   free (copy);
 }
 
-/* Exit on the failure ERR (-errno) of WATCH.  */
-static _Noreturn void
-watch_failed (const struct pathwatch *watch, int err)
+/* The signal of --kill[=SIG]: TERM without SIG.  */
+static int
+parse_kill_signal (const char *arg)
 {
-  const char *why = "";
-  if (err == -EACCES)
-    why = " (a watch needs read permission on each directory on the way)";
-  else if (err == -ENOSPC)
-    why = " (the inotify watch limit: fs.inotify.max_user_watches)";
-  else if (err == -EMFILE)
-    why = " (the open file limit, or the inotify instance limit: "
-          "fs.inotify.max_user_instances, one per path)";
-  error (EXIT_FAILURE, -err, "cannot watch %s%s",
-         quote_file (pathwatch_failed (watch)), why);
-  abort ();
-}
-
-/* Exit on the failure ERR (-errno) of T, as targets_open reports it.  */
-static _Noreturn void
-target_failed (const struct target *t, int err)
-{
-  if (t->kind == TARGET_PATH)
-    watch_failed (t->watch, err);
-  if (t->kind == TARGET_PROCESS && err == -ENOSYS)
-    error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
-           "kernel (Linux 5.3 or later)", t->name);
-  /* A thread that does not lead its process: EINVAL, and ENOENT since
-     Linux 6.9, where pidfd_open can take a thread with PIDFD_THREAD.  */
-  if (t->kind == TARGET_PROCESS && (err == -EINVAL || err == -ENOENT))
-    error (EXIT_FAILURE, 0, "cannot wait for %s: not a process (a thread "
-           "of one?)", t->name);
-  if (t->kind == TARGET_PROCESS)
-    error (EXIT_FAILURE, -err, "cannot wait for %s", t->name);
-  if (!t->opened)
-    error (EXIT_FAILURE, -err, "cannot wait for descriptor %s", t->name);
-  if (t->fd < 0)
-    error (EXIT_FAILURE, -err, "cannot open %s", quote_file (t->name));
-  error (EXIT_FAILURE, -err, "cannot wait for %s", quote_file (t->name));
-  abort ();
+  if (!arg || !*arg)
+    return SIGTERM;
+  int sig = siglist_parse_one (arg);
+  if (!sig)
+    cli_usage_error ("invalid signal for --kill: %s", quote_file (arg));
+  return sig;
 }
 
 /* The targets of the operands, then of the path options, opened.  */
@@ -199,9 +200,9 @@ get_targets (void)
                                  .path_event = opts.paths[i].event };
   struct target *failed;
   int ret = targets_open (t, n_targets, opts.events, opts.follow,
-                         &failed);
+                         &opts.start, &failed);
   if (ret < 0)
-    target_failed (failed, ret);
+    wait_target_failed (failed, ret);
   if (opts.select)
     for (size_t i = 0; i < n_targets; i++)
       if (t[i].fd >= FD_SETSIZE)
@@ -214,129 +215,6 @@ get_targets (void)
                  t[i].fd, FD_SETSIZE);
         }
   return t;
-}
-
-static const struct
-{
-  short bit;
-  const char *name;
-} event_names[] = {
-  { POLLIN, "in" },
-  { POLLPRI, "pri" },
-  { POLLOUT, "out" },
-  { POLLRDHUP, "rdhup" },
-  { POLLERR, "err" },
-  { POLLHUP, "hup" },
-  { POLLNVAL, "nval" },
-};
-#define N_EVENT_NAMES (sizeof event_names / sizeof event_names[0])
-
-/* The words for what made the ready target T ready, into WORDS; return
-   how many: a process's end, a path's event, or a descriptor's poll
-   events.  */
-static size_t
-ready_words (const struct target *t, const char *words[N_EVENT_NAMES])
-{
-  static const char *const path_words[] = {
-    [PATHWATCH_EXISTS] = "exists",
-    [PATHWATCH_GONE] = "gone",
-    [PATHWATCH_CLOSED] = "closed",
-  };
-  if (t->kind == TARGET_PROCESS)
-    {
-      words[0] = "exit";
-      return 1;
-    }
-  if (t->kind == TARGET_PATH)
-    {
-      words[0] = path_words[t->path_event];
-      return 1;
-    }
-  size_t n = 0;
-  for (size_t e = 0; e < N_EVENT_NAMES; e++)
-    if (t->revents & event_names[e].bit)
-      words[n++] = event_names[e].name;
-  return n;
-}
-
-static void
-print_json (const struct target *t, size_t n, int outcome,
-            int status, const struct timespec *timeout)
-{
-  static const char *const results[] = {
-    [WAIT_READY] = "ready",
-    [WAIT_TIMEOUT] = "timeout",
-    [WAIT_SIGNAL] = "signal",
-  };
-  printf ("{\"result\":\"%s\",\"status\":%d,\"ready\":[",
-          results[outcome], status);
-  bool first = true;
-  for (size_t i = 0; i < n; i++)
-    {
-      if (!t[i].revents)
-        continue;
-      printf ("%s{\"target\":", first ? "" : ",");
-      first = false;
-      char *name = json_string_alloc (t[i].name);
-      fputs (name, stdout);
-      free (name);
-      fputs (",\"events\":[", stdout);
-      const char *words[N_EVENT_NAMES];
-      size_t n_words = ready_words (&t[i], words);
-      for (size_t w = 0; w < n_words; w++)
-        printf ("%s\"%s\"", w ? "," : "", words[w]);
-      fputs ("]}", stdout);
-    }
-  fputs ("],\"signal\":", stdout);
-  if (outcome == WAIT_SIGNAL)
-    {
-      char buf[SIG2STR_MAX];
-      printf ("{\"number\":%d,\"name\":\"%s\"}", wait_caught_signal (),
-              siglist_name (wait_caught_signal (), buf));
-    }
-  else
-    fputs ("null", stdout);
-  fputs (",\"remaining\":", stdout);
-  if (timeout)
-    {
-      char buf[DURATION_BUFSIZE];
-      fputs (duration_format (timeout, buf), stdout);
-    }
-  else
-    fputs ("null", stdout);
-  fputs ("}\n", stdout);
-}
-
-/* A line per ready target, "fifo in hup"; then "signal USR1" if a signal
-   ended the wait, and with --remaining "remaining 1.250000000".  */
-static void
-print_lines (const struct target *t, size_t n, int outcome,
-             const struct timespec *timeout)
-{
-  for (size_t i = 0; i < n; i++)
-    {
-      if (!t[i].revents)
-        continue;
-      /* Quoted only when the shell would need it: 'a b'.  */
-      fputs (quotearg_style (shell_escape_quoting_style, t[i].name), stdout);
-      const char *words[N_EVENT_NAMES];
-      size_t n_words = ready_words (&t[i], words);
-      for (size_t w = 0; w < n_words; w++)
-        printf (" %s", words[w]);
-      putchar ('\n');
-    }
-  if (outcome == WAIT_SIGNAL)
-    {
-      char buf[SIG2STR_MAX];
-      printf ("signal %s\n", siglist_name (wait_caught_signal (), buf));
-    }
-  if (opts.remaining && timeout)
-    {
-      char buf[DURATION_BUFSIZE];
-      printf ("remaining %s\n", duration_format (timeout, buf));
-    }
-  else if (opts.remaining && opts.timeout_infinite)
-    puts ("remaining inf");
 }
 
 /* The COMMAND of ARGV: the words after its first "--", which ends the
@@ -368,10 +246,10 @@ run_command (const struct target *t, size_t n, const sigset_t *inherited_mask)
   int ret = targets_pass (t, n, &ready, &failed, &fd);
   if (ret < 0 && fd < 0)
     error (EXIT_FAILURE, -ret, "cannot pass %s to the command",
-           quote_file (failed->name));
+           quote_file (short_path (failed->name)));
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "cannot pass %s on descriptor %d",
-           quote_file (failed->name), fd);
+           quote_file (short_path (failed->name)), fd);
   if (setenv ("PPOLL_WAIT_READY", ready, 1) != 0)
     error (EXIT_FAILURE, errno, "cannot set PPOLL_WAIT_READY");
   free (ready);
@@ -387,6 +265,46 @@ run_command (const struct target *t, size_t n, const sigset_t *inherited_mask)
   int status = exec_failure_status (command[0], &err);
   error (0, err, "cannot run %s", quote_file (command[0]));
   exit (status);
+}
+
+/* Whether a TARGET operand is pid:N.  */
+static bool
+has_process_operand (void)
+{
+  for (size_t i = 0; i < opts.n_operands; i++)
+    if (target_pid_number (opts.operands[i]) > 0)
+      return true;
+  return false;
+}
+
+/* The options about processes and counts, parsed and checked.  */
+static void
+check_process_usage (void)
+{
+  size_t n_targets = opts.n_operands + opts.n_paths;
+  if (opts.count_arg)
+    {
+      opts.count = cli_parse_number ("count", "count", opts.count_arg,
+                                     SIZE_MAX, 0);
+      if (opts.all)
+        cli_usage_error ("--count and --all are mutually exclusive");
+      if (opts.count == 0 || opts.count > n_targets)
+        cli_usage_error ("--count=%s: there are %zu targets",
+                         opts.count_arg, n_targets);
+    }
+  if (opts.status && !has_process_operand ())
+    cli_usage_error ("--status needs a pid:N target");
+  if (opts.status && opts.command)
+    cli_usage_error ("--status cannot be used with a COMMAND");
+  if (opts.kill_signal && !has_process_operand ())
+    cli_usage_error ("--kill needs a pid:N target");
+  if (opts.kill_signal && !opts.timeout_arg)
+    cli_usage_error ("--kill needs --timeout");
+  if (opts.kill_after_arg && !opts.kill_signal)
+    cli_usage_error ("--kill-after needs --kill");
+  if (opts.ready_fd_arg)
+    opts.ready_fd = cli_parse_number ("ready-fd", "descriptor",
+                                      opts.ready_fd_arg, INT_MAX, 0);
 }
 
 /* The options that do not go together, no target without a signal to
@@ -424,6 +342,7 @@ check_usage (void)
                      "hang-up set");
   if (opts.remaining && !opts.timeout_arg)
     cli_usage_error ("--remaining needs --timeout");
+  check_process_usage ();
   /* COMMAND's standard output is its own.  */
   if (command && opts.json)
     cli_usage_error ("--json cannot be used with a COMMAND");
@@ -431,25 +350,38 @@ check_usage (void)
     cli_usage_error ("--remaining cannot be used with a COMMAND");
 }
 
-/* The --timeout duration into opts.timeout; NULL without the option or
-   with an infinite duration (then timeout_infinite is set), which waits
-   as long as no option.  */
-static void
-parse_timeout (void)
+/* The DURATION ARG of --OPTION into *TS; return whether it is
+   infinite (*TS then unset).  */
+static bool
+parse_duration_arg (const char *option, const char *arg, struct timespec *ts)
 {
-  const char *arg = opts.timeout_arg;
-  if (!arg)
-    return;
   struct duration d;
   char why[DURATION_MESSAGE_SIZE];
   if (duration_parse (arg, &d) != DURATION_OK)
-    cli_usage_error ("invalid duration %s for --timeout: %s",
-                     quote_file (arg), duration_message (&d, arg, why));
-  opts.timeout_infinite = d.infinite;
-  if (d.infinite)
+    cli_usage_error ("invalid duration %s for --%s: %s", quote_file (arg),
+                     option, duration_message (&d, arg, why));
+  if (!d.infinite)
+    *ts = d.ts;
+  return d.infinite;
+}
+
+/* The --timeout duration into opts.timeout; NULL without the option or
+   with an infinite duration (then timeout_infinite is set), which waits
+   as long as no option.  The same for --kill-after, whose infinite
+   duration sends no KILL.  */
+static void
+parse_timeout (void)
+{
+  if (opts.kill_after_arg
+      && parse_duration_arg ("kill-after", opts.kill_after_arg,
+                             &opts.kill_after))
+    opts.kill_after_arg = NULL;
+  if (!opts.timeout_arg)
     return;
-  opts.timeout_buf = d.ts;
-  opts.timeout = &opts.timeout_buf;
+  opts.timeout_infinite = parse_duration_arg ("timeout", opts.timeout_arg,
+                                              &opts.timeout_buf);
+  if (!opts.timeout_infinite)
+    opts.timeout = &opts.timeout_buf;
 }
 
 /* What main allocates, reachable from here until the exit: a COMMAND that
@@ -464,8 +396,11 @@ parse_command_line (int argc, char **argv)
 {
   int options_argc;
   opts.command = split_command (argc, argv, &options_argc);
-  ctx = cli_context (options_argc, argv, options,
-                     "[OPTION]... TARGET... [-- COMMAND [ARG]...]");
+  /* --kill takes its SIG only as --kill=SIG: "--kill pid:1" waits for
+     pid 1.  */
+  ctx = cli_context_flags (options_argc, argv, options,
+                           "[OPTION]... TARGET... [-- COMMAND [ARG]...]",
+                           CLI_OPTIONAL_AFTER_EQUALS);
   sigemptyset (&opts.wake);
   sigemptyset (&opts.ignore);
   size_t paths_alloc = 0;
@@ -477,6 +412,8 @@ parse_command_line (int argc, char **argv)
         parse_signals ("signal", arg, &opts.wake);
       else if (opt == OPT_IGNORE)
         parse_signals ("ignore", arg, &opts.ignore);
+      else if (opt == OPT_KILL)
+        opts.kill_signal = parse_kill_signal (arg);
       else if (opt == OPT_EXISTS || opt == OPT_GONE || opt == OPT_CLOSED)
         {
           if (opts.n_paths == paths_alloc)
@@ -524,7 +461,7 @@ static _Noreturn void
 wait_failed (const struct target *failed, int err)
 {
   if (failed)
-    watch_failed (failed->watch, err);
+    wait_watch_failed (failed->watch, err);
   if (opts.n_operands + opts.n_paths == 0)
     error (EXIT_FAILURE, -err, "cannot wait for signals");
   error (EXIT_FAILURE, -err, "cannot wait (%s)",
@@ -532,11 +469,73 @@ wait_failed (const struct target *failed, int err)
   abort ();
 }
 
+/* --status: exit now if this kernel cannot give a process's status.  */
+static void
+check_status_kept (void)
+{
+  int kept = process_status_kept ();
+  if (kept < 0)
+    error (EXIT_FAILURE, -kept, "--status: cannot tell whether this kernel "
+           "keeps exit statuses for others");
+  if (!kept)
+    error (EXIT_FAILURE, 0, "--status: this kernel does not give the exit "
+           "status of a process to others than its parent "
+           "(PIDFD_INFO_EXIT: Linux 6.15 or later)");
+}
+
+/* At the deadline, the --kill signal to the processes not ended; return
+   the last signal sent, or 0.  */
+static int
+kill_processes (struct target *t, size_t n, const sigset_t *mask)
+{
+  struct wait_kill k = {
+    .signal = opts.kill_signal, .mask = mask,
+    .grace = opts.kill_after_arg ? &opts.kill_after : NULL,
+    .status = opts.status };
+  struct target *failed;
+  int ret = wait_kill (t, n, &k, &failed);
+  char buf[SIG2STR_MAX];
+  if (ret == -EPERM)
+    error (EXIT_FAILURE, -ret, "cannot send %s to %s",
+           siglist_name (opts.kill_signal, buf), failed->name);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot kill %s", failed->name);
+  return ret;
+}
+
+/* The exit status of a wait that ended with OUTCOME: with --status and
+   a process ready, the first such process's.  */
+static int
+exit_status (int outcome, int killed)
+{
+  if (killed == SIGKILL)
+    return EXIT_SIGNAL_BASE + SIGKILL;
+  if (outcome == WAIT_TIMEOUT)
+    return EXIT_TIMEDOUT;
+  if (outcome == WAIT_SIGNAL)
+    return EXIT_SIGNAL_BASE + wait_caught_signal ();
+  for (size_t i = 0; opts.status && i < opts.n_operands; i++)
+    {
+      const struct target *t = &targets[i];
+      if (t->kind != TARGET_PROCESS || !t->revents)
+        continue;
+      if (t->status != PROCESS_STATUS_KNOWN)
+        error (EXIT_FAILURE, 0, "the status of %s is unknown", t->name);
+      return (WIFEXITED (t->wstatus) ? WEXITSTATUS (t->wstatus)
+              : EXIT_SIGNAL_BASE + WTERMSIG (t->wstatus));
+    }
+  return EXIT_SUCCESS;
+}
+
 int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
   parse_command_line (argc, argv);
+  /* A file changed since then is no older than the wait (--closed).  */
+  wait_start_time (&opts.start);
+  if (opts.status)
+    check_status_kept ();
 
   /* From here on, a --signal signal can only be delivered inside the
      wait: one sent while the targets are opened waits, pending, for the
@@ -544,29 +543,40 @@ main (int argc, char **argv)
   sigset_t inherited_mask, mask;
   setup_signals (&inherited_mask, &mask);
   targets = get_targets ();
-  int ret = (opts.timeout
-             ? wait_count_stops (&opts.wake, &opts.ignore, &mask) : 0);
+  int ret;
+  if (opts.ready_fd >= 0 && (ret = wait_print_ready (opts.ready_fd)) < 0)
+    error (EXIT_FAILURE, -ret, "--ready-fd=%d", opts.ready_fd);
+  ret = (opts.timeout
+         ? wait_count_stops (&opts.wake, &opts.ignore, &mask) : 0);
   if (ret < 0)
     error (EXIT_FAILURE, -ret, "cannot catch signal CONT");
   size_t n = opts.n_operands, n_targets = n + opts.n_paths;
   struct wait_request w = {
     .targets = targets, .n_targets = n_targets, .events = opts.events,
-    .all = opts.all, .select = opts.select, .mask = &mask,
-    .timeout = opts.timeout };
+    .all = opts.all, .count = opts.count, .select = opts.select,
+    .mask = &mask, .timeout = opts.timeout, .status = opts.status };
   struct target *failed;
   int outcome = wait_run (&w, &failed);
   if (outcome < 0)
     wait_failed (failed, outcome);
+  int killed = (outcome == WAIT_TIMEOUT && opts.kill_signal
+                ? kill_processes (targets, n, &mask) : 0);
 
   if (opts.command && outcome == WAIT_READY)
     run_command (targets, n, &inherited_mask);
-  int status = (outcome == WAIT_READY ? EXIT_SUCCESS
-                : outcome == WAIT_TIMEOUT ? EXIT_TIMEDOUT
-                : EXIT_SIGNAL_BASE + wait_caught_signal ());
+  struct wait_report r = {
+    .targets = targets, .n_targets = n_targets, .outcome = outcome,
+    .exit_status = exit_status (outcome, killed), .killed_with = killed,
+    .signal = outcome == WAIT_SIGNAL ? wait_caught_signal () : 0,
+    .remaining = opts.timeout, .infinite = opts.timeout_infinite };
   if (opts.json)
-    print_json (targets, n_targets, outcome, status, opts.timeout);
+    {
+      if (!opts.status)
+        process_read_statuses (targets, n);
+      wait_print_json (&r);
+    }
   else if (!opts.quiet && !opts.command)
-    print_lines (targets, n_targets, outcome, opts.timeout);
+    wait_print_lines (&r, opts.remaining);
   for (size_t i = 0; i < opts.n_paths; i++)
     {
       pathwatch_free (targets[n + i].watch);
@@ -575,5 +585,5 @@ main (int argc, char **argv)
   free (opts.paths);
   free (targets);
   poptFreeContext (ctx);
-  return status;
+  return r.exit_status;
 }

@@ -60,6 +60,8 @@
 #define NC_SYS_inotify_add_watch 4285
 #define NC_SYS_inotify_rm_watch 4286
 #define NC_SYS_pidfd_open 4434
+#define NC_SYS_pidfd_send_signal 4424
+#define NC_SYS_waitid 4278
 #define NC_SYS_fchdir 4133
 #define NC_SYS_pivot_root 4216
 #define NC_SYS_open_tree 4428

@@ -60,6 +60,8 @@
 #define NC_SYS_inotify_add_watch 5244
 #define NC_SYS_inotify_rm_watch 5245
 #define NC_SYS_pidfd_open 5434
+#define NC_SYS_pidfd_send_signal 5424
+#define NC_SYS_waitid 5237
 #define NC_SYS_fchdir 5079
 #define NC_SYS_pivot_root 5151
 #define NC_SYS_open_tree 5428

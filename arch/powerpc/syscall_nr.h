@@ -60,6 +60,8 @@
 #define NC_SYS_inotify_add_watch 276
 #define NC_SYS_inotify_rm_watch 277
 #define NC_SYS_pidfd_open 434
+#define NC_SYS_pidfd_send_signal 424
+#define NC_SYS_waitid 272
 #define NC_SYS_fchdir 133
 #define NC_SYS_pivot_root 203
 #define NC_SYS_open_tree 428

@@ -60,6 +60,8 @@
 #define NC_SYS_inotify_add_watch 27
 #define NC_SYS_inotify_rm_watch 28
 #define NC_SYS_pidfd_open 434
+#define NC_SYS_pidfd_send_signal 424
+#define NC_SYS_waitid 95
 #define NC_SYS_fchdir 50
 #define NC_SYS_pivot_root 41
 #define NC_SYS_open_tree 428

@@ -60,6 +60,8 @@
 #define NC_SYS_inotify_add_watch 152
 #define NC_SYS_inotify_rm_watch 156
 #define NC_SYS_pidfd_open 434
+#define NC_SYS_pidfd_send_signal 424
+#define NC_SYS_waitid 279
 #define NC_SYS_fchdir 176
 #define NC_SYS_pivot_root 146
 #define NC_SYS_open_tree 428

@@ -60,6 +60,8 @@
 #define NC_SYS_inotify_add_watch 254
 #define NC_SYS_inotify_rm_watch 255
 #define NC_SYS_pidfd_open 434
+#define NC_SYS_pidfd_send_signal 424
+#define NC_SYS_waitid 247
 #define NC_SYS_fchdir 81
 #define NC_SYS_pivot_root 155
 #define NC_SYS_open_tree 428

@@ -9,6 +9,29 @@
 
 #include "c-ctype.h"
 
+/* The signal that ITEM, in upper case, names, or 0.  */
+static int
+item_signal (const char *item)
+{
+  const char *name = item + (strncmp (item, "SIG", 3) == 0 ? 3 : 0);
+  int sig;
+  if (str2sig (name, &sig) != 0 || sig <= 0 || sig >= NSIG)
+    return 0;
+  return sig;
+}
+
+int
+siglist_parse_one (const char *name)
+{
+  char item[SIG2STR_MAX + 3];
+  size_t len = strlen (name);
+  if (len >= sizeof item)
+    return 0;
+  for (size_t i = 0; i <= len; i++)
+    item[i] = c_toupper (name[i]);
+  return item_signal (item);
+}
+
 enum siglist_error
 siglist_parse (char *list, sigset_t *set, char **bad)
 {
@@ -19,10 +42,9 @@ siglist_parse (char *list, sigset_t *set, char **bad)
         *comma = '\0';
       for (char *p = item; *p; p++)
         *p = c_toupper (*p);
-      const char *name = item + (strncmp (item, "SIG", 3) == 0 ? 3 : 0);
-      int sig;
+      int sig = item_signal (item);
       enum siglist_error err = SIGLIST_OK;
-      if (str2sig (name, &sig) != 0 || sig <= 0 || sigaddset (set, sig) != 0)
+      if (!sig || sigaddset (set, sig) != 0)
         err = SIGLIST_UNKNOWN;
       else if (sig == SIGKILL || sig == SIGSTOP)
         err = SIGLIST_UNCATCHABLE;

@@ -26,6 +26,10 @@ enum siglist_error
    before it are in *SET.  */
 enum siglist_error siglist_parse (char *list, sigset_t *set, char **bad);
 
+/* The one signal NAME names, as an item of a list is written (KILL and
+   STOP too, which can be sent); 0 if it names none.  */
+int siglist_parse_one (const char *name);
+
 /* Whether *SET holds no signal.  */
 bool siglist_empty (const sigset_t *set);
 

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 
 #include "sys/arch.h"
@@ -275,6 +276,35 @@ int
 sys_pidfd_open (pid_t pid, unsigned int flags)
 {
   return nc_syscall2 (NC_SYS_pidfd_open, pid, flags);
+}
+
+/* int pidfd_send_signal (int pidfd, int sig, siginfo_t *info,
+                          unsigned int flags);  */
+int
+sys_pidfd_send_signal (int pidfd, int sig, siginfo_t *info,
+                       unsigned int flags)
+{
+  return nc_syscall4 (NC_SYS_pidfd_send_signal, pidfd, sig, info, flags);
+}
+
+/* <linux/pidfd.h>'s request, encoded by each architecture's _IOWR with
+   the size of the structure, which the kernel reads as its version.  */
+#define NC_PIDFD_GET_INFO _IOWR (0xFF, 11, struct nc_pidfd_info)
+
+/* int ioctl (int pidfd, PIDFD_GET_INFO, struct pidfd_info *info);  */
+int
+sys_pidfd_get_info (int pidfd, struct nc_pidfd_info *info)
+{
+  return sys_ioctl (pidfd, NC_PIDFD_GET_INFO, (unsigned long) info);
+}
+
+/* int waitid (idtype_t idtype, id_t id, siginfo_t *info, int options,
+               struct rusage *rusage);  */
+int
+sys_waitid (int idtype, int id, siginfo_t *info, int options,
+            struct rusage *rusage)
+{
+  return nc_syscall5 (NC_SYS_waitid, idtype, id, info, options, rusage);
 }
 
 /* int inotify_init1 (int flags);  */

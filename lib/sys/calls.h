@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -57,6 +58,19 @@ struct nc_open_how
   uint64_t flags;
   uint64_t mode;
   uint64_t resolve;
+};
+
+/* The kernel's struct pidfd_info (<linux/pidfd.h>, Linux 6.13; its
+   EXIT_CODE from 6.15): MASK, the PIDFD_INFO_* bits asked for, then
+   those filled in; EXIT_CODE, a wait status as waitpid(2) gives it, once
+   the process has been reaped.  */
+struct nc_pidfd_info
+{
+  uint64_t mask;
+  uint64_t cgroupid;
+  uint32_t pid, tgid, ppid;
+  uint32_t ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+  int32_t exit_code;
 };
 
 /* The value of CALL, a sys_* call, made again while it answers -EINTR.
@@ -121,6 +135,16 @@ int sys_rt_sigprocmask (int how, const sigset_t *set, sigset_t *oldset);
    the process has ended) and directories (an inotify descriptor, readable
    once an event is queued).  */
 int sys_pidfd_open (pid_t pid, unsigned int flags);
+/* Send SIG to the process of PIDFD, which a reused pid can never be
+   (Linux 5.1).  */
+int sys_pidfd_send_signal (int pidfd, int sig, siginfo_t *info,
+                           unsigned int flags);
+/* ioctl (PIDFD, PIDFD_GET_INFO, INFO): what INFO->mask asks for, of the
+   process of PIDFD (Linux 6.13; ENOTTY before).  */
+int sys_pidfd_get_info (int pidfd, struct nc_pidfd_info *info);
+/* The raw waitid, with its fifth argument, RUSAGE (NULL: none).  */
+int sys_waitid (int idtype, int id, siginfo_t *info, int options,
+                struct rusage *rusage);
 int sys_inotify_init1 (int flags);
 int sys_inotify_add_watch (int fd, const char *path, uint32_t mask);
 int sys_inotify_rm_watch (int fd, int wd);

@@ -19,6 +19,17 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 
+/* What PIDFD_GET_INFO fills in (Linux 6.13; PIDFD_INFO_EXIT, 6.15).  */
+#ifndef PIDFD_INFO_PID
+# define PIDFD_INFO_PID (1UL << 0)
+#endif
+#ifndef PIDFD_INFO_EXIT
+# define PIDFD_INFO_EXIT (1UL << 3)
+#endif
+/* waitid's idtype for a pidfd (Linux 5.4): a value of the C library's
+   enum idtype_t where it has one, so not a macro of that name.  */
+#define NC_P_PIDFD 3
+
 /* The most iovecs one readv/writev family call takes: UIO_MAXIOV, 1024
    on every Linux architecture.  */
 #ifndef IOV_MAX

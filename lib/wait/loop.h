@@ -36,6 +36,9 @@ struct wait_request
   size_t n_targets;              /* 0: wait for a signal alone */
   short events;                  /* a descriptor target's poll events */
   bool all;                      /* until every target is ready */
+  size_t count;                  /* until that many are; 0: one */
+  bool status;                   /* a process is ready once its status
+                                    is known, or known to be unknown */
   bool select;                   /* by pselect6 rather than ppoll (each
                                     descriptor below FD_SETSIZE) */
   const sigset_t *mask;          /* the signal mask during the wait */
@@ -51,13 +54,15 @@ struct wait_request
    one ready from the start ends the wait as well, after one wait that
    does not sleep, which finds the other targets ready with it.  Targets
    found ready before a signal or the end of the time still end the wait
-   as ready.  Without targets, the wait is rt_sigsuspend, or with a
-   timeout ppoll (or pselect6) on no descriptor.
+   as ready.  With W->status, an ended process whose parent has not
+   reaped it yet is waited for until it is (process_status).  Without
+   targets, the wait is rt_sigsuspend, or with a timeout ppoll (or
+   pselect6) on no descriptor.
 
    Return how the wait ended, *W->timeout the time left (zero on a
    timeout: the kernel does not write it back under STICKY_TIMEOUTS); or
-   -errno, the error of the wait, or of a path target's watch, then
-   *FAILED (else NULL).  */
+   -errno, the error of the wait, of a path target's watch or of a
+   process target's status, then *FAILED (else NULL).  */
 int wait_run (const struct wait_request *w, struct target **failed);
 
 /* *DEADLINE = *NOW + *TS, two normalized, non-negative times; a sum
@@ -65,6 +70,12 @@ int wait_run (const struct wait_request *w, struct target **failed);
    last second (a wait of "inf" has a deadline that never comes).  */
 void wait_deadline (const struct timespec *now, const struct timespec *ts,
                     struct timespec *deadline);
+
+/* *START = when this process started (forked), as the file times of
+   the coarse clock would say it: from /proc/self/stat's start time (in
+   clock ticks, rounded down), less a jiffy at most (10 ms); or, where
+   that cannot be read, now on CLOCK_REALTIME_COARSE.  */
+void wait_start_time (struct timespec *start);
 
 /* *LEFT = *DEADLINE - *NOW, or zero once the deadline has passed.  */
 void wait_time_left (const struct timespec *deadline,

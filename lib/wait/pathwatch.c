@@ -85,6 +85,10 @@ struct pathwatch
   ssize_t final_step;    /* the step of the last component, or -1 */
   bool exists;           /* the last resolution reached the end */
   bool resolved_once;
+  /* PATHWATCH_CLOSED: when the waiter started, at the granularity of
+     file times; a file changed since then is no older than the wait.  */
+  bool since_set;
+  struct timespec since;
   /* PATHWATCH_CLOSED: the file found at the end, and its watch.  */
   int file_wd;
   bool file_known;
@@ -207,6 +211,14 @@ open_for_writing (const char *path)
   return ret == 0 ? 0 : ret == -EAGAIN ? 1 : ret;
 }
 
+/* Whether the file time T is before SINCE.  */
+static bool
+older (const struct statx_timestamp *t, const struct timespec *since)
+{
+  return (t->tv_sec < since->tv_sec
+          || (t->tv_sec == since->tv_sec && t->tv_nsec < since->tv_nsec));
+}
+
 /* The file of a PATHWATCH_CLOSED found at FINAL by a resolution, of
    status STX: watch it for closes.  If it is not the file the last
    resolution found (nor the one there at the start, which waits for its
@@ -227,6 +239,11 @@ check_final_file (struct pathwatch *pw, const char *final,
                   || stx->stx_mtime.tv_sec != pw->file_mtime.tv_sec
                   || stx->stx_mtime.tv_nsec != pw->file_mtime.tv_nsec);
   bool check = pw->resolved_once && (!same || (pw->overflow && changed));
+  /* At the first walk, a file written since the waiter started may have
+     been closed before the watch: it counts if no one still writes.  */
+  bool fresh = (!pw->resolved_once && pw->since_set
+                && (!older (&stx->stx_mtime, &pw->since)
+                    || !older (&stx->stx_ctime, &pw->since)));
   if (S_ISDIR (stx->stx_mode))
     ;     /* never written, never closed after writing */
   else if (!S_ISREG (stx->stx_mode))
@@ -249,11 +266,12 @@ check_final_file (struct pathwatch *pw, const char *final,
           && !uses_wd (pw->steps, pw->n_steps, pw->file_wd))
         sys_inotify_rm_watch (pw->fd, pw->file_wd);
       pw->file_wd = wd;
-      int writing = check ? open_for_writing (final) : 1;
+      int writing = check || fresh ? open_for_writing (final) : 1;
       /* Gone again: its directory's watch says so.  */
       bool gone = (writing == -ENOENT || writing == -ENOTDIR
                    || writing == -ELOOP);
-      if (writing == 0 || (writing < 0 && !gone && !pw->created))
+      if (writing == 0
+          || (check && writing < 0 && !gone && !pw->created))
         pw->ready = true;
     }
   pw->file_known = true;
@@ -408,7 +426,8 @@ walk_step (struct pathwatch *pw, struct resolution *r)
     pw->final_step = pw->n_steps - 1;
   str_child (&r->child, r->dir.s, pw->steps[pw->n_steps - 1].name);
   int ret = sys_statx (AT_FDCWD, r->child.s, AT_SYMLINK_NOFOLLOW,
-                       STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME,
+                       (STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME
+                        | STATX_CTIME),
                        &r->stx);
   if (ret == -ENOENT || ret == -ENOTDIR)
     return 0;
@@ -486,12 +505,15 @@ resolve (struct pathwatch *pw)
 
 int
 pathwatch_start (const char *path, enum pathwatch_event event, bool follow,
-                 struct pathwatch **pwp)
+                 const struct timespec *since, struct pathwatch **pwp)
 {
   struct pathwatch *pw = xzalloc (sizeof *pw);
   *pwp = pw;
   pw->event = event;
   pw->follow = follow;
+  pw->since_set = since != NULL;
+  if (since)
+    pw->since = *since;
   pw->path = xstrdup (path);
   pw->file_wd = -1;
   pw->fd = sys_inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);

@@ -15,6 +15,7 @@
 #define NC_WAIT_PATHWATCH_H
 
 #include <stdbool.h>
+#include <time.h>
 
 enum pathwatch_event
 {
@@ -26,11 +27,17 @@ enum pathwatch_event
 struct pathwatch;
 
 /* Start watching PATH for EVENT in *PW; FOLLOW: a symbolic link at the
-   end of PATH is followed (one on the way always is).  Return 0, or
-   -errno, pathwatch_failed() then naming the path concerned.  *PW is set
-   in either case; give it to pathwatch_free.  */
+   end of PATH is followed (one on the way always is).  SINCE, for
+   PATHWATCH_CLOSED: when the waiter started, as CLOCK_REALTIME_COARSE
+   gave it (the clock of file times), or NULL; a file at PATH from the
+   start whose data or status changed at or after SINCE, and that no one
+   has open for writing (a read lease tells), counts as closed at once:
+   it was written and closed before its watch was in place.  Return 0,
+   or -errno, pathwatch_failed() then naming the path concerned.  *PW is
+   set in either case; give it to pathwatch_free.  */
 int pathwatch_start (const char *path, enum pathwatch_event event,
-                     bool follow, struct pathwatch **pw);
+                     bool follow, const struct timespec *since,
+                     struct pathwatch **pw);
 
 /* The descriptor to wait on for reading.  */
 int pathwatch_fd (const struct pathwatch *pw);

@@ -150,10 +150,11 @@ take_descriptor (struct target *t)
 
 /* Start watching the path of the target T.  Return 0 or -errno.  */
 static int
-watch_path (struct target *t, bool follow)
+watch_path (struct target *t, bool follow, const struct timespec *since)
 {
   t->opened = true;
-  int ret = pathwatch_start (t->name, t->path_event, follow, &t->watch);
+  int ret = pathwatch_start (t->name, t->path_event, follow, since,
+                             &t->watch);
   if (ret == 0)
     t->fd = pathwatch_fd (t->watch);
   return ret;
@@ -161,7 +162,7 @@ watch_path (struct target *t, bool follow)
 
 int
 targets_open (struct target *t, size_t n, short events, bool follow,
-              struct target **failed)
+              const struct timespec *since, struct target **failed)
 {
   for (size_t i = 0; i < n; i++)
     {
@@ -169,6 +170,7 @@ targets_open (struct target *t, size_t n, short events, bool follow,
       t[i].opened = false;
       t[i].revents = 0;
       t[i].watch = NULL;
+      t[i].status = -1;
     }
   int ret = 0;
   *failed = NULL;
@@ -180,7 +182,7 @@ targets_open (struct target *t, size_t n, short events, bool follow,
         && (ret = open_operand (&t[i], events)) < 0)
       *failed = &t[i];
   for (size_t i = 0; i < n && !*failed; i++)
-    if (t[i].kind == TARGET_PATH && (ret = watch_path (&t[i], follow)) < 0)
+    if (t[i].kind == TARGET_PATH && (ret = watch_path (&t[i], follow, since)) < 0)
       *failed = &t[i];
   return ret;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "wait/pathwatch.h"
 
@@ -30,6 +31,11 @@ struct target
   short revents;       /* the events that made it ready; 0 while not */
   enum pathwatch_event path_event;     /* TARGET_PATH */
   struct pathwatch *watch;             /* TARGET_PATH */
+  /* TARGET_PROCESS, once ready with its status asked for: an enum
+     process_status of wait/pidfd.h, and the wait status if known; -1
+     while not.  */
+  int status;
+  int wstatus;
 };
 
 /* The number of the descriptor that NAME names: digits only, no sign, no
@@ -64,7 +70,8 @@ int target_open (const char *name, short events);
    pid reused after the process has ended is never mistaken for it; any
    other name is opened by target_open for EVENTS, and refused if a
    directory (EISDIR), which would always look ready; a path is watched
-   by pathwatch_start, FOLLOW a link at its end.  Return 0, or -errno
+   by pathwatch_start, FOLLOW a link at its end, SINCE the start of the
+   waiter (see pathwatch_start).  Return 0, or -errno
    with *FAILED the target that failed, where its fields say at which
    step: a descriptor number not open (opened false); a file that could
    not be opened (opened, fd -1) or cannot be waited for (opened, fd
@@ -72,7 +79,7 @@ int target_open (const char *name, short events);
    or ENOENT for a thread that does not lead its process); a path
    (pathwatch_failed names what).  */
 int targets_open (struct target *t, size_t n, short events, bool follow,
-                  struct target **failed);
+                  const struct timespec *since, struct target **failed);
 
 /* Put the N targets of T on descriptors 3 to 2 + N, in order, each that
    targets_open opened made blocking (what a reader of it expects of a

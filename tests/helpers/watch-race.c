@@ -25,6 +25,15 @@
        creations that began before the tool was asleep in its wait
        (/proc/PID/syscall: ppoll or pselect6) and those after.
 
+   watch-race [-c] [-d MAXUS] closed N TOOL [ARG]...
+       Each round: a writer at work on a file last changed an hour ago
+       (open for writing before TOOL starts) writes a line and closes it
+       at a random moment from 0 to 30 ms (MAXUS) after TOOL has exec'd;
+       with -c, the file is created, written and closed then.  TOOL ARG...
+       FILE (ARG... ends with --closed) must exit 0 within 10 s: a file
+       written after TOOL started and closed before its watch was in
+       place counts as closed all the same.
+
    watch-race [-d MAXUS] pid N TOOL [ARG]...
        Each round: fork a sibling, a process of this driver that TOOL
        knows only by its number, then run TOOL ARG... pid:SIBLING.  The
@@ -72,6 +81,7 @@ static _Noreturn void
 usage (void)
 {
   fputs ("usage: watch-race [-r] [-d MAXUS] tree N TOOL [ARG]...\n"
+         "       watch-race [-c] [-d MAXUS] closed N TOOL [ARG]...\n"
          "       watch-race [-d MAXUS] pid N TOOL [ARG]...\n", stderr);
   exit (2);
 }
@@ -349,6 +359,85 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
   return missed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* --- closed ------------------------------------------------------------ */
+
+/* Open PATH for writing, made if CREATE, and written an hour ago if not
+   made: a file last changed before the tool started.  */
+static int
+open_writer (const char *path, bool create)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0),
+                 0644);
+  if (fd < 0)
+    race_die ("open %s: %s", path, strerror (errno));
+  return fd;
+}
+
+/* Make PATH, an empty file last changed an hour ago.  */
+static void
+make_old_file (const char *path)
+{
+  close (open_writer (path, true));
+  struct timespec past[2];
+  clock_gettime (CLOCK_REALTIME, &past[0]);
+  past[0].tv_sec -= 3600;
+  past[1] = past[0];
+  must (utimensat (AT_FDCWD, path, past, 0), "utimensat", path);
+}
+
+static int
+run_closed (unsigned n, bool create, unsigned long max_us, char **command,
+            int count)
+{
+  const char *mode = create ? "closed -c" : "closed";
+  char base[] = "watch-race.XXXXXX";
+  if (!mkdtemp (base))
+    race_die ("mkdtemp: %s", strerror (errno));
+  unsigned long lo = 0, hi = max_us ? max_us : 30000;
+  unsigned missed = 0, before = 0, after = 0;
+  for (unsigned round = 1; round <= n; round++)
+    {
+      char target[PATH_MAX];
+      snprintf (target, sizeof target, "%s/file.%u", base, round);
+      int fd = -1;
+      if (!create)
+        {
+          make_old_file (target);
+          fd = open_writer (target, false);
+        }
+      unsigned long delay = moment (lo, hi);
+
+      pid_t pid = spawn (command, count, target);
+      pause_us (delay);
+      if (race_in_wait (pid) == 1)
+        after++;
+      else
+        before++;
+      if (create)
+        fd = open_writer (target, true);
+      static const char line[] = "written by watch-race\n";
+      if (write (fd, line, sizeof line - 1) != (ssize_t) (sizeof line - 1))
+        race_die ("write %s: %s", target, strerror (errno));
+      must (close (fd), "close", target);
+
+      bool killed;
+      double ended;
+      int status = reap (pid, &killed, &ended);
+      if (killed || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        {
+          missed++;
+          report_missed (mode, round, n, status, killed);
+        }
+      must (unlink (target), "unlink", target);
+    }
+  if (rmdir (base) != 0)
+    race_die ("rmdir %s: %s", base, strerror (errno));
+  printf ("%s: %u of %u rounds seen, %u missed (closed before the tool "
+          "slept in its wait: %u, after: %u; moments %lu-%lu us)\n", mode,
+          n - missed, n, missed, before, after, lo, hi);
+  return missed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 /* --- pid --------------------------------------------------------------- */
 
 /* What the sibling shares with this driver.  */
@@ -455,12 +544,14 @@ int
 main (int argc, char **argv)
 {
   setvbuf (stdout, NULL, _IOLBF, 0);
-  bool rename_into_place = false;
+  bool rename_into_place = false, create = false;
   unsigned long max_us = 0;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++)
     if (strcmp (argv[i], "-r") == 0)
       rename_into_place = true;
+    else if (strcmp (argv[i], "-c") == 0)
+      create = true;
     else if (strcmp (argv[i], "-d") == 0 && i + 1 < argc)
       max_us = race_number (argv[++i], usage);
     else
@@ -481,7 +572,12 @@ main (int argc, char **argv)
   uint64_t seed = rng_state;
 
   int status;
-  if (strcmp (mode, "tree") == 0)
+  if (create && strcmp (mode, "closed") != 0)
+    usage ();
+  if (strcmp (mode, "closed") == 0 && !rename_into_place)
+    status = run_closed ((unsigned) n, create, max_us, argv + i + 2,
+                         argc - i - 2);
+  else if (strcmp (mode, "tree") == 0)
     status = run_tree ((unsigned) n, rename_into_place, max_us, argv + i + 2,
                        argc - i - 2);
   else if (strcmp (mode, "pid") == 0 && !rename_into_place)

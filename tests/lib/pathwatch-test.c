@@ -127,7 +127,7 @@ test_exists_deep (void)
   struct pathwatch *w;
   char path[4096];
   snprintf (path, sizeof path, "%s/a/b/c/f", scratch);
-  int ret = pathwatch_start (path, PATHWATCH_EXISTS, false, &w);
+  int ret = pathwatch_start (path, PATHWATCH_EXISTS, false, NULL, &w);
   tap_check (ret == 0 && !pathwatch_ready (w), NULL,
              "exists: a/b/c/f missing: started, not ready");
   check_watched (w, "exists: only the scratch directory watched", "", NULL);
@@ -161,7 +161,7 @@ test_gone_moved_ancestor (void)
   make_dir ("g");
   make_dir ("g/h");
   make_file ("g/h/f", "x");
-  int ret = pathwatch_start (path, PATHWATCH_GONE, false, &w);
+  int ret = pathwatch_start (path, PATHWATCH_GONE, false, NULL, &w);
   tap_check (ret == 0 && !pathwatch_ready (w), NULL,
              "gone: g/h/f there: not ready");
   check_watched (w, "gone: the scratch, g, g/h watched", "", "g", "g/h",
@@ -172,7 +172,7 @@ test_gone_moved_ancestor (void)
   pathwatch_free (w);
 
   /* The watches of the directories that left the way are removed.  */
-  ret = pathwatch_start (path, PATHWATCH_EXISTS, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_EXISTS, false, NULL, &w);
   tap_check (ret == 0 && !pathwatch_ready (w), NULL,
              "exists: g/h/f after g left: not ready");
   if (rename (at ("g2"), at ("g")) != 0)
@@ -183,7 +183,7 @@ test_gone_moved_ancestor (void)
     tap_die ("rename");
   pathwatch_free (w);
   snprintf (path, sizeof path, "%s/g/h/f", scratch);
-  ret = pathwatch_start (path, PATHWATCH_GONE, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_GONE, false, NULL, &w);
   tap_check (ret == 0 && pathwatch_ready (w), NULL,
              "gone: already gone at the start: ready");
   pathwatch_free (w);
@@ -198,7 +198,7 @@ test_symlinked_dir (void)
   if (symlink ("real", at ("link")) != 0)
     tap_die ("symlink");
   snprintf (path, sizeof path, "%s/link/sub/f", scratch);
-  int ret = pathwatch_start (path, PATHWATCH_EXISTS, false, &w);
+  int ret = pathwatch_start (path, PATHWATCH_EXISTS, false, NULL, &w);
   tap_check (ret == 0 && !pathwatch_ready (w), NULL,
              "link: link/sub/f missing: not ready");
   check_watched (w, "link: the link's directory and its target watched",
@@ -213,11 +213,11 @@ test_symlinked_dir (void)
   if (symlink ("target", at ("dangling")) != 0)
     tap_die ("symlink");
   snprintf (path, sizeof path, "%s/dangling", scratch);
-  ret = pathwatch_start (path, PATHWATCH_EXISTS, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_EXISTS, false, NULL, &w);
   tap_check (ret == 0 && pathwatch_ready (w), NULL,
              "link: a dangling link exists");
   pathwatch_free (w);
-  ret = pathwatch_start (path, PATHWATCH_EXISTS, true, &w);
+  ret = pathwatch_start (path, PATHWATCH_EXISTS, true, NULL, &w);
   tap_check (ret == 0 && !pathwatch_ready (w), NULL,
              "link: followed, a dangling link does not exist");
   make_file ("target", "");
@@ -233,7 +233,7 @@ test_closed (void)
   make_dir ("cl");
   make_file ("cl/f", "old");
   snprintf (path, sizeof path, "%s/cl/f", scratch);
-  int ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  int ret = pathwatch_start (path, PATHWATCH_CLOSED, false, NULL, &w);
   tap_check (ret == 0 && !pathwatch_ready (w), NULL,
              "closed: a file there at the start: not ready");
   check_watched (w, "closed: the way and the file watched", "", "cl",
@@ -259,7 +259,7 @@ test_closed (void)
   pathwatch_free (w);
 
   /* A file renamed into place, complete: ready.  */
-  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, NULL, &w);
   make_file ("cl/tmp", "whole");
   check_update (w, 0, "closed: a temporary file written: not ready");
   if (rename (at ("cl/tmp"), path) != 0)
@@ -270,14 +270,14 @@ test_closed (void)
   /* Created, written and closed before any walk saw it: the directory
      reports the close by name.  */
   snprintf (path, sizeof path, "%s/cl/quick", scratch);
-  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, NULL, &w);
   make_file ("cl/quick", "all at once");
   check_update (w, 1, "closed: created, written and closed at once: ready");
   pathwatch_free (w);
 
   /* The same file written through a hard link elsewhere: its own watch
      sees the close.  */
-  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, NULL, &w);
   make_dir ("cl2");
   if (link (path, "cl2/other") != 0)
     tap_die ("link");
@@ -290,7 +290,7 @@ test_closed (void)
      at the path.  */
   make_file ("cl/removed", "x");
   snprintf (path, sizeof path, "%s/cl/removed", scratch);
-  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, NULL, &w);
   int held = open (path, O_WRONLY | O_APPEND | O_CLOEXEC);
   if (held < 0)
     tap_die ("open");
@@ -303,7 +303,7 @@ test_closed (void)
 
   /* A directory never counts.  */
   snprintf (path, sizeof path, "%s/cl/d", scratch);
-  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_CLOSED, false, NULL, &w);
   make_dir ("cl/d");
   check_update (w, 0, "closed: a directory made there: not ready");
   pathwatch_free (w);
@@ -313,17 +313,17 @@ static void
 test_errors (void)
 {
   struct pathwatch *w;
-  int ret = pathwatch_start ("", PATHWATCH_EXISTS, false, &w);
+  int ret = pathwatch_start ("", PATHWATCH_EXISTS, false, NULL, &w);
   tap_check (ret == -ENOENT, NULL, "an empty path: -ENOENT");
   pathwatch_free (w);
   char path[4096];
   make_file ("plain", "");
   snprintf (path, sizeof path, "%s/plain/", scratch);
-  ret = pathwatch_start (path, PATHWATCH_EXISTS, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_EXISTS, false, NULL, &w);
   tap_check (ret == 0 && !pathwatch_ready (w), NULL,
              "plain/ with plain a file: does not exist");
   pathwatch_free (w);
-  ret = pathwatch_start (path, PATHWATCH_GONE, false, &w);
+  ret = pathwatch_start (path, PATHWATCH_GONE, false, NULL, &w);
   tap_check (ret == 0 && pathwatch_ready (w), NULL,
              "plain/ with plain a file: gone");
   pathwatch_free (w);

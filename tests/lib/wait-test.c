@@ -63,15 +63,15 @@ test_open_failures (void)
 {
   struct target t = { .name = "999" };
   struct target *failed;
-  int ret = targets_open (&t, 1, POLLIN, false, &failed);
+  int ret = targets_open (&t, 1, POLLIN, false, NULL, &failed);
   tap_check (ret == -EBADF && failed == &t && !t.opened, NULL,
              "targets_open: a descriptor number not open: EBADF, not opened");
   t = (struct target) { .name = "no such file" };
-  ret = targets_open (&t, 1, POLLIN, false, &failed);
+  ret = targets_open (&t, 1, POLLIN, false, NULL, &failed);
   tap_check (ret == -ENOENT && failed == &t && t.opened && t.fd < 0, NULL,
              "targets_open: a missing file: ENOENT, opened, no descriptor");
   t = (struct target) { .name = "." };
-  ret = targets_open (&t, 1, POLLIN, false, &failed);
+  ret = targets_open (&t, 1, POLLIN, false, NULL, &failed);
   tap_check (ret == -EISDIR && failed == &t && t.opened && t.fd >= 0, NULL,
              "targets_open: a directory: EISDIR, with its descriptor");
   if (t.fd >= 0)
@@ -88,7 +88,7 @@ test_one_or_all (bool select)
   make_pipe (b, nb);
   struct target t[2] = { { .name = na }, { .name = nb } };
   struct target *failed;
-  if (targets_open (t, 2, POLLIN, false, &failed) != 0)
+  if (targets_open (t, 2, POLLIN, false, NULL, &failed) != 0)
     tap_die ("targets_open");
   xwrite (b[1], "x", 1);
   struct timespec timeout = { 10, 0 };
@@ -124,7 +124,7 @@ test_path_ready_at_start (void)
                          { .name = ".", .kind = TARGET_PATH,
                            .path_event = PATHWATCH_EXISTS } };
   struct target *failed;
-  if (targets_open (t, 2, POLLIN, false, &failed) != 0)
+  if (targets_open (t, 2, POLLIN, false, NULL, &failed) != 0)
     tap_die ("targets_open");
   int outcome = run (t, 2, false, false, NULL);
   tap_check (outcome == WAIT_READY && t[1].revents == POLLIN
@@ -184,7 +184,7 @@ test_pass (void)
     {
       struct target t[2] = { { .name = na }, { .name = nb } };
       struct target *failed;
-      if (targets_open (t, 2, POLLIN, false, &failed) != 0)
+      if (targets_open (t, 2, POLLIN, false, NULL, &failed) != 0)
         _exit (2);
       t[1].revents = POLLIN;
       char *ready;

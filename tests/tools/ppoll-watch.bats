@@ -310,8 +310,17 @@ hold_for_writing() {
 
 # --- --closed -------------------------------------------------------------
 
+# older_than_start: wait until what was just written is older than a
+# wait started now, by more than file times can tell: a file changed
+# since a little before the start (a jiffy, the clock tick of the start
+# time) counts as closed at once when no one writes it any more.
+older_than_start() {
+  sleep 0.1
+}
+
 @test "--closed: a file already there, written and closed during the wait" {
   echo one >file
+  older_than_start
   start_wait --closed file -t 30s
   echo two >>file
   finish_wait
@@ -321,6 +330,7 @@ hold_for_writing() {
 
 @test "--closed: a read-only open and close does not count: 124" {
   echo one >file
+  older_than_start
   # A file there at the start waits for its next close after writing.
   start_wait --closed file -t 1s
   cat file >/dev/null
@@ -333,6 +343,7 @@ hold_for_writing() {
 
 @test "--closed: a file renamed into place (the atomic replace)" {
   echo old >file
+  older_than_start
   start_wait --closed file -t 30s
   echo new >.file.tmp
   mv .file.tmp file
@@ -514,7 +525,8 @@ o = json.loads(sys.stdin.read())
 print(o["result"], o["status"], json.dumps(o["ready"], separators=(",", ":")))' \
     <<<"$output"
   assert_success
-  assert_output "ready 0 [{\"target\":\"pid:$ZOMBIE\",\"events\":[\"exit\"]},{\"target\":\"file\",\"events\":[\"exists\"]},{\"target\":\"nothere\",\"events\":[\"gone\"]}]"
+  # A zombie: its parent has not collected its status yet.
+  assert_output "ready 0 [{\"target\":\"pid:$ZOMBIE\",\"events\":[\"exit\"],\"status\":\"pending\"},{\"target\":\"file\",\"events\":[\"exists\"]},{\"target\":\"nothere\",\"events\":[\"gone\"]}]"
 }
 
 @test "--select: a pid target and a path target" {
@@ -547,6 +559,35 @@ anon_inode:[pidfd]
 0"
 }
 
+@test "a directory that can be read but not searched: its search permission named" {
+  require_nobody
+  mkdir -p d/e
+  chmod 777 .
+  chmod 644 d
+  run --separate-stderr as_nobody "$NC_BINDIR/ppoll-wait" --exists d/e/f -t 0
+  assert_failure 1
+  assert_equal "$stderr" "ppoll-wait: cannot watch './d/e' (no search \
+permission on the directory './d'): Permission denied"
+  # Searched but not read: the watch needs read permission.
+  chmod 711 d
+  run --separate-stderr as_nobody "$NC_BINDIR/ppoll-wait" --exists d/e/f -t 0
+  assert_failure 1
+  assert_equal "$stderr" "ppoll-wait: cannot watch './d' (a watch needs \
+read permission on each directory on the way): Permission denied"
+}
+
+@test "a long path in a message is shortened, its end shown" {
+  local long
+  long=$(printf 'x%.0s' {1..200})
+  mkdir -p "d/$long"
+  : >"d/$long/file"
+  run --separate-stderr ppoll-wait -t 0 "d/$long/file/$long"
+  assert_failure 1
+  [[ ${#stderr} -lt 300 ]] || fail "${#stderr} bytes: $stderr"
+  [[ $stderr == "ppoll-wait: cannot open '"*"/$long': Not a directory" ]] \
+    || fail "$stderr"
+}
+
 # --- the races ----------------------------------------------------------------
 
 @test "race: a/b/c/file made as the wait starts, 300 rounds, none missed" {
@@ -566,6 +607,51 @@ anon_inode:[pidfd]
   assert_output --regexp '^pid: 300 of 300 rounds seen, 0 missed'
 }
 
+@test "race: --closed, a writer at work at the start closes 0-30 ms later, 300 rounds, none missed" {
+  require_helper "$WATCH_RACE"
+  run "$WATCH_RACE" closed 300 ppoll-wait -q -t 10s --closed
+  assert_success
+  assert_output --regexp '^closed: 300 of 300 rounds seen, 0 missed'
+  # The moments within the start-up itself, where the watch is not set.
+  run "$WATCH_RACE" -d 3000 closed 300 ppoll-wait -q -t 10s --closed
+  assert_success
+  assert_output --regexp '^closed: 300 of 300 rounds seen, 0 missed'
+}
+
+@test "race: --closed, a file created, written and closed 0-30 ms after the start, 300 rounds, none missed" {
+  require_helper "$WATCH_RACE"
+  run "$WATCH_RACE" -c closed 300 ppoll-wait -q -t 10s --closed
+  assert_success
+  assert_output --regexp '^closed -c: 300 of 300 rounds seen, 0 missed'
+  run "$WATCH_RACE" -c -d 3000 closed 300 ppoll-wait -q -t 10s --closed
+  assert_success
+  assert_output --regexp '^closed -c: 300 of 300 rounds seen, 0 missed'
+}
+
+@test "--closed: a file changed before the start, or still open for writing, waits for a close" {
+  # Written and closed before the start: not a close of this wait.
+  echo old >f
+  older_than_start
+  run ppoll-wait -q --closed f -t 300ms
+  assert_failure 124
+  # Written just now, as the wait starts, by a writer that holds it open:
+  # the wait goes on until the writer closes it.
+  mkfifo ctl
+  sh -c 'exec 5>>f; echo more >&5; : >written; read -r _ <ctl' 3>&- &
+  local writer=$! i
+  for ((i = 0; i < 500; i++)); do
+    [[ -e written ]] && break
+    sleep 0.01
+  done
+  start_wait --closed f -t 30s
+  [[ -d /proc/$WAIT_PID ]] || fail "ready while the writer held the file"
+  echo >ctl
+  wait "$writer"
+  finish_wait
+  assert_success
+  assert_output "f closed"
+}
+
 @test "race: the driver counts a missed round (the tests above can fail)" {
   require_helper "$WATCH_RACE"
   # With -a and a path that never comes, every round times out.
@@ -576,4 +662,8 @@ anon_inode:[pidfd]
   run "$WATCH_RACE" pid 2 ppoll-wait -q -a -t 100ms --exists nothere/file
   assert_failure 1
   assert_line --regexp '^pid: 0 of 2 rounds seen, 2 missed'
+  run "$WATCH_RACE" closed 2 ppoll-wait -q -a -t 100ms --exists nothere \
+    --closed
+  assert_failure 1
+  assert_line --regexp '^closed: 0 of 2 rounds seen, 2 missed'
 }
