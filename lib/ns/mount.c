@@ -106,11 +106,12 @@ open_dst (struct ns_mount *m, const char *dst, int flags)
   return ret < 0 ? ret : open_inside (m, m->fd, path, flags);
 }
 
-static int open_made (struct ns_mount *m, char *path, bool dir);
+static int make_inside (struct ns_mount *m, char *path, bool dir,
+                        mode_t mode);
 
 /* The directory holding PATH's last component, made with its missing
-   parents; *NAME is set to that component, within PATH.  The
-   descriptor, or -errno.  */
+   parents (mode M.PARENT_MODE); *NAME is set to that component, within
+   PATH.  The descriptor, or -errno.  */
 static int
 open_parent (struct ns_mount *m, char *path, char **name)
 {
@@ -121,17 +122,17 @@ open_parent (struct ns_mount *m, char *path, char **name)
       return open_inside (m, m->fd, ".", O_DIRECTORY);
     }
   *slash = '\0';
-  int fd = open_made (m, path, true);
+  int fd = make_inside (m, path, true, m->parent_mode);
   *slash = '/';
   *name = slash + 1;
   return fd;
 }
 
-/* PATH, a directory if DIR, else a file, made if it is missing (a
-   directory of mode 0755, an empty file of mode 0644, less the umask)
-   with its missing parents.  The descriptor, or -errno.  */
+/* PATH, a directory if DIR, else a file, made of MODE (less the umask)
+   if it is missing, with its missing parents.  The descriptor, or
+   -errno.  */
 static int
-open_made (struct ns_mount *m, char *path, bool dir)
+make_inside (struct ns_mount *m, char *path, bool dir, mode_t mode)
 {
   int flags = dir ? O_DIRECTORY : 0;
   int fd = open_inside (m, m->fd, path, flags);
@@ -142,14 +143,22 @@ open_made (struct ns_mount *m, char *path, bool dir)
   if (parent < 0)
     return parent;
   /* EEXIST: made meanwhile, or of another type, which the open tells.  */
-  int ret = (dir ? sys_mkdirat (parent, name, 0755)
-             : sys_mknodat (parent, name, S_IFREG | 0644, 0));
+  int ret = (dir ? sys_mkdirat (parent, name, mode)
+             : sys_mknodat (parent, name, S_IFREG | mode, 0));
   if (ret < 0 && ret != -EEXIST)
     fd = failed (m, ret, dir ? "mkdirat" : "mknodat", NULL);
   else
     fd = open_inside (m, parent, name, flags);
   sys_close (parent);
   return fd;
+}
+
+/* PATH, a mount point made if it is missing, as bubblewrap makes them:
+   a directory of mode 0755 if DIR, else an empty file of mode 0444.  */
+static int
+open_made (struct ns_mount *m, char *path, bool dir)
+{
+  return make_inside (m, path, dir, dir ? 0755 : 0444);
 }
 
 /* Set the mode of FD, an O_PATH descriptor of a file that is not a
@@ -300,6 +309,7 @@ ns_mount_begin (struct ns_mount *m)
   static const char *const options[] = { "mode", "0755", NULL };
   m->fd = -1;
   m->fail = (struct ns_mount_fail) { NULL, NULL };
+  m->parent_mode = 0755;
   /* "/" is about to be mounted over: never in the namespace the caller
      started in, which may be the machine's.  */
   int same = check_namespace (m);
@@ -388,12 +398,61 @@ ns_mount_tmpfs (struct ns_mount *m, const char *dst, uint64_t size,
   return fd < 0 ? fd : attach (m, fd, dst, true);
 }
 
-int
-ns_mount_proc (struct ns_mount *m, const char *dst)
+/* Bind NAME of the proc at DST on itself, read-only with every mount
+   under it, nosuid and nodev: nothing if it is missing.  */
+static int
+cover_proc (struct ns_mount *m, const char *dst, const char *name)
 {
-  int fd = new_fs (m, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
-                   | MOUNT_ATTR_NOEXEC);
-  return fd < 0 ? fd : attach (m, fd, dst, true);
+  char path[PATH_MAX], sub[PATH_MAX];
+  int ret = inside_path (m, dst, path);
+  if (ret == 0)
+    ret = sub_path (m, sub, path, name);
+  int at = ret < 0 ? ret : open_inside (m, m->fd, sub, 0);
+  if (at == -ENOENT)
+    return 0;
+  if (at < 0)
+    return at;
+  int tree = failed (m, sys_open_tree (at, "", OPEN_TREE_CLONE
+                                       | OPEN_TREE_CLOEXEC | AT_RECURSIVE
+                                       | AT_EMPTY_PATH),
+                     "open_tree", SINCE_MOUNT_API);
+  struct nc_mount_attr attr = { .attr_set = (MOUNT_ATTR_RDONLY
+                                             | MOUNT_ATTR_NOSUID
+                                             | MOUNT_ATTR_NODEV) };
+  ret = tree < 0 ? tree
+        : failed (m, sys_mount_setattr (tree, "",
+                                        AT_EMPTY_PATH | AT_RECURSIVE, &attr),
+                  "mount_setattr", SINCE_SETATTR);
+  if (ret == 0)
+    ret = failed (m, sys_move_mount (tree, "", at, "",
+                                     MOVE_MOUNT_F_EMPTY_PATH
+                                     | MOVE_MOUNT_T_EMPTY_PATH),
+                  "move_mount", SINCE_MOUNT_API);
+  if (tree >= 0)
+    sys_close (tree);
+  sys_close (at);
+  return ret;
+}
+
+int
+ns_mount_proc (struct ns_mount *m, const char *dst, bool own)
+{
+  /* What a write could harm the machine through, as bubblewrap covers
+     it: the sysctls, the SysRq trigger, interrupts, buses.  */
+  static const char *const covered[] = { "sys", "sysrq-trigger", "irq",
+                                         "bus" };
+  int ret;
+  if (own)
+    {
+      int fd = new_fs (m, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
+                       | MOUNT_ATTR_NOEXEC);
+      ret = fd < 0 ? fd : attach (m, fd, dst, true);
+    }
+  else
+    ret = ns_mount_bind (m, "/proc", dst, 0);
+  for (size_t i = 0; ret == 0 && i < sizeof covered / sizeof *covered; i++)
+    ret = cover_proc (m, dst, covered[i]);
+  return ret;
 }
 
 int
