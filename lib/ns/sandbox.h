@@ -98,6 +98,17 @@ struct ns_sandbox
   void *seccomp_program;        /* read from seccomp_fd, SIZE bytes */
   size_t seccomp_size;
   char *old_wd;                 /* the caller's, for a new root */
+
+  /* Worked out by ns_steps_check (ns/steps.h) and
+     ns_sandbox_check_process: whether the new user namespace comes of
+     bubblewrap's options alone (--unshare-user, --unshare-all, or the
+     mount steps of a caller without CAP_SYS_ADMIN), so that COMMAND
+     gets bubblewrap's capabilities in it: those of CALLER_CAPS, the
+     caller's effective set if its real user is root (CALLER_ROOT), else
+     none, changed by --cap-add and --cap-drop.  */
+  bool bwrap_caps;
+  bool caller_root;
+  uint64_t caller_caps;
 };
 
 /* Read every sandbox option of ARGV, from ARGV[1] up to the first
@@ -109,6 +120,10 @@ struct ns_sandbox
    error (cli_usage_error).  */
 void ns_sandbox_take (struct ns_sandbox *s, int *argc, char **argv,
                       bool (*is_arg_option) (const char *name, bool lng));
+
+/* The name of capability CAP ("CAP_SYS_ADMIN"), or NULL for a number
+   this build does not know.  */
+const char *ns_sandbox_cap_name (int cap);
 
 /* Whether S asks for a new root (any mount step).  */
 bool ns_sandbox_has_root (const struct ns_sandbox *s);

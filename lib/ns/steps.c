@@ -70,15 +70,18 @@ ns_steps_check (struct ns_run *r)
         ns_run_fail (-ret, "cannot read /proc/self/ns/mnt, which the mount "
                      "steps need");
     }
-  /* A user namespace that these options made maps the caller to
-     itself, unless ids are mapped otherwise.  */
-  if ((r->flags & ~had & CLONE_NEWUSER) && !r->map_uid_set
-      && !r->map_gid_set && !s->map_users && !s->map_groups && !s->map_auto)
+  /* A user namespace that bubblewrap's options made maps the caller to
+     itself, unless ids are mapped otherwise; its capabilities are
+     bubblewrap's too, unless --keep-caps asks for unshare(1)'s.  */
+  bool bwrap_user = ((r->flags & ~had & CLONE_NEWUSER) && !s->map_users
+                     && !s->map_groups && !s->map_auto);
+  if (bwrap_user && !r->map_uid_set && !r->map_gid_set)
     {
       r->map_uid_set = r->map_gid_set = true;
       r->map_uid = geteuid ();
       r->map_gid = getegid ();
     }
+  r->sandbox.bwrap_caps = bwrap_user && !r->keep_caps;
 }
 
 /* The mode of the missing parents of step ST's DST, as bubblewrap
