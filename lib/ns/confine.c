@@ -63,20 +63,15 @@ check_ids (struct ns_run *r)
   r->map_uid_set = r->map_gid_set = true;
 }
 
-/* The range of --map-users (USERS) or --map-groups, SPEC, into *RANGE;
-   OPTION: the option that asked for it, for messages.  */
+/* The range of --map-users (USERS) or --map-groups, SPEC, into *RANGE
+   when it is "auto" (ns_sandbox_take parsed the others); OPTION: the
+   option that asked for it, for messages.  */
 static void
 check_range (const char *option, const char *spec, bool users,
              struct ns_id_range *range)
 {
   if (strcmp (spec, "auto") != 0)
-    {
-      if (ns_idmap_parse (spec, range) < 0)
-        cli_usage_error ("invalid %s %s: INNER:OUTER:COUNT, OUTER,INNER,"
-                         "COUNT or auto, with COUNT ids from 1 to the "
-                         "last, 4294967294", option, quote_file (spec));
-      return;
-    }
+    return;
   const char *file = users ? "/etc/subuid" : "/etc/subgid";
   uid_t uid = geteuid ();
   struct passwd *pw = getpwuid (uid);

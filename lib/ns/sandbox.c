@@ -14,6 +14,7 @@
 
 #include "cli/common.h"
 #include "cli/number.h"
+#include "ns/idmap.h"
 #include "ns/mount.h"
 #include "xalloc.h"
 
@@ -211,31 +212,16 @@ parse_cap (const char *option, const char *arg)
 }
 
 /* An id map, the argument ARG of OPTION, as util-linux's unshare takes
-   it: INNER:OUTER:COUNT, ids of at most 4294967294 and COUNT not 0, or
-   "auto".  ARG is kept as it is.  */
+   it: INNER:OUTER:COUNT, or the older OUTER,INNER,COUNT, into *RANGE;
+   or "auto" (*RANGE left for ns_sandbox_check_process to read).  ARG
+   is kept as it is.  */
 static const char *
-parse_map (const char *option, const char *arg)
+parse_map (const char *option, const char *arg, struct ns_id_range *range)
 {
-  if (strcmp (arg, "auto") == 0)
-    return arg;
-  static const char *const what[] = { "inner ID", "outer ID", "count" };
-  const char *p = arg;
-  for (int i = 0; i < 3; i++)
-    {
-      size_t len = strcspn (p, ":");
-      char msg[NC_NUMBER_MESSAGE_SIZE];
-      uint64_t value;
-      const char *bad = (i < 2 && !p[len]) || (i == 2 && p[len])
-                        ? "INNER:OUTER:COUNT or auto is expected"
-                        : nc_parse_number_at (arg, p - arg, len,
-                                              UINT32_MAX - 1,
-                                              i == 2 ? NC_NUMBER_NONZERO
-                                              : 0, what[i], &value, msg);
-      if (bad)
-        cli_usage_error ("invalid %s %s: %s", option, quote_file (arg),
-                         bad);
-      p += len + 1;
-    }
+  if (strcmp (arg, "auto") != 0 && ns_idmap_parse (arg, range) < 0)
+    cli_usage_error ("invalid %s %s: INNER:OUTER:COUNT, OUTER,INNER,COUNT "
+                     "or auto, with COUNT ids from 1 to the last, "
+                     "4294967294", option, quote_file (arg));
   return arg;
 }
 
@@ -393,10 +379,10 @@ other_option (struct ns_sandbox *s, const struct option *o, char **args,
                                   NC_NUMBER_UNITS | NC_NUMBER_NONZERO);
       break;
     case A_MAP_USERS:
-      s->map_users = parse_map (o->name, args[0]);
+      s->map_users = parse_map (o->name, args[0], &s->users);
       break;
     case A_MAP_GROUPS:
-      s->map_groups = parse_map (o->name, args[0]);
+      s->map_groups = parse_map (o->name, args[0], &s->groups);
       break;
     case A_MAP_AUTO:
       s->map_auto = true;

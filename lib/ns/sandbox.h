@@ -85,7 +85,7 @@ struct ns_sandbox
   int seccomp_fd;               /* --seccomp: a cBPF program */
   bool uid_set, gid_set;        /* --uid, --gid: ids inside */
   uint32_t uid, gid;
-  const char *map_users, *map_groups;   /* INNER:OUTER:COUNT, or "auto" */
+  const char *map_users, *map_groups;   /* as given, or "auto" */
   bool map_auto;
   int info_fd, sync_fd, block_fd;
   int unshare_flags;            /* --unshare-*, as CLONE_NEW* */
@@ -93,8 +93,12 @@ struct ns_sandbox
                                    them */
   int share_flags;              /* --share-net: kept though --unshare-all */
 
+  /* --map-users, --map-groups: parsed by ns_sandbox_take, or read for
+     "auto" (--map-auto) by ns_sandbox_check_process; COUNT 0 when
+     none.  */
+  struct ns_id_range users, groups;
+
   /* Worked out by ns_sandbox_check_process (ns/confine.h).  */
-  struct ns_id_range users, groups;     /* --map-*: COUNT 0 when none */
   void *seccomp_program;        /* read from seccomp_fd, SIZE bytes */
   size_t seccomp_size;
   char *old_wd;                 /* the caller's, for a new root */
