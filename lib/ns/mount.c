@@ -398,19 +398,34 @@ ns_mount_tmpfs (struct ns_mount *m, const char *dst, uint64_t size,
   return fd < 0 ? fd : attach (m, fd, dst, true);
 }
 
+/* Whether NAME in the directory DIR could be written by this process,
+   as access(2) tells: 1, 0 (missing, read-only or not allowed), or
+   -errno.  */
+static int
+writable_at (struct ns_mount *m, int dir, const char *name)
+{
+  int ret = sys_faccessat (dir, name, W_OK, 0);
+  if (ret == -ENOENT || ret == -EROFS || ret == -EACCES)
+    return 0;
+  return ret < 0 ? failed (m, ret, "faccessat", NULL) : 1;
+}
+
 /* Bind NAME of the proc at DST on itself, read-only with every mount
-   under it, nosuid and nodev: nothing if it is missing.  */
+   under it, nosuid and nodev, unless this process could not write it
+   anyway (as bubblewrap decides): missing, read-only already, or not
+   allowed.  */
 static int
 cover_proc (struct ns_mount *m, const char *dst, const char *name)
 {
-  char path[PATH_MAX], sub[PATH_MAX];
+  char path[PATH_MAX];
   int ret = inside_path (m, dst, path);
-  if (ret == 0)
-    ret = sub_path (m, sub, path, name);
-  int at = ret < 0 ? ret : open_inside (m, m->fd, sub, 0);
-  if (at == -ENOENT)
-    return 0;
-  if (at < 0)
+  int dir = ret < 0 ? ret : open_inside (m, m->fd, path, O_DIRECTORY);
+  if (dir < 0)
+    return dir;
+  ret = writable_at (m, dir, name);
+  int at = ret <= 0 ? ret : open_inside (m, dir, name, 0);
+  sys_close (dir);
+  if (at <= 0)
     return at;
   int tree = failed (m, sys_open_tree (at, "", OPEN_TREE_CLONE
                                        | OPEN_TREE_CLOEXEC | AT_RECURSIVE
@@ -688,10 +703,11 @@ clone_attached (struct ns_mount *m, int fs)
   return ret < 0 ? ret : tree;
 }
 
-/* A detached bind of a new file of MODE holding what FD holds, on a
-   tmpfs of its own that no path reaches: its descriptor, or -errno.  */
+/* A detached bind of a new file of MODE holding what FD holds, "data"
+   on a tmpfs of its own that no path reaches, whose descriptor is set
+   in *DATA_FS: the bind's descriptor, or -errno.  */
 static int
-data_tree (struct ns_mount *m, int fd, mode_t mode)
+data_tree (struct ns_mount *m, int fd, mode_t mode, int *data_fs)
 {
   int fs = new_fs (m, "tmpfs", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
   if (fs < 0)
@@ -713,7 +729,10 @@ data_tree (struct ns_mount *m, int fd, mode_t mode)
     tree = clone_attached (m, fs);
   else if (ret == 0)
     tree = failed (m, tree, "open_tree", SINCE_MOUNT_API);
-  sys_close (fs);
+  if (tree < 0)
+    sys_close (fs);
+  else
+    *data_fs = fs;
   return tree;
 }
 
@@ -727,7 +746,8 @@ ns_mount_file (struct ns_mount *m, int fd, const char *dst, mode_t mode,
       int ret = inside_path (m, dst, path);
       return ret < 0 ? ret : write_file (m, path, fd, mode);
     }
-  int tree = data_tree (m, fd, mode);
+  int fs;
+  int tree = data_tree (m, fd, mode, &fs);
   if (tree < 0)
     return tree;
   struct nc_mount_attr attr = {
@@ -736,10 +756,15 @@ ns_mount_file (struct ns_mount *m, int fd, const char *dst, mode_t mode,
   };
   int ret = failed (m, sys_mount_setattr (tree, "", AT_EMPTY_PATH, &attr),
                     "mount_setattr", SINCE_SETATTR);
-  if (ret < 0)
-    {
-      sys_close (tree);
-      return ret;
-    }
-  return attach (m, tree, dst, false);
+  if (ret == 0)
+    ret = attach (m, tree, dst, false);
+  else
+    sys_close (tree);
+  /* Once bound (a mount of an unlinked file cannot be attached), the
+     file keeps no name, as bubblewrap leaves it: the mount table shows
+     it deleted.  */
+  if (ret == 0)
+    ret = failed (m, sys_unlinkat (fs, "data", 0), "unlinkat", NULL);
+  sys_close (fs);
+  return ret;
 }

@@ -113,8 +113,10 @@ int ns_mount_tmpfs (struct ns_mount *m, const char *dst, uint64_t size,
    namespace, nosuid, nodev, noexec; else the old root's /proc, bound
    with every mount under it, nosuid and nodev (a user namespace may
    mount a new proc only for a PID namespace it owns).  Then, as
-   bubblewrap does, its sys, sysrq-trigger, irq and bus, where they
-   exist, each bound on itself read-only with every mount under it.  */
+   bubblewrap does, its sys, sysrq-trigger, irq and bus, each bound on
+   itself read-only with every mount under it, where access(2) says the
+   process could write it (not where it is missing, read-only already
+   or not allowed).  */
 int ns_mount_proc (struct ns_mount *m, const char *dst, bool own);
 
 /* A new mqueue on DST, for the calling process's IPC namespace;
