@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ns/idmap.h"
+
 /* The kind of a mount step (see ns/mount.h for each).  */
 enum ns_step_kind
 {
@@ -63,13 +65,6 @@ struct ns_cap_change
 {
   int cap;
   bool add;
-};
-
-/* COUNT ids from INNER in a new user namespace are OUTER... in its
-   parent: one line of /proc/PID/uid_map or gid_map.  */
-struct ns_id_range
-{
-  uint32_t inner, outer, count;
 };
 
 /* The sandbox asked for.  Descriptors are -1 when not given.  */

@@ -36,6 +36,7 @@ require_userns() {
 
 # Shell text run in a sandbox: names the files of its /proc that could
 # harm the machine and are writable (none, once --proc covered them).
+# shellcheck disable=SC2016 # expanded in the sandbox
 PROC_COVERED='for f in /proc/sys /proc/sysrq-trigger /proc/irq /proc/bus; do
   [ ! -e "$f" ] || [ ! -w "$f" ] || echo "$f writable"; done'
 
@@ -377,6 +378,7 @@ sandbox() {
   mkdir -p out/d
   : >f
   # The mount points, seen once the sandbox is gone.
+  # shellcheck disable=SC2016 # the inner shell's arguments
   unshare -m --propagation private sh -c '
     mount --bind out out &&
     umask 077 && "$1" --bind / / --bind "$2/f" "$2/out/d/file" \
