@@ -59,6 +59,16 @@ ns_caps_permitted (uint64_t *set)
   return ret;
 }
 
+int
+ns_caps_effective (uint64_t *set)
+{
+  struct cap_sets s;
+  int ret = caps_get (&s);
+  if (ret == 0)
+    *set = s.effective;
+  return ret;
+}
+
 uint64_t
 ns_caps_changed (uint64_t start, uint64_t held,
                  const struct ns_cap_change *changes, size_t n)
@@ -92,30 +102,19 @@ raise_ambient (uint64_t set, int *cap)
   return 0;
 }
 
-int
-ns_caps_limit (uint64_t set, int *cap)
+/* Drop every capability but those of SET from the bounding set, the
+   permitted set being PERMITTED: 0, or -errno with *CAP the one whose
+   drop failed.  */
+static int
+drop_bounding (uint64_t set, uint64_t permitted, int *cap)
 {
-  struct cap_sets now;
-  int ret = caps_get (&now);
-  *cap = -1;
-  if (ret < 0)
-    return ret;
-  /* A change of user cleared the effective set: CAP_SETPCAP, which the
-     bounding set needs, is taken back from the permitted one.  */
-  if (now.effective != now.permitted)
-    {
-      now.effective = now.permitted;
-      ret = caps_set (&now);
-      if (ret < 0)
-        return ret;
-    }
-  /* The bounding set first, while CAP_SETPCAP is still held.  */
-  bool bound = ((now.permitted >> CAP_SETPCAP) & 1) || set != 0;
+  /* Without CAP_SETPCAP, an empty SET leaves it (see ns/caps.h).  */
+  bool bound = ((permitted >> CAP_SETPCAP) & 1) || set != 0;
   for (int i = 0; i < 64 && bound; i++)
     {
       if ((set >> i) & 1)
         continue;
-      ret = sys_prctl (PR_CAPBSET_DROP, i, 0, 0, 0);
+      int ret = sys_prctl (PR_CAPBSET_DROP, i, 0, 0, 0);
       /* EINVAL: past the kernel's last capability, the end.  */
       if (ret == -EINVAL)
         break;
@@ -125,6 +124,45 @@ ns_caps_limit (uint64_t set, int *cap)
           return ret;
         }
     }
+  return 0;
+}
+
+/* The sets of this process into *NOW, the permitted one made effective
+   if a change of user cleared the effective set: CAP_SETPCAP, which the
+   bounding set needs, is taken back.  0 or -errno.  */
+static int
+caps_regained (struct cap_sets *now)
+{
+  int ret = caps_get (now);
+  if (ret == 0 && now->effective != now->permitted)
+    {
+      now->effective = now->permitted;
+      ret = caps_set (now);
+    }
+  return ret;
+}
+
+int
+ns_caps_bound (uint64_t set, int *cap)
+{
+  struct cap_sets now;
+  int ret = caps_regained (&now);
+  *cap = -1;
+  return ret < 0 ? ret : drop_bounding (set, now.permitted, cap);
+}
+
+int
+ns_caps_limit (uint64_t set, int *cap)
+{
+  struct cap_sets now;
+  int ret = caps_regained (&now);
+  *cap = -1;
+  if (ret < 0)
+    return ret;
+  /* The bounding set first, while CAP_SETPCAP is still held.  */
+  ret = drop_bounding (set, now.permitted, cap);
+  if (ret < 0)
+    return ret;
   struct cap_sets want = { set, set, set };
   ret = caps_set (&want);
   if (ret < 0)

@@ -18,6 +18,9 @@
 /* The permitted set of this process, into *SET: 0 or -errno.  */
 int ns_caps_permitted (uint64_t *set);
 
+/* The effective set of this process, into *SET: 0 or -errno.  */
+int ns_caps_effective (uint64_t *set);
+
 /* The set the N changes of CHANGES, in order, leave of START: an add
    puts the capability in (ALL: every one of HELD), a drop takes it out
    (ALL: every one).  */
@@ -32,6 +35,12 @@ uint64_t ns_caps_changed (uint64_t start, uint64_t held,
    change failed (-1 for capset(2), which fails with EPERM if SET holds
    a capability not permitted).  */
 int ns_caps_limit (uint64_t set, int *cap);
+
+/* Drop every capability but those of SET from the bounding set,
+   leaving the other sets as they are (CAP_SETPCAP is taken back into
+   the effective set from the permitted one if a change of user cleared
+   it).  0, or -errno with *CAP as ns_caps_limit's.  */
+int ns_caps_bound (uint64_t set, int *cap);
 
 /* Make the permitted set effective, inheritable and ambient, so that it
    survives execve(2) whatever COMMAND's user (--keep-caps).  0, or

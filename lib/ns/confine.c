@@ -63,20 +63,15 @@ check_ids (struct ns_run *r)
   r->map_uid_set = r->map_gid_set = true;
 }
 
-/* The range of --map-users (USERS) or --map-groups, SPEC, into *RANGE;
-   OPTION: the option that asked for it, for messages.  */
+/* The range of --map-users (USERS) or --map-groups, SPEC, into *RANGE
+   when it is "auto" (ns_sandbox_take parsed the others); OPTION: the
+   option that asked for it, for messages.  */
 static void
 check_range (const char *option, const char *spec, bool users,
              struct ns_id_range *range)
 {
   if (strcmp (spec, "auto") != 0)
-    {
-      if (ns_idmap_parse (spec, range) < 0)
-        cli_usage_error ("invalid %s %s: INNER:OUTER:COUNT, OUTER,INNER,"
-                         "COUNT or auto, with COUNT ids from 1 to the "
-                         "last, 4294967294", option, quote_file (spec));
-      return;
-    }
+    return;
   const char *file = users ? "/etc/subuid" : "/etc/subgid";
   uid_t uid = geteuid ();
   struct passwd *pw = getpwuid (uid);
@@ -114,22 +109,42 @@ check_maps (struct ns_run *r)
     r->flags |= CLONE_NEWUSER;
 }
 
-/* --cap-add of a capability not held, without root or a new user
-   namespace to have it in, would fail only once set up: say it now.  */
-static void
-check_caps (const struct ns_run *r)
+/* Capability CAP's name, or its number in BUF of SIZE bytes for one
+   this build does not name.  */
+static const char *
+cap_word (int cap, char *buf, size_t size)
 {
-  const struct ns_sandbox *s = &r->sandbox;
+  const char *name = ns_sandbox_cap_name (cap);
+  if (name)
+    return name;
+  snprintf (buf, size, "capability %d", cap);
+  return buf;
+}
+
+/* --cap-add of a capability not held, without root or a new user
+   namespace to have it in, would fail only once set up: say it now.
+   Note the caller's capabilities, the start of bubblewrap's.  */
+static void
+check_caps (struct ns_run *r)
+{
+  struct ns_sandbox *s = &r->sandbox;
+  s->caller_root = getuid () == 0;
+  int ret = 0;
+  if (s->bwrap_caps && s->caller_root)
+    ret = ns_caps_effective (&s->caller_caps);
+  if (ret < 0)
+    ns_run_fail (-ret, "cannot read the capabilities");
   uint64_t held = 0;
   if (geteuid () == 0 || (r->flags & CLONE_NEWUSER)
       || ns_caps_permitted (&held) < 0)
     return;
+  char buf[32];
   for (size_t i = 0; i < s->n_caps; i++)
     if (s->caps[i].add && s->caps[i].cap >= 0
         && !((held >> s->caps[i].cap) & 1))
-      cli_usage_error ("--cap-add of capability %d needs root or a new "
-                       "user namespace: add -U (with -r or --uid 0 to be "
-                       "root in it)", s->caps[i].cap);
+      cli_usage_error ("--cap-add %s needs root or a new user namespace: "
+                       "add -U (with -r or --uid 0 to be root in it)",
+                       cap_word (s->caps[i].cap, buf, sizeof buf));
 }
 
 /* --seccomp FD: the program, read whole and checked now, before
@@ -214,17 +229,52 @@ ns_confine_forked (const struct ns_run *r)
 bool
 ns_confine_keeps (const struct ns_run *r)
 {
-  return r->keep_caps || r->sandbox.n_caps > 0;
+  return r->keep_caps || r->sandbox.n_caps > 0 || r->sandbox.bwrap_caps;
 }
 
 static _Noreturn void
 caps_failed (int err, int cap)
 {
+  char buf[32];
   if (cap < 0)
     ns_run_fail (-err, "cannot set the capabilities");
-  ns_run_fail (0, "cannot set capability %d in the bounding or ambient set: "
-               "%s%s", cap, strerror (-err), err == -EINVAL
-               ? "; ambient capabilities need Linux 4.3" : "");
+  ns_run_fail (0, "cannot set %s in the bounding or ambient set: %s%s",
+               cap_word (cap, buf, sizeof buf), strerror (-err),
+               err == -EINVAL ? "; ambient capabilities need Linux 4.3" : "");
+}
+
+/* The set that START, changed by --cap-add and --cap-drop, leaves: every
+   capability in it must be held (HELD).  */
+static uint64_t
+caps_wanted (const struct ns_sandbox *s, uint64_t start, uint64_t held)
+{
+  uint64_t set = ns_caps_changed (start, held, s->caps, s->n_caps);
+  char buf[32];
+  for (int cap = 0; cap < 64; cap++)
+    if ((set & ~held) >> cap & 1)
+      ns_run_fail (0, "--cap-add: %s is not held here, so it cannot be "
+                   "given: run as root, or add -U",
+                   cap_word (cap, buf, sizeof buf));
+  return set;
+}
+
+/* In a user namespace of bubblewrap's options, its capabilities: the
+   caller's if its user is root, else none, changed by --cap-add and
+   --cap-drop, are the bounding set; without those options a root
+   caller's COMMAND keeps the others as the new namespace gave them
+   (execve(2) then gives root the bounding set), else they are every
+   set.  */
+static void
+bwrap_caps (const struct ns_sandbox *s, uint64_t held)
+{
+  int cap, ret;
+  uint64_t set = caps_wanted (s, s->caller_caps, held);
+  if (!s->n_caps && s->caller_root)
+    ret = ns_caps_bound (set, &cap);
+  else
+    ret = ns_caps_limit (set, &cap);
+  if (ret < 0)
+    caps_failed (ret, cap);
 }
 
 void
@@ -232,7 +282,7 @@ ns_confine_caps (const struct ns_run *r)
 {
   const struct ns_sandbox *s = &r->sandbox;
   int cap, ret;
-  if (!s->n_caps)
+  if (!s->n_caps && !s->bwrap_caps)
     {
       if (r->keep_caps && (ret = ns_caps_keep (&cap)) < 0)
         caps_failed (ret, cap);
@@ -242,13 +292,13 @@ ns_confine_caps (const struct ns_run *r)
   ret = ns_caps_permitted (&held);
   if (ret < 0)
     ns_run_fail (-ret, "cannot read the capabilities");
+  if (s->bwrap_caps)
+    {
+      bwrap_caps (s, held);
+      return;
+    }
   uint64_t start = geteuid () == 0 || r->keep_caps ? held : 0;
-  uint64_t set = ns_caps_changed (start, held, s->caps, s->n_caps);
-  for (cap = 0; cap < 64; cap++)
-    if ((set & ~held) >> cap & 1)
-      ns_run_fail (0, "--cap-add: capability %d is not held here, so it "
-                   "cannot be given: run as root, or add -U", cap);
-  ret = ns_caps_limit (set, &cap);
+  ret = ns_caps_limit (caps_wanted (s, start, held), &cap);
   if (ret < 0)
     caps_failed (ret, cap);
 }

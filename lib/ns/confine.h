@@ -51,12 +51,17 @@ void ns_confine_forked (const struct ns_run *r);
 /* Whether COMMAND's capabilities must survive its change of user.  */
 bool ns_confine_keeps (const struct ns_run *r);
 
-/* COMMAND's capabilities: without --cap-add or --cap-drop, those of
-   --keep-caps (the permitted set made ambient) or the process's own.
-   With them, the set COMMAND would get without them (every one held
-   when its user is root or with --keep-caps, else none), changed in the
-   order given, becomes every set: bounding, permitted, effective,
-   inheritable and ambient.  */
+/* COMMAND's capabilities.  In a user namespace of bubblewrap's options
+   (ns_sandbox's BWRAP_CAPS), bubblewrap's: the caller's effective set
+   if its real user is root, else none, changed by --cap-add and
+   --cap-drop in the order given, is the bounding set, and every set
+   unless a root caller gave neither option (the others then stay as
+   the new namespace gave them).  Otherwise, without --cap-add or
+   --cap-drop, those of --keep-caps (the permitted set made ambient) or
+   the process's own; with them, the set COMMAND would get without them
+   (every one held when its user is root or with --keep-caps, else
+   none), changed in the order given, becomes every set: bounding,
+   permitted, effective, inheritable and ambient.  */
 void ns_confine_caps (const struct ns_run *r);
 
 /* COMMAND's environment and working directory.  */

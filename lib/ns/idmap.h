@@ -17,7 +17,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "ns/sandbox.h"
+/* COUNT ids from INNER in a new user namespace are OUTER... in its
+   parent: one line of /proc/PID/uid_map or gid_map.  */
+struct ns_id_range
+{
+  uint32_t inner, outer, count;
+};
 
 /* The most lines ns_idmap_lines makes.  */
 #define NS_IDMAP_LINES 4

@@ -106,11 +106,12 @@ open_dst (struct ns_mount *m, const char *dst, int flags)
   return ret < 0 ? ret : open_inside (m, m->fd, path, flags);
 }
 
-static int open_made (struct ns_mount *m, char *path, bool dir);
+static int make_inside (struct ns_mount *m, char *path, bool dir,
+                        mode_t mode);
 
 /* The directory holding PATH's last component, made with its missing
-   parents; *NAME is set to that component, within PATH.  The
-   descriptor, or -errno.  */
+   parents (mode M.PARENT_MODE); *NAME is set to that component, within
+   PATH.  The descriptor, or -errno.  */
 static int
 open_parent (struct ns_mount *m, char *path, char **name)
 {
@@ -121,17 +122,17 @@ open_parent (struct ns_mount *m, char *path, char **name)
       return open_inside (m, m->fd, ".", O_DIRECTORY);
     }
   *slash = '\0';
-  int fd = open_made (m, path, true);
+  int fd = make_inside (m, path, true, m->parent_mode);
   *slash = '/';
   *name = slash + 1;
   return fd;
 }
 
-/* PATH, a directory if DIR, else a file, made if it is missing (a
-   directory of mode 0755, an empty file of mode 0644, less the umask)
-   with its missing parents.  The descriptor, or -errno.  */
+/* PATH, a directory if DIR, else a file, made of MODE (less the umask)
+   if it is missing, with its missing parents.  The descriptor, or
+   -errno.  */
 static int
-open_made (struct ns_mount *m, char *path, bool dir)
+make_inside (struct ns_mount *m, char *path, bool dir, mode_t mode)
 {
   int flags = dir ? O_DIRECTORY : 0;
   int fd = open_inside (m, m->fd, path, flags);
@@ -142,14 +143,22 @@ open_made (struct ns_mount *m, char *path, bool dir)
   if (parent < 0)
     return parent;
   /* EEXIST: made meanwhile, or of another type, which the open tells.  */
-  int ret = (dir ? sys_mkdirat (parent, name, 0755)
-             : sys_mknodat (parent, name, S_IFREG | 0644, 0));
+  int ret = (dir ? sys_mkdirat (parent, name, mode)
+             : sys_mknodat (parent, name, S_IFREG | mode, 0));
   sys_close (parent);
   if (ret < 0 && ret != -EEXIST)
     return failed (m, ret, dir ? "mkdirat" : "mknodat", NULL);
   /* The whole path again from the new root: a ".." after the parent
      made leads above it, which a walk rooted at the parent would stop.  */
   return open_inside (m, m->fd, path, flags);
+}
+
+/* PATH, a mount point made if it is missing, as bubblewrap makes them:
+   a directory of mode 0755 if DIR, else an empty file of mode 0444.  */
+static int
+open_made (struct ns_mount *m, char *path, bool dir)
+{
+  return make_inside (m, path, dir, dir ? 0755 : 0444);
 }
 
 /* Set the mode of FD, an O_PATH descriptor of a file that is not a
@@ -305,6 +314,7 @@ ns_mount_begin (struct ns_mount *m)
   static const char *const options[] = { "mode", "0755", NULL };
   m->fd = -1;
   m->fail = (struct ns_mount_fail) { NULL, NULL };
+  m->parent_mode = 0755;
   /* "/" is about to be mounted over: never in the namespace the caller
      started in, which may be the machine's.  */
   int same = check_namespace (m);
@@ -393,12 +403,76 @@ ns_mount_tmpfs (struct ns_mount *m, const char *dst, uint64_t size,
   return fd < 0 ? fd : attach (m, fd, dst, true);
 }
 
-int
-ns_mount_proc (struct ns_mount *m, const char *dst)
+/* Whether NAME in the directory DIR could be written by this process,
+   as access(2) tells: 1, 0 (missing, read-only or not allowed), or
+   -errno.  */
+static int
+writable_at (struct ns_mount *m, int dir, const char *name)
 {
-  int fd = new_fs (m, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
-                   | MOUNT_ATTR_NOEXEC);
-  return fd < 0 ? fd : attach (m, fd, dst, true);
+  int ret = sys_faccessat (dir, name, W_OK, 0);
+  if (ret == -ENOENT || ret == -EROFS || ret == -EACCES)
+    return 0;
+  return ret < 0 ? failed (m, ret, "faccessat", NULL) : 1;
+}
+
+/* Bind NAME of the proc at DST on itself, read-only with every mount
+   under it, nosuid and nodev, unless this process could not write it
+   anyway (as bubblewrap decides): missing, read-only already, or not
+   allowed.  */
+static int
+cover_proc (struct ns_mount *m, const char *dst, const char *name)
+{
+  char path[PATH_MAX];
+  int ret = inside_path (m, dst, path);
+  int dir = ret < 0 ? ret : open_inside (m, m->fd, path, O_DIRECTORY);
+  if (dir < 0)
+    return dir;
+  ret = writable_at (m, dir, name);
+  int at = ret <= 0 ? ret : open_inside (m, dir, name, 0);
+  sys_close (dir);
+  if (at <= 0)
+    return at;
+  int tree = failed (m, sys_open_tree (at, "", OPEN_TREE_CLONE
+                                       | OPEN_TREE_CLOEXEC | AT_RECURSIVE
+                                       | AT_EMPTY_PATH),
+                     "open_tree", SINCE_MOUNT_API);
+  struct nc_mount_attr attr = { .attr_set = (MOUNT_ATTR_RDONLY
+                                             | MOUNT_ATTR_NOSUID
+                                             | MOUNT_ATTR_NODEV) };
+  ret = tree < 0 ? tree
+        : failed (m, sys_mount_setattr (tree, "",
+                                        AT_EMPTY_PATH | AT_RECURSIVE, &attr),
+                  "mount_setattr", SINCE_SETATTR);
+  if (ret == 0)
+    ret = failed (m, sys_move_mount (tree, "", at, "",
+                                     MOVE_MOUNT_F_EMPTY_PATH
+                                     | MOVE_MOUNT_T_EMPTY_PATH),
+                  "move_mount", SINCE_MOUNT_API);
+  if (tree >= 0)
+    sys_close (tree);
+  sys_close (at);
+  return ret;
+}
+
+int
+ns_mount_proc (struct ns_mount *m, const char *dst, bool own)
+{
+  /* What a write could harm the machine through, as bubblewrap covers
+     it: the sysctls, the SysRq trigger, interrupts, buses.  */
+  static const char *const covered[] = { "sys", "sysrq-trigger", "irq",
+                                         "bus" };
+  int ret;
+  if (own)
+    {
+      int fd = new_fs (m, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
+                       | MOUNT_ATTR_NOEXEC);
+      ret = fd < 0 ? fd : attach (m, fd, dst, true);
+    }
+  else
+    ret = ns_mount_bind (m, "/proc", dst, 0);
+  for (size_t i = 0; ret == 0 && i < sizeof covered / sizeof *covered; i++)
+    ret = cover_proc (m, dst, covered[i]);
+  return ret;
 }
 
 int
@@ -651,10 +725,11 @@ clone_attached (struct ns_mount *m, int fs)
   return ret < 0 ? ret : tree;
 }
 
-/* A detached bind of a new file of MODE holding what FD holds, on a
-   tmpfs of its own that no path reaches: its descriptor, or -errno.  */
+/* A detached bind of a new file of MODE holding what FD holds, "data"
+   on a tmpfs of its own that no path reaches, whose descriptor is set
+   in *DATA_FS: the bind's descriptor, or -errno.  */
 static int
-data_tree (struct ns_mount *m, int fd, mode_t mode)
+data_tree (struct ns_mount *m, int fd, mode_t mode, int *data_fs)
 {
   int fs = new_fs (m, "tmpfs", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
   if (fs < 0)
@@ -676,7 +751,10 @@ data_tree (struct ns_mount *m, int fd, mode_t mode)
     tree = clone_attached (m, fs);
   else if (ret == 0)
     tree = failed (m, tree, "open_tree", SINCE_MOUNT_API);
-  sys_close (fs);
+  if (tree < 0)
+    sys_close (fs);
+  else
+    *data_fs = fs;
   return tree;
 }
 
@@ -690,7 +768,8 @@ ns_mount_file (struct ns_mount *m, int fd, const char *dst, mode_t mode,
       int ret = inside_path (m, dst, path);
       return ret < 0 ? ret : write_file (m, path, fd, mode);
     }
-  int tree = data_tree (m, fd, mode);
+  int fs;
+  int tree = data_tree (m, fd, mode, &fs);
   if (tree < 0)
     return tree;
   struct nc_mount_attr attr = {
@@ -699,10 +778,15 @@ ns_mount_file (struct ns_mount *m, int fd, const char *dst, mode_t mode,
   };
   int ret = failed (m, sys_mount_setattr (tree, "", AT_EMPTY_PATH, &attr),
                     "mount_setattr", SINCE_SETATTR);
-  if (ret < 0)
-    {
-      sys_close (tree);
-      return ret;
-    }
-  return attach (m, tree, dst, false);
+  if (ret == 0)
+    ret = attach (m, tree, dst, false);
+  else
+    sys_close (tree);
+  /* Once bound (a mount of an unlinked file cannot be attached), the
+     file keeps no name, as bubblewrap leaves it: the mount table shows
+     it deleted.  */
+  if (ret == 0)
+    ret = failed (m, sys_unlinkat (fs, "data", 0), "unlinkat", NULL);
+  sys_close (fs);
+  return ret;
 }

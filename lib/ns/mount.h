@@ -21,8 +21,11 @@
    new root ("/") mounts over it: one that leads there through a link or
    a ".." is refused (EINVAL).  Each mount is then attached to the
    descriptor that resolution gave, not to a path walked again.  Missing
-   parents of DST are made as directories (mode 0755, less the umask),
-   the path walked again from the new root after each.
+   parents of DST are made as directories of mode M.PARENT_MODE (0755
+   unless the caller sets it), less the umask, the path walked again
+   from the new root after each; a mount point missing, as a directory
+   of mode 0755 or, for a bind of anything else, an empty file of mode
+   0444.
 
    The order:
 
@@ -45,6 +48,7 @@
 #define NC_NS_MOUNT_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -64,6 +68,7 @@ struct ns_mount
 {
   int fd;
   struct ns_mount_fail fail;
+  mode_t parent_mode;           /* of the missing parents a step makes */
 };
 
 /* ns_mount_bind's FLAGS.  A bind is always nosuid; nodev unless
@@ -107,9 +112,15 @@ int ns_mount_remount_ro (struct ns_mount *m, const char *dst);
 int ns_mount_tmpfs (struct ns_mount *m, const char *dst, uint64_t size,
                     mode_t mode);
 
-/* A new proc on DST, for the calling process's PID namespace; nosuid,
-   nodev, noexec.  */
-int ns_mount_proc (struct ns_mount *m, const char *dst);
+/* A proc on DST: with OWN, a new one, for the calling process's PID
+   namespace, nosuid, nodev, noexec; else the old root's /proc, bound
+   with every mount under it, nosuid and nodev (a user namespace may
+   mount a new proc only for a PID namespace it owns).  Then, as
+   bubblewrap does, its sys, sysrq-trigger, irq and bus, each bound on
+   itself read-only with every mount under it, where access(2) says the
+   process could write it (not where it is missing, read-only already
+   or not allowed).  */
+int ns_mount_proc (struct ns_mount *m, const char *dst, bool own);
 
 /* A new mqueue on DST, for the calling process's IPC namespace;
    nosuid, nodev, noexec.  */

@@ -14,6 +14,7 @@
 
 #include "cli/common.h"
 #include "cli/number.h"
+#include "ns/idmap.h"
 #include "ns/mount.h"
 #include "xalloc.h"
 
@@ -150,41 +151,51 @@ env_name (const char *option, const char *arg)
   return arg;
 }
 
-/* The capabilities by name, without their "CAP_", as <linux/capability.h>
-   numbers them.  */
+/* The capabilities by name, as <linux/capability.h> numbers them.  */
 static const char *const cap_names[CAP_LAST_CAP + 1] = {
-  [CAP_CHOWN] = "CHOWN", [CAP_DAC_OVERRIDE] = "DAC_OVERRIDE",
-  [CAP_DAC_READ_SEARCH] = "DAC_READ_SEARCH", [CAP_FOWNER] = "FOWNER",
-  [CAP_FSETID] = "FSETID", [CAP_KILL] = "KILL", [CAP_SETGID] = "SETGID",
-  [CAP_SETUID] = "SETUID", [CAP_SETPCAP] = "SETPCAP",
-  [CAP_LINUX_IMMUTABLE] = "LINUX_IMMUTABLE",
-  [CAP_NET_BIND_SERVICE] = "NET_BIND_SERVICE",
-  [CAP_NET_BROADCAST] = "NET_BROADCAST", [CAP_NET_ADMIN] = "NET_ADMIN",
-  [CAP_NET_RAW] = "NET_RAW", [CAP_IPC_LOCK] = "IPC_LOCK",
-  [CAP_IPC_OWNER] = "IPC_OWNER", [CAP_SYS_MODULE] = "SYS_MODULE",
-  [CAP_SYS_RAWIO] = "SYS_RAWIO", [CAP_SYS_CHROOT] = "SYS_CHROOT",
-  [CAP_SYS_PTRACE] = "SYS_PTRACE", [CAP_SYS_PACCT] = "SYS_PACCT",
-  [CAP_SYS_ADMIN] = "SYS_ADMIN", [CAP_SYS_BOOT] = "SYS_BOOT",
-  [CAP_SYS_NICE] = "SYS_NICE", [CAP_SYS_RESOURCE] = "SYS_RESOURCE",
-  [CAP_SYS_TIME] = "SYS_TIME", [CAP_SYS_TTY_CONFIG] = "SYS_TTY_CONFIG",
-  [CAP_MKNOD] = "MKNOD", [CAP_LEASE] = "LEASE",
-  [CAP_AUDIT_WRITE] = "AUDIT_WRITE", [CAP_AUDIT_CONTROL] = "AUDIT_CONTROL",
-  [CAP_SETFCAP] = "SETFCAP", [CAP_MAC_OVERRIDE] = "MAC_OVERRIDE",
-  [CAP_MAC_ADMIN] = "MAC_ADMIN", [CAP_SYSLOG] = "SYSLOG",
-  [CAP_WAKE_ALARM] = "WAKE_ALARM", [CAP_BLOCK_SUSPEND] = "BLOCK_SUSPEND",
+  [CAP_CHOWN] = "CAP_CHOWN", [CAP_DAC_OVERRIDE] = "CAP_DAC_OVERRIDE",
+  [CAP_DAC_READ_SEARCH] = "CAP_DAC_READ_SEARCH",
+  [CAP_FOWNER] = "CAP_FOWNER", [CAP_FSETID] = "CAP_FSETID",
+  [CAP_KILL] = "CAP_KILL", [CAP_SETGID] = "CAP_SETGID",
+  [CAP_SETUID] = "CAP_SETUID", [CAP_SETPCAP] = "CAP_SETPCAP",
+  [CAP_LINUX_IMMUTABLE] = "CAP_LINUX_IMMUTABLE",
+  [CAP_NET_BIND_SERVICE] = "CAP_NET_BIND_SERVICE",
+  [CAP_NET_BROADCAST] = "CAP_NET_BROADCAST",
+  [CAP_NET_ADMIN] = "CAP_NET_ADMIN",
+  [CAP_NET_RAW] = "CAP_NET_RAW", [CAP_IPC_LOCK] = "CAP_IPC_LOCK",
+  [CAP_IPC_OWNER] = "CAP_IPC_OWNER", [CAP_SYS_MODULE] = "CAP_SYS_MODULE",
+  [CAP_SYS_RAWIO] = "CAP_SYS_RAWIO", [CAP_SYS_CHROOT] = "CAP_SYS_CHROOT",
+  [CAP_SYS_PTRACE] = "CAP_SYS_PTRACE", [CAP_SYS_PACCT] = "CAP_SYS_PACCT",
+  [CAP_SYS_ADMIN] = "CAP_SYS_ADMIN", [CAP_SYS_BOOT] = "CAP_SYS_BOOT",
+  [CAP_SYS_NICE] = "CAP_SYS_NICE", [CAP_SYS_RESOURCE] = "CAP_SYS_RESOURCE",
+  [CAP_SYS_TIME] = "CAP_SYS_TIME",
+  [CAP_SYS_TTY_CONFIG] = "CAP_SYS_TTY_CONFIG",
+  [CAP_MKNOD] = "CAP_MKNOD", [CAP_LEASE] = "CAP_LEASE",
+  [CAP_AUDIT_WRITE] = "CAP_AUDIT_WRITE",
+  [CAP_AUDIT_CONTROL] = "CAP_AUDIT_CONTROL",
+  [CAP_SETFCAP] = "CAP_SETFCAP", [CAP_MAC_OVERRIDE] = "CAP_MAC_OVERRIDE",
+  [CAP_MAC_ADMIN] = "CAP_MAC_ADMIN", [CAP_SYSLOG] = "CAP_SYSLOG",
+  [CAP_WAKE_ALARM] = "CAP_WAKE_ALARM",
+  [CAP_BLOCK_SUSPEND] = "CAP_BLOCK_SUSPEND",
 #ifdef CAP_AUDIT_READ
-  [CAP_AUDIT_READ] = "AUDIT_READ",
+  [CAP_AUDIT_READ] = "CAP_AUDIT_READ",
 #endif
 #ifdef CAP_PERFMON
-  [CAP_PERFMON] = "PERFMON",
+  [CAP_PERFMON] = "CAP_PERFMON",
 #endif
 #ifdef CAP_BPF
-  [CAP_BPF] = "BPF",
+  [CAP_BPF] = "CAP_BPF",
 #endif
 #ifdef CAP_CHECKPOINT_RESTORE
-  [CAP_CHECKPOINT_RESTORE] = "CHECKPOINT_RESTORE",
+  [CAP_CHECKPOINT_RESTORE] = "CAP_CHECKPOINT_RESTORE",
 #endif
 };
+
+const char *
+ns_sandbox_cap_name (int cap)
+{
+  return cap >= 0 && cap <= CAP_LAST_CAP ? cap_names[cap] : NULL;
+}
 
 /* A capability, the argument ARG of OPTION, as bubblewrap takes it: its
    name with "CAP_" in any case, or ALL (-1).  */
@@ -193,40 +204,24 @@ parse_cap (const char *option, const char *arg)
 {
   if (strcasecmp (arg, "ALL") == 0)
     return -1;
-  if (strncasecmp (arg, "CAP_", 4) == 0)
-    for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
-      if (cap_names[cap] && strcasecmp (arg + 4, cap_names[cap]) == 0)
-        return cap;
+  for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
+    if (cap_names[cap] && strcasecmp (arg, cap_names[cap]) == 0)
+      return cap;
   cli_usage_error ("invalid %s %s: unknown capability", option,
                    quote_file (arg));
 }
 
 /* An id map, the argument ARG of OPTION, as util-linux's unshare takes
-   it: INNER:OUTER:COUNT, ids of at most 4294967294 and COUNT not 0, or
-   "auto".  ARG is kept as it is.  */
+   it: INNER:OUTER:COUNT, or the older OUTER,INNER,COUNT, into *RANGE;
+   or "auto" (*RANGE left for ns_sandbox_check_process to read).  ARG
+   is kept as it is.  */
 static const char *
-parse_map (const char *option, const char *arg)
+parse_map (const char *option, const char *arg, struct ns_id_range *range)
 {
-  if (strcmp (arg, "auto") == 0)
-    return arg;
-  static const char *const what[] = { "inner ID", "outer ID", "count" };
-  const char *p = arg;
-  for (int i = 0; i < 3; i++)
-    {
-      size_t len = strcspn (p, ":");
-      char msg[NC_NUMBER_MESSAGE_SIZE];
-      uint64_t value;
-      const char *bad = (i < 2 && !p[len]) || (i == 2 && p[len])
-                        ? "INNER:OUTER:COUNT or auto is expected"
-                        : nc_parse_number_at (arg, p - arg, len,
-                                              UINT32_MAX - 1,
-                                              i == 2 ? NC_NUMBER_NONZERO
-                                              : 0, what[i], &value, msg);
-      if (bad)
-        cli_usage_error ("invalid %s %s: %s", option, quote_file (arg),
-                         bad);
-      p += len + 1;
-    }
+  if (strcmp (arg, "auto") != 0 && ns_idmap_parse (arg, range) < 0)
+    cli_usage_error ("invalid %s %s: INNER:OUTER:COUNT, OUTER,INNER,COUNT "
+                     "or auto, with COUNT ids from 1 to the last, "
+                     "4294967294", option, quote_file (arg));
   return arg;
 }
 
@@ -384,10 +379,10 @@ other_option (struct ns_sandbox *s, const struct option *o, char **args,
                                   NC_NUMBER_UNITS | NC_NUMBER_NONZERO);
       break;
     case A_MAP_USERS:
-      s->map_users = parse_map (o->name, args[0]);
+      s->map_users = parse_map (o->name, args[0], &s->users);
       break;
     case A_MAP_GROUPS:
-      s->map_groups = parse_map (o->name, args[0]);
+      s->map_groups = parse_map (o->name, args[0], &s->groups);
       break;
     case A_MAP_AUTO:
       s->map_auto = true;

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ns/idmap.h"
+
 /* The kind of a mount step (see ns/mount.h for each).  */
 enum ns_step_kind
 {
@@ -65,13 +67,6 @@ struct ns_cap_change
   bool add;
 };
 
-/* COUNT ids from INNER in a new user namespace are OUTER... in its
-   parent: one line of /proc/PID/uid_map or gid_map.  */
-struct ns_id_range
-{
-  uint32_t inner, outer, count;
-};
-
 /* The sandbox asked for.  Descriptors are -1 when not given.  */
 struct ns_sandbox
 {
@@ -85,7 +80,7 @@ struct ns_sandbox
   int seccomp_fd;               /* --seccomp: a cBPF program */
   bool uid_set, gid_set;        /* --uid, --gid: ids inside */
   uint32_t uid, gid;
-  const char *map_users, *map_groups;   /* INNER:OUTER:COUNT, or "auto" */
+  const char *map_users, *map_groups;   /* as given, or "auto" */
   bool map_auto;
   int info_fd, sync_fd, block_fd;
   int unshare_flags;            /* --unshare-*, as CLONE_NEW* */
@@ -93,11 +88,26 @@ struct ns_sandbox
                                    them */
   int share_flags;              /* --share-net: kept though --unshare-all */
 
+  /* --map-users, --map-groups: parsed by ns_sandbox_take, or read for
+     "auto" (--map-auto) by ns_sandbox_check_process; COUNT 0 when
+     none.  */
+  struct ns_id_range users, groups;
+
   /* Worked out by ns_sandbox_check_process (ns/confine.h).  */
-  struct ns_id_range users, groups;     /* --map-*: COUNT 0 when none */
   void *seccomp_program;        /* read from seccomp_fd, SIZE bytes */
   size_t seccomp_size;
   char *old_wd;                 /* the caller's, for a new root */
+
+  /* Worked out by ns_steps_check (ns/steps.h) and
+     ns_sandbox_check_process: whether the new user namespace comes of
+     bubblewrap's options alone (--unshare-user, --unshare-all, or the
+     mount steps of a caller without CAP_SYS_ADMIN), so that COMMAND
+     gets bubblewrap's capabilities in it: those of CALLER_CAPS, the
+     caller's effective set if its real user is root (CALLER_ROOT), else
+     none, changed by --cap-add and --cap-drop.  */
+  bool bwrap_caps;
+  bool caller_root;
+  uint64_t caller_caps;
 };
 
 /* Read every sandbox option of ARGV, from ARGV[1] up to the first
@@ -109,6 +119,10 @@ struct ns_sandbox
    error (cli_usage_error).  */
 void ns_sandbox_take (struct ns_sandbox *s, int *argc, char **argv,
                       bool (*is_arg_option) (const char *name, bool lng));
+
+/* The name of capability CAP ("CAP_SYS_ADMIN"), or NULL for a number
+   this build does not know.  */
+const char *ns_sandbox_cap_name (int cap);
 
 /* Whether S asks for a new root (any mount step).  */
 bool ns_sandbox_has_root (const struct ns_sandbox *s);

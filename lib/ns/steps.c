@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/common.h"
@@ -69,21 +70,44 @@ ns_steps_check (struct ns_run *r)
         ns_run_fail (-ret, "cannot read /proc/self/ns/mnt, which the mount "
                      "steps need");
     }
-  /* A user namespace that these options made maps the caller to
-     itself, unless ids are mapped otherwise.  */
-  if ((r->flags & ~had & CLONE_NEWUSER) && !r->map_uid_set
-      && !r->map_gid_set && !s->map_users && !s->map_groups && !s->map_auto)
+  /* A user namespace that bubblewrap's options made maps the caller to
+     itself, unless ids are mapped otherwise; its capabilities are
+     bubblewrap's too, unless --keep-caps asks for unshare(1)'s.  */
+  bool bwrap_user = ((r->flags & ~had & CLONE_NEWUSER) && !s->map_users
+                     && !s->map_groups && !s->map_auto);
+  if (bwrap_user && !r->map_uid_set && !r->map_gid_set)
     {
       r->map_uid_set = r->map_gid_set = true;
       r->map_uid = geteuid ();
       r->map_gid = getegid ();
     }
+  r->sandbox.bwrap_caps = bwrap_user && !r->keep_caps;
 }
 
-/* Run step ST on M: 0 or -errno.  */
-static int
-run_step (struct ns_mount *m, const struct ns_step *st)
+/* The mode of the missing parents of step ST's DST, as bubblewrap
+   makes them: 0755, less the group's bits when the mode of a step that
+   has one (its --perms, or the option's own default) gives the group
+   none, and less the others' likewise.  */
+static mode_t
+parent_mode (const struct ns_step *st)
 {
+  mode_t mode = 0755;
+  bool has_mode = (st->kind == NS_STEP_TMPFS || st->kind == NS_STEP_DIR
+                   || st->kind == NS_STEP_FILE
+                   || st->kind == NS_STEP_BIND_DATA);
+  if (has_mode && !(st->mode & 0070))
+    mode &= ~0050;
+  if (has_mode && !(st->mode & 0007))
+    mode &= ~0005;
+  return mode;
+}
+
+/* Run step ST on M in the namespaces of R: 0 or -errno.  */
+static int
+run_step (const struct ns_run *r, struct ns_mount *m,
+          const struct ns_step *st)
+{
+  m->parent_mode = parent_mode (st);
   switch (st->kind)
     {
     case NS_STEP_BIND:
@@ -93,7 +117,7 @@ run_step (struct ns_mount *m, const struct ns_step *st)
     case NS_STEP_TMPFS:
       return ns_mount_tmpfs (m, st->dst, st->size, st->mode);
     case NS_STEP_PROC:
-      return ns_mount_proc (m, st->dst);
+      return ns_mount_proc (m, st->dst, r->flags & CLONE_NEWPID);
     case NS_STEP_DEV:
       return ns_mount_dev (m, st->dst);
     case NS_STEP_MQUEUE:
@@ -138,9 +162,6 @@ step_hint (const struct ns_run *r, const struct ns_step *st, int err)
 {
   if (err != -EPERM || !(r->flags & CLONE_NEWUSER))
     return "";
-  if (st->kind == NS_STEP_PROC && !(r->flags & CLONE_NEWPID))
-    return ("; in a new user namespace, only a new PID namespace's proc "
-            "can be mounted: add -p");
   if (st->kind == NS_STEP_MQUEUE && !(r->flags & CLONE_NEWIPC))
     return ("; in a new user namespace, only a new IPC namespace's mqueue "
             "can be mounted: add -i");
@@ -172,6 +193,9 @@ ns_steps_mount (const struct ns_run *r)
   const struct ns_sandbox *s = &r->sandbox;
   if (!ns_sandbox_has_root (s))
     return;
+  /* Every mode as given, none filtered, as with bubblewrap: the umask
+     is COMMAND's again once the new root is entered.  */
+  mode_t umask_was = umask (0);
   struct ns_mount m;
   int ret = ns_mount_begin (&m);
   if (ret < 0)
@@ -179,7 +203,7 @@ ns_steps_mount (const struct ns_run *r)
   for (size_t i = 0; i < s->n_steps; i++)
     {
       const struct ns_step *st = &s->steps[i];
-      if ((ret = run_step (&m, st)) < 0)
+      if ((ret = run_step (r, &m, st)) < 0)
         {
           char words[2 * PATH_MAX];
           step_failed (&m, ret, step_words (st, words, sizeof words),
@@ -193,4 +217,5 @@ ns_steps_mount (const struct ns_run *r)
   ret = ns_mount_enter (&m);
   if (ret < 0)
     step_failed (&m, ret, "cannot enter the new root", "");
+  umask (umask_was);
 }

@@ -295,6 +295,52 @@ mount_count (void)
   return n;
 }
 
+/* Whether PATH beneath DIRFD is on a read-only mount.  */
+static bool
+read_only_at (int dirfd, const char *path)
+{
+  int fd = openat (dirfd, path, O_PATH | O_CLOEXEC);
+  struct statvfs sv;
+  bool ro = fd >= 0 && fstatvfs (fd, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+  if (fd >= 0)
+    close (fd);
+  return ro;
+}
+
+/* The files of proc that ns_mount_proc covers read-only.  */
+static const char *const covered[] = { "sys", "sysrq-trigger", "irq",
+                                       "bus" };
+
+/* How many of them are read-only in the proc at DIR beneath DIRFD, a
+   new proc: the mounts ns_mount_proc added to cover them.  */
+static int
+proc_covers (int dirfd, const char *dir)
+{
+  char path[PATH_MAX];
+  int n = 0;
+  for (size_t i = 0; i < sizeof covered / sizeof *covered; i++)
+    {
+      snprintf (path, sizeof path, "%s/%s", dir, covered[i]);
+      n += read_only_at (dirfd, path);
+    }
+  return n;
+}
+
+/* Whether any of them can be written in the proc at DIR beneath
+   DIRFD.  */
+static bool
+proc_writable (int dirfd, const char *dir)
+{
+  char path[PATH_MAX];
+  bool any = false;
+  for (size_t i = 0; i < sizeof covered / sizeof *covered; i++)
+    {
+      snprintf (path, sizeof path, "%s/%s", dir, covered[i]);
+      any |= faccessat (dirfd, path, W_OK, 0) == 0;
+    }
+  return any;
+}
+
 /* Check that a step answered WANT (0 or -errno), with M.FAIL naming CALL
    when it failed.  */
 static void
@@ -558,7 +604,7 @@ sc_proc (void)
   struct ns_mount m;
   if (!begin (&m, "proc"))
     return;
-  int ret = ns_mount_proc (&m, "/proc");
+  int ret = ns_mount_proc (&m, "/proc", true);
   if (ret == -EPERM && !real_root)
     tap_skip ("ns_mount_proc: EPERM in a user namespace without a PID "
               "namespace of its own");
@@ -570,6 +616,16 @@ sc_proc (void)
       tap_ok (mode_at (m.fd, "proc/self/status") != 0,
               "ns_mount_proc: /proc/self/status");
     }
+  /* Without a PID namespace of its own: the old root's, bound, which a
+     user namespace may do.  */
+  check_step (&m, ns_mount_proc (&m, "/bound", false), 0, NULL,
+              "ns_mount_proc of the old root's /proc");
+  tap_check_int (fs_type_at (m.fd, "bound"), PROC_SUPER_MAGIC,
+                 "ns_mount_proc: the bound one is a proc");
+  tap_ok (!read_only_at (m.fd, "bound") && nosuid_nodev_at (m.fd, "bound"),
+          "ns_mount_proc: the bound one writable, nosuid, nodev");
+  tap_ok (!proc_writable (m.fd, "bound") && !proc_writable (m.fd, "proc"),
+          "ns_mount_proc: sys, sysrq-trigger, irq, bus not writable");
   check_step (&m, ns_mount_mqueue (&m, "/dev/mqueue"), 0, NULL,
               "ns_mount_mqueue");
   tap_check_int (fs_type_at (m.fd, "dev/mqueue"), MQUEUE_MAGIC,
@@ -659,14 +715,16 @@ sc_escape (void)
           "\"..\" stopped at the new root: the directory is its /climbed");
   tap_ok (access ("/climbed", F_OK) < 0 && errno == ENOENT,
           "and not the old root's /climbed");
-  check_step (&m, ns_mount_proc (&m, "/proc"), 0, NULL, "ns_mount_proc");
+  check_step (&m, ns_mount_proc (&m, "/proc", true), 0, NULL,
+              "ns_mount_proc");
   check_step (&m, ns_mount_symlink (&m, "/proc/self/root", "/magic"), 0,
               NULL, "ns_mount_symlink to a /proc magic link");
   snprintf (dst, sizeof dst, "/magic/%s.2", escape);
   check_step (&m, ns_mount_bind (&m, other, dst, 0), -ELOOP, "openat2",
               "bind through a /proc magic link: ELOOP");
-  tap_check_int (mount_count (), mounts + 3,
-                 "the bind, tmpfs and proc are the only mounts");
+  tap_check_int (mount_count (), mounts + 3 + proc_covers (m.fd, "proc"),
+                 "the bind, tmpfs and proc (with what covers its files) "
+                 "are the only mounts");
   tap_ok (!escaped (), "nothing was made in the old root");
   check_step (&m, ns_mount_symlink (&m, "inside/dir", "/in"), 0, NULL,
               "ns_mount_symlink to a path inside");
@@ -807,14 +865,16 @@ check_mount_points (void)
       lines++;
       if (sscanf (line, "%*s %*s %*s %*s %511s", point) == 1
           && strcmp (point, "/") && strcmp (point, "/tmp")
-          && strcmp (point, "/proc") && strncmp (point, "/ro", 3)
+          && strncmp (point, "/proc", 5) && strncmp (point, "/ro", 3)
           && strncmp (point, "/dev", 4))
         snprintf (bad, sizeof bad, "%s", point);
     }
   if (f)
     fclose (f);
-  /* "/", ro with t and b, tmp, proc, dev with 6 devices, pts, shm.  */
-  tap_check (bad[0] == '\0' && lines == 15, bad[0] ? bad : "count",
+  /* "/", ro with t and b, tmp, proc and what covers its files, dev with
+     6 devices, pts, shm.  */
+  tap_check (bad[0] == '\0' && lines == 15 + proc_covers (AT_FDCWD, "/proc"),
+             bad[0] ? bad : "count",
              "inside: the mount table holds the built mounts only (%d)",
              lines);
 }
@@ -831,7 +891,7 @@ sc_enter (void)
   if (ret == 0)
     ret = ns_mount_tmpfs (&m, "/tmp", 0, 01777);
   if (ret == 0)
-    ret = ns_mount_proc (&m, "/proc");
+    ret = ns_mount_proc (&m, "/proc", true);
   if (ret == 0)
     ret = ns_mount_dev (&m, "/dev");
   if (ret == 0)
@@ -879,12 +939,13 @@ sc_enter_covered (void)
   /* proc's directory is made in other/, a scratch directory.  */
   int ret = ns_mount_bind (&m, other, "/", 0);
   if (ret == 0)
-    ret = ns_mount_proc (&m, "/proc");
+    ret = ns_mount_proc (&m, "/proc", true);
   check_step (&m, ret, 0, NULL, "a bind on \"/\", then proc");
   check_step (&m, ns_mount_enter (&m), 0, NULL, "ns_mount_enter");
   tap_ok (access ("/h", F_OK) == 0, "inside: the bind is \"/\"");
-  tap_check_int (mount_count (), 2,
-                 "inside: two mounts, the bind and proc, nothing under");
+  tap_check_int (mount_count (), 2 + proc_covers (AT_FDCWD, "/proc"),
+                 "inside: the bind and proc (with what covers its files), "
+                 "nothing under");
 }
 
 /* ------------------------------------------------------------------ */

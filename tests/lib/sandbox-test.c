@@ -276,6 +276,8 @@ test_process_options (void)
   tap_ok (s.uid_set && s.uid == 5 && s.gid_set && s.gid == 6,
           "--uid 5, --gid=6");
   tap_check_str (s.map_users, "0:100000:65536", "--map-users kept");
+  tap_ok (s.users.inner == 0 && s.users.outer == 100000
+          && s.users.count == 65536, "--map-users parsed");
   tap_check_str (s.map_groups, "auto", "--map-groups=auto");
   tap_ok (s.map_auto, "--map-auto");
 #ifdef CAP_CHECKPOINT_RESTORE
@@ -298,6 +300,13 @@ test_process_options (void)
   check_error (W ("--map-users", "0:1:0"), "invalid --map-users '0:1:0'");
   check_error (W ("--map-groups=a:1:1"), "invalid --map-groups 'a:1:1'");
   check_error (W ("--map-users", "0:1:2:3"), "invalid --map-users");
+  check_error (W ("--map-users", "1,2"), "invalid --map-users '1,2'");
+  take (W ("--map-users", "100000,0,65536", "--map-groups", "7,8,9"), &s,
+        rest, sizeof rest);
+  tap_ok (s.users.inner == 0 && s.users.outer == 100000
+          && s.users.count == 65536 && s.groups.inner == 8
+          && s.groups.outer == 7 && s.groups.count == 9,
+          "--map-users, --map-groups: the older OUTER,INNER,COUNT too");
   check_error (W ("--bind", "/a"), "--bind needs 2 arguments: --bind SRC DST");
   check_error (W ("--tmpfs"), "--tmpfs needs 1 argument: --tmpfs DST");
   check_error (W ("--setenv", "A"),

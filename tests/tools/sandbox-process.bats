@@ -185,7 +185,53 @@ $PWD"
   assert_line --regexp '^CapEff:[[:space:]]+0000000000002000$'
   run as_nobody "$NC_BINDIR/unshare-run" --cap-add CAP_NET_RAW -- true
   assert_failure 2
-  assert_output --partial "needs root or a new user namespace"
+  assert_output --partial "--cap-add CAP_NET_RAW needs root or a new user namespace"
+}
+
+@test "capabilities follow the spelling: bwrap's for --unshare-user, unshare(1)'s for -U" {
+  require_root
+  local bnd
+  bnd=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
+  # bwrap's: root's effective set is the bounding set; the others as the
+  # new namespace gave them, cut by execve(2).
+  run unshare-run --unshare-user --ro-bind / / -- /bin/sh -c "$CAPS_PROBE"
+  assert_success
+  assert_line --regexp "^CapBnd:[[:space:]]+$bnd\$"
+  assert_line --regexp "^CapEff:[[:space:]]+$bnd\$"
+  assert_line --regexp '^CapInh:[[:space:]]+0000000000000000$'
+  assert_line --regexp '^CapAmb:[[:space:]]+0000000000000000$'
+  # Not root inside: none.
+  run unshare-run --unshare-user --uid 5 --ro-bind / / -- /bin/sh -c "$CAPS_PROBE"
+  assert_success
+  assert_line --regexp '^CapEff:[[:space:]]+0000000000000000$'
+  assert_line --regexp "^CapBnd:[[:space:]]+$bnd\$"
+  # unshare(1)'s: every capability of the kernel, as the new namespace's
+  # root has them.
+  local full
+  full=$(printf '%016x' $(((1 << ($(</proc/sys/kernel/cap_last_cap) + 1)) - 1)))
+  run unshare-run -U -r --ro-bind / / -- /bin/sh -c "$CAPS_PROBE"
+  assert_success
+  assert_line --regexp "^CapBnd:[[:space:]]+$full\$"
+  assert_line --regexp "^CapEff:[[:space:]]+$full\$"
+}
+
+@test "as uid 65534, --unshare-user: no capability in any set, as bwrap" {
+  require_userns
+  run as_nobody "$NC_BINDIR/unshare-run" --unshare-user --ro-bind / / -- \
+    /bin/sh -c "$CAPS_PROBE"
+  assert_success
+  assert_caps 0000000000000000
+  # A mount step's implied user namespace is bwrap's too.
+  run as_nobody "$NC_BINDIR/unshare-run" --ro-bind / / -- \
+    /bin/sh -c "$CAPS_PROBE"
+  assert_success
+  assert_caps 0000000000000000
+  # --cap-add on top, in all five sets.
+  run as_nobody "$NC_BINDIR/unshare-run" --unshare-user --cap-add \
+    CAP_NET_RAW --ro-bind / / -- /bin/sh -c "$CAPS_PROBE"
+  assert_success
+  assert_line --regexp '^CapBnd:[[:space:]]+0000000000002000$'
+  assert_line --regexp '^CapAmb:[[:space:]]+0000000000002000$'
 }
 
 # --- seccomp -----------------------------------------------------------

@@ -34,6 +34,12 @@ require_userns() {
     || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
 }
 
+# Shell text run in a sandbox: names the files of its /proc that could
+# harm the machine and are writable (none, once --proc covered them).
+# shellcheck disable=SC2016 # expanded in the sandbox
+PROC_COVERED='for f in /proc/sys /proc/sysrq-trigger /proc/irq /proc/bus; do
+  [ ! -e "$f" ] || [ ! -w "$f" ] || echo "$f writable"; done'
+
 # sandbox ARG...: unshare-run with BASE then ARG..., its output separate
 # from its errors.
 sandbox() {
@@ -324,13 +330,20 @@ sandbox() {
   assert_err -p "Read-only file system"
 }
 
-@test "as uid 65534: --proc needs -p, --mqueue -i, and the message says so" {
+@test "as uid 65534: --proc without -p binds the caller's; --mqueue needs -i" {
   require_userns
+  # No new PID namespace: the caller's /proc, bound, as bwrap does (a
+  # user namespace may mount a new proc only for a PID namespace it
+  # owns), what could harm the machine not writable.
   run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r \
-    "${BASE[@]}" --proc /proc -- echo ran
-  assert_failure 1
-  assert_output ''
-  assert_err "unshare-run: --proc '/proc': fsconfig: Operation not permitted; in a new user namespace, only a new PID namespace's proc can be mounted: add -p"
+    "${BASE[@]}" --proc /proc -- sh -c \
+    'test -d /proc/1 && echo host; stat -f -c %T /proc; '"$PROC_COVERED"
+  assert_success
+  assert_output $'host\nproc'
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" --unshare-user-try \
+    "${BASE[@]}" --proc /proc -- cat /proc/self/comm
+  assert_success
+  assert_output cat
   run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" -U -r \
     "${BASE[@]}" --mqueue /mq -- echo ran
   assert_failure 1
@@ -339,6 +352,56 @@ sandbox() {
     "${BASE[@]}" --mqueue /mq -- stat -f -c %T /mq
   assert_success
   assert_output mqueue
+}
+
+@test "strace: --proc without -p is a recursive clone of /proc; sys, irq, bus covered" {
+  require_root
+  require_strace
+  strace -f -qq -o trace -e trace=open_tree,mount_setattr,fsopen \
+    unshare-run "${BASE[@]}" --proc /proc -- true
+  grep -q 'open_tree(AT_FDCWD, "/proc", OPEN_TREE_CLONE|OPEN_TREE_CLOEXEC|AT_RECURSIVE)' trace \
+    || fail "no recursive clone of /proc: $(cat trace)"
+  ! grep -q 'fsopen("proc"' trace || fail "a new proc: $(cat trace)"
+  # As bwrap: each that the caller could write, bound on itself.
+  local n want=0 f
+  n=$(grep -c 'open_tree([0-9]*, "", OPEN_TREE_CLONE|OPEN_TREE_CLOEXEC|AT_EMPTY_PATH|AT_RECURSIVE)' trace)
+  for f in sys sysrq-trigger irq bus; do
+    [[ ! -w /proc/$f ]] || want=$((want + 1))
+  done
+  [[ $n == "$want" ]] || fail "$n covers, not $want: $(cat trace)"
+  # Read-only, recursively: the /usr of BASE, and each cover.
+  n=$(grep -c 'mount_setattr(.*AT_RECURSIVE, {attr_set=MOUNT_ATTR_RDONLY|' trace)
+  [[ $n == $((want + 1)) ]] \
+    || fail "$n recursive read-only attributes, not $((want + 1)): $(cat trace)"
+  run --separate-stderr unshare-run "${BASE[@]}" --proc /proc -- sh -c \
+    "$PROC_COVERED"
+  assert_success
+  assert_output ''
+  # With -p: a new proc, covered too.
+  strace -f -qq -o trace -e trace=open_tree,fsopen \
+    unshare-run "${BASE[@]}" -p --proc /proc -- true
+  grep -q 'fsopen("proc"' trace || fail "no new proc: $(cat trace)"
+  run --separate-stderr unshare-run "${BASE[@]}" -p --proc /proc -- sh -c \
+    "$PROC_COVERED"
+  assert_success
+  assert_output ''
+}
+
+@test "modes as bwrap makes them: a file's mount point 0444, parents after --perms, no umask" {
+  require_root
+  mkdir -p out/d
+  : >f
+  # The mount points, seen once the sandbox is gone.
+  # shellcheck disable=SC2016 # the inner shell's arguments
+  unshare -m --propagation private sh -c '
+    mount --bind out out &&
+    umask 077 && "$1" --bind / / --bind "$2/f" "$2/out/d/file" \
+      --bind "$2/out" "$2/out/d/dir" --perms 0700 --dir "$2/out/p/q" \
+      --perms 0750 --dir "$2/out/g/h" --perms 0705 --dir "$2/out/o/h" \
+      --dir "$2/out/n/h" true' sh "$NC_BINDIR/unshare-run" "$PWD"
+  run stat -c '%a %n' out/d/file out/d/dir out/p out/p/q out/g out/o out/n \
+    out/n/h
+  assert_output $'444 out/d/file\n755 out/d/dir\n700 out/p\n700 out/p/q\n750 out/g\n705 out/o\n755 out/n\n755 out/n/h'
 }
 
 @test "as uid 65534 without -U: a user namespace mapping you to yourself" {
