@@ -72,7 +72,10 @@ ns_steps_check (struct ns_run *r)
     }
   /* A user namespace that bubblewrap's options made maps the caller to
      itself, unless ids are mapped otherwise; its capabilities are
-     bubblewrap's too, unless --keep-caps asks for unshare(1)'s.  */
+     bubblewrap's too, unless --keep-caps asks for unshare(1)'s.  So are
+     they in any user namespace that holds a new root, -U's as well: the
+     read-only mounts of the root are that namespace's own, not locked,
+     and a COMMAND with its capabilities could make them writable.  */
   bool bwrap_user = ((r->flags & ~had & CLONE_NEWUSER) && !s->map_users
                      && !s->map_groups && !s->map_auto);
   if (bwrap_user && !r->map_uid_set && !r->map_gid_set)
@@ -81,7 +84,9 @@ ns_steps_check (struct ns_run *r)
       r->map_uid = geteuid ();
       r->map_gid = getegid ();
     }
-  r->sandbox.bwrap_caps = bwrap_user && !r->keep_caps;
+  bool root_in_userns = (ns_sandbox_has_root (s)
+                         && (r->flags & CLONE_NEWUSER));
+  r->sandbox.bwrap_caps = (bwrap_user || root_in_userns) && !r->keep_caps;
 }
 
 /* The mode of the missing parents of step ST's DST, as bubblewrap

@@ -188,7 +188,7 @@ $PWD"
   assert_output --partial "--cap-add CAP_NET_RAW needs root or a new user namespace"
 }
 
-@test "capabilities follow the spelling: bwrap's for --unshare-user, unshare(1)'s for -U" {
+@test "capabilities: bwrap's for --unshare-user or a new root, unshare(1)'s for -U alone" {
   require_root
   local bnd
   bnd=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
@@ -205,13 +205,22 @@ $PWD"
   assert_success
   assert_line --regexp '^CapEff:[[:space:]]+0000000000000000$'
   assert_line --regexp "^CapBnd:[[:space:]]+$bnd\$"
-  # unshare(1)'s: every capability of the kernel, as the new namespace's
-  # root has them.
-  local full
-  full=$(printf '%016x' $(((1 << ($(</proc/sys/kernel/cap_last_cap) + 1)) - 1)))
+  # A new root in -U's namespace: bwrap's too, so that COMMAND cannot
+  # make the root's read-only mounts writable.
   run unshare-run -U -r --ro-bind / / -- /bin/sh -c "$CAPS_PROBE"
   assert_success
+  assert_line --regexp "^CapBnd:[[:space:]]+$bnd\$"
+  assert_line --regexp "^CapEff:[[:space:]]+$bnd\$"
+  # unshare(1)'s, -U without a new root or with --keep-caps: every
+  # capability of the kernel, as the new namespace's root has them.
+  local full
+  full=$(printf '%016x' $(((1 << ($(</proc/sys/kernel/cap_last_cap) + 1)) - 1)))
+  run unshare-run -U -r -- /bin/sh -c "$CAPS_PROBE"
+  assert_success
   assert_line --regexp "^CapBnd:[[:space:]]+$full\$"
+  assert_line --regexp "^CapEff:[[:space:]]+$full\$"
+  run unshare-run -U -r --keep-caps --ro-bind / / -- /bin/sh -c "$CAPS_PROBE"
+  assert_success
   assert_line --regexp "^CapEff:[[:space:]]+$full\$"
 }
 
