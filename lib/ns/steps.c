@@ -5,6 +5,7 @@
 #include "ns/steps.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <sched.h>
@@ -49,6 +50,23 @@ check_root_options (const struct ns_run *r)
                      "steps: use private or slave", r->propagation_name);
 }
 
+/* The descriptors of --file, --bind-data and --ro-bind-data must be the
+   caller's, open now: one that is not would be read at its step under a
+   number that unshare-run's own descriptors may have taken since.  */
+static void
+check_step_fds (const struct ns_sandbox *s)
+{
+  for (size_t i = 0; i < s->n_steps; i++)
+    {
+      const struct ns_step *st = &s->steps[i];
+      if (st->kind != NS_STEP_FILE && st->kind != NS_STEP_BIND_DATA)
+        continue;
+      int ret = sys_fcntl (st->fd, F_GETFD, 0);
+      if (ret < 0)
+        ns_run_fail (-ret, "%s %d", st->option, st->fd);
+    }
+}
+
 void
 ns_steps_check (struct ns_run *r)
 {
@@ -61,6 +79,7 @@ ns_steps_check (struct ns_run *r)
   if (ns_sandbox_has_root (s))
     {
       check_root_options (r);
+      check_step_fds (s);
       r->flags |= CLONE_NEWNS;
       /* As bubblewrap does for a user without the capability.  */
       if (!(r->flags & CLONE_NEWUSER) && !has_sys_admin ())

@@ -273,6 +273,16 @@ sandbox() {
   assert_err -p "Read-only file system"
 }
 
+@test "--file, --bind-data: a descriptor the caller has not open, refused at the start" {
+  require_root
+  sandbox --file 7 /x -- true
+  assert_failure 1
+  assert_err "unshare-run: --file 7: Bad file descriptor"
+  sandbox --ro-bind-data 8 /y -- true
+  assert_failure 1
+  assert_err "unshare-run: --ro-bind-data 8: Bad file descriptor"
+}
+
 @test "fail closed: a missing call names itself and the Linux it needs" {
   require_root
   require_strace_inject
