@@ -42,14 +42,7 @@ setup() {
   ATTACK=$(cd "$dir" 2>/dev/null && pwd)/sandbox-attack
   require_helper "$ATTACK"
   require_root
-  local f=/proc/sys/user/max_user_namespaces
-  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/unprivileged_userns_clone
-  [[ ! -r $f || $(<"$f") -ne 0 ]] \
-    || skip "unprivileged user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
-  [[ ! -r $f || $(<"$f") -eq 0 ]] \
-    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
+  require_userns_enabled
   skip_under_qemu "the jail needs a user namespace, which qemu's thread" \
     "cannot get"
   SB=${NC_SANDBOX:-unshare-run}

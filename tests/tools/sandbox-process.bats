@@ -39,15 +39,7 @@ require_userns() {
   skip_under_qemu "qemu runs a thread of its own: a multi-threaded" \
     "process gets no user namespace (EINVAL)"
   require_nobody
-  local f
-  f=/proc/sys/user/max_user_namespaces
-  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/unprivileged_userns_clone
-  [[ ! -r $f || $(<"$f") -ne 0 ]] \
-    || skip "unprivileged user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
-  [[ ! -r $f || $(<"$f") -eq 0 ]] \
-    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
+  require_userns_enabled
 }
 
 # The five capability sets of /proc/self/status, as COMMAND sees them.

@@ -23,15 +23,7 @@ setup() {
 # Unprivileged user namespaces, for the tests as uid 65534.
 require_userns() {
   require_nobody
-  local f
-  f=/proc/sys/user/max_user_namespaces
-  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/unprivileged_userns_clone
-  [[ ! -r $f || $(<"$f") -ne 0 ]] \
-    || skip "unprivileged user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
-  [[ ! -r $f || $(<"$f") -eq 0 ]] \
-    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
+  require_userns_enabled
 }
 
 # Shell text run in a sandbox: names the files of its /proc that could

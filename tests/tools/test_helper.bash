@@ -159,6 +159,20 @@ can_strace() {
     && strace -o /dev/null true 2>/dev/null
 }
 
+# Skip unless the kernel lets users make user namespaces, naming the
+# setting that disables them.
+require_userns_enabled() {
+  local f
+  f=/proc/sys/user/max_user_namespaces
+  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/unprivileged_userns_clone
+  [[ ! -r $f || $(<"$f") -ne 0 ]] \
+    || skip "unprivileged user namespaces disabled: $f is 0"
+  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
+  [[ ! -r $f || $(<"$f") -eq 0 ]] \
+    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
+}
+
 # Run a command as the unprivileged uid/gid 65534, without groups.
 as_nobody() {
   setpriv --reuid=65534 --regid=65534 --clear-groups "$@"

@@ -88,15 +88,7 @@ require_userns() {
   require_nobody
   as_nobody "$NC_BINDIR/unshare-run" --version >/dev/null 2>&1 \
     || skip "uid 65534 cannot run $NC_BINDIR/unshare-run"
-  local f
-  f=/proc/sys/user/max_user_namespaces
-  [[ ! -r $f || $(<"$f") -gt 0 ]] || skip "user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/unprivileged_userns_clone
-  [[ ! -r $f || $(<"$f") -ne 0 ]] \
-    || skip "unprivileged user namespaces disabled: $f is 0"
-  f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
-  [[ ! -r $f || $(<"$f") -eq 0 ]] \
-    || skip "AppArmor restricts unprivileged user namespaces: $f is 1"
+  require_userns_enabled
 }
 
 # --- namespaces --------------------------------------------------------
