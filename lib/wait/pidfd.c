@@ -96,8 +96,9 @@ static pid_t
 start_short_child (int *pidfd)
 {
   int go[2];
-  if (pipe2 (go, O_CLOEXEC) < 0)
-    return -errno;
+  int ret = sys_pipe2 (go, O_CLOEXEC);
+  if (ret < 0)
+    return ret;
   pid_t pid = fork ();
   if (pid == 0)
     {
