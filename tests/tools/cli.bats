@@ -369,7 +369,7 @@ Try '$1 --help' for more information."
 @test "long options: an ambiguous beginning is a usage error naming the candidates" {
   ambiguous preadv-dump --g "'--groupsize' '--gap'"
   ambiguous pwritev-patch --s "'--sync' '--stats'"
-  ambiguous ppoll-wait --s "'--signal' '--select'"
+  ambiguous ppoll-wait --s "'--signal' '--status' '--select'"
   ambiguous unshare-run --us "'--user' '--usage'"
   ambiguous rmtree --ver "'--verbose' '--version'"
   ambiguous xcp --ver=x "'--verbose' '--version'"
