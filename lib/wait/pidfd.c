@@ -59,6 +59,14 @@ process_status (int pidfd, int *wstatus)
     return ret;
   struct nc_pidfd_info info = { .mask = PIDFD_INFO_EXIT };
   ret = sys_pidfd_get_info (pidfd, &info);
+  /* Reaped while the kernel answered: it looked for the exit before the
+     reap stored it, and for the process after the reap.  Asked again, a
+     kernel that keeps exits has it.  */
+  if (ret == -ESRCH)
+    {
+      info = (struct nc_pidfd_info) { .mask = PIDFD_INFO_EXIT };
+      ret = sys_pidfd_get_info (pidfd, &info);
+    }
   /* No PIDFD_GET_INFO (before 6.13), or, reaped, none of its exit
      (6.13 and 6.14).  */
   if (ret == -ENOTTY || ret == -EINVAL || ret == -ESRCH)
