@@ -216,7 +216,8 @@ static bool
 older (const struct statx_timestamp *t, const struct timespec *since)
 {
   return (t->tv_sec < since->tv_sec
-          || (t->tv_sec == since->tv_sec && t->tv_nsec < since->tv_nsec));
+          || (t->tv_sec == since->tv_sec
+              && (long) t->tv_nsec < since->tv_nsec));
 }
 
 /* The file of a PATHWATCH_CLOSED found at FINAL by a resolution, of
