@@ -301,7 +301,7 @@ test_seccomp_install (void)
       if (status == SECCOMP_MISSING)
         tap_skip ("%s: seccomp(2) is not here (ENOSYS)", what[i]);
       else
-        tap_check_int (status, 0, what[i]);
+        tap_check_int (status, 0, "%s", what[i]);
     }
 }
 
