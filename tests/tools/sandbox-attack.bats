@@ -48,6 +48,9 @@ setup() {
   SB=${NC_SANDBOX:-unshare-run}
   command -v "$SB" >/dev/null || skip "$SB is not installed"
   SB=$(command -v "$SB")
+  # The jail mounts its work area, a new tmpfs, on /tmp.
+  [[ $SB != /tmp/* && $ATTACK != /tmp/* ]] \
+    || skip "the jail's tmpfs on /tmp would hide $SB or $ATTACK: build elsewhere"
   # Before the sandbox options exist, there is nothing to attack.
   "$SB" --ro-bind / / true >/dev/null 2>&1 \
     || skip "$SB has no sandbox options (--ro-bind)"
