@@ -6,6 +6,7 @@
 # descriptors, those the line's redirections open.
 
 load test_helper
+load completion_helper
 
 setup() {
   nc_setup
@@ -15,31 +16,6 @@ setup() {
   mkdir tree tree/dir1
   : >tree/file1
   cd tree || return 1
-}
-
-# complete_line LINE: what completing LINE offers, sorted, one a line, in
-# $offered.  Fails on any message but the compopt calls.
-# shellcheck disable=SC2154 # run --separate-stderr sets stderr
-complete_line() {
-  run --separate-stderr "$BATS_TEST_DIRNAME/../scripts/complete-line" "$1"
-  ((status == 0)) || fail "complete-line '$1': status $status: $stderr"
-  local message
-  while IFS= read -r message; do
-    [[ -z $message || $message == 'compopt '* ]] ||
-      fail "complete-line: $message"
-  done <<<"$stderr"
-  offered=$(sort -u <<<"$output" | sed '/^$/d')
-}
-
-# expect LINE WORD...: completing LINE offers exactly the WORDs.
-expect() {
-  local line=$1 expected
-  shift
-  complete_line "$line"
-  expected=$(printf '%s\n' "$@" | sort -u | sed '/^$/d')
-  [[ $offered == "$expected" ]] ||
-    fail "$(printf "'%s' offers:\n%s\n-- expected:\n%s" "$line" \
-      "${offered:-(nothing)}" "${expected:-(nothing)}")"
 }
 
 @test "ppoll-wait: the new options are offered" {
@@ -54,6 +30,7 @@ expect() {
   expect 'ppoll-wait --kill=k' KILL
   expect 'ppoll-wait --kill=SIGST' SIGSTKFLT SIGSTOP
   complete_line 'ppoll-wait --kill='
+  # shellcheck disable=SC2154 # set by complete_line (completion_helper)
   [[ $offered != *JUNK* ]] || fail "offers bash's JUNK names"
   local name
   for name in $offered; do

@@ -6,6 +6,7 @@
 # them, and the capability names offered all taken by unshare-run.
 
 load test_helper
+load completion_helper
 
 setup() {
   nc_setup
@@ -17,43 +18,6 @@ setup() {
   cd tree || return 1
   # A variable for the names of --setenv and --unsetenv.
   export NC_TEST_VAR=1
-}
-
-# complete_line LINE: what completing LINE offers, sorted, one a line, in
-# $offered.  Fails on any message but the compopt calls.
-# shellcheck disable=SC2154 # run --separate-stderr sets stderr
-complete_line() {
-  run --separate-stderr "$BATS_TEST_DIRNAME/../scripts/complete-line" "$1"
-  ((status == 0)) || fail "complete-line '$1': status $status: $stderr"
-  local message
-  while IFS= read -r message; do
-    [[ -z $message || $message == 'compopt '* ]] ||
-      fail "complete-line: $message"
-  done <<<"$stderr"
-  offered=$(sort -u <<<"$output" | sed '/^$/d')
-}
-
-# expect LINE WORD...: completing LINE offers exactly the WORDs.
-expect() {
-  local line=$1 expected
-  shift
-  complete_line "$line"
-  expected=$(printf '%s\n' "$@" | sort -u | sed '/^$/d')
-  [[ $offered == "$expected" ]] ||
-    fail "$(printf "'%s' offers:\n%s\n-- expected:\n%s" "$line" \
-      "${offered:-(nothing)}" "${expected:-(nothing)}")"
-}
-
-# expect_some LINE WORD...: completing LINE offers each WORD, among others.
-expect_some() {
-  local line=$1 word
-  shift
-  complete_line "$line"
-  for word; do
-    grep -qxF -- "$word" <<<"$offered" ||
-      fail "$(printf "'%s' does not offer %s; it offers:\n%s" "$line" \
-        "$word" "$offered")"
-  done
 }
 
 # What each argument of each sandbox option completes to, as in
@@ -95,6 +59,7 @@ help_names() {
   complete_line 'unshare-run --'
   for opt in "${!SANDBOX_ARGS[@]}"; do
     if grep -qxF -- "$opt" <<<"$names"; then
+      # shellcheck disable=SC2154 # set by complete_line (completion_helper)
       grep -qxF -- "$opt" <<<"$offered" || fail "$opt in --help, not offered"
     else
       ! grep -qxF -- "$opt" <<<"$offered" || fail "$opt offered, not in --help"

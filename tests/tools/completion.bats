@@ -6,6 +6,7 @@
 # fails here.
 
 load test_helper
+load completion_helper
 
 setup() {
   nc_setup
@@ -17,16 +18,6 @@ setup() {
   mkdir tree tree/dir1
   : >tree/file1
   cd tree || return 1
-}
-
-# complete_line LINE: what completing LINE offers, sorted, one a line, in
-# $offered; $stderr keeps the compopt calls.  Fails on any other message.
-# shellcheck disable=SC2154 # run --separate-stderr sets stderr
-complete_line() {
-  run --separate-stderr "$BATS_TEST_DIRNAME/../scripts/complete-line" "$1"
-  ((status == 0)) || fail "complete-line '$1': status $status: $stderr"
-  only_compopt_messages
-  offered=$(sort -u <<<"$output" | sed '/^$/d')
 }
 
 # complete_lines LINE...: as complete_line for each LINE, by one bash, into
@@ -46,42 +37,6 @@ complete_lines() {
     line=${record%%$'\n'*}
     OFFERED[$line]=''
     [[ $record != *$'\n'* ]] || OFFERED[$line]=${record#*$'\n'}
-  done
-}
-
-only_compopt_messages() {
-  local message
-  while IFS= read -r message; do
-    [[ -z $message || $message == 'compopt '* ]] ||
-      fail "complete-line: $message"
-  done <<<"$stderr"
-}
-
-# same_words WHAT ACTUAL EXPECTED: the sorted lists are equal, or fail with
-# both.
-same_words() {
-  [[ $2 == "$3" ]] ||
-    fail "$(printf '%s offers:\n%s\n-- expected:\n%s' "$1" "${2:-(nothing)}" \
-      "${3:-(nothing)}")"
-}
-
-# expect LINE WORD...: completing LINE offers exactly the WORDs.
-expect() {
-  local line=$1
-  shift
-  complete_line "$line"
-  same_words "'$line'" "$offered" "$(printf '%s\n' "$@" | sort -u | sed '/^$/d')"
-}
-
-# expect_some LINE WORD...: completing LINE offers each WORD (among others).
-expect_some() {
-  local line=$1 word
-  shift
-  complete_line "$line"
-  for word; do
-    grep -qxF -- "$word" <<<"$offered" ||
-      fail "$(printf "'%s' does not offer %s; it offers:\n%s" "$line" \
-        "$word" "$offered")"
   done
 }
 
@@ -412,6 +367,7 @@ bash_signal_names() {
   expect 'xcp --preserve=mode,ownership,' mode,ownership,timestamps \
     mode,ownership,links mode,ownership,xattr mode,ownership,all
   complete_line 'ppoll-wait --signal=HUP,'
+  # shellcheck disable=SC2154 # set by complete_line (completion_helper)
   grep -qx 'HUP,TERM' <<<"$offered" || fail "HUP,TERM not offered"
   ! grep -qx 'HUP,HUP' <<<"$offered" || fail "HUP offered twice"
   expect 'ppoll-wait -s usr1,sigterm,usr' usr1,sigterm,USR2
