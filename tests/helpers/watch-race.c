@@ -254,6 +254,36 @@ moment (unsigned long lo, unsigned long hi)
   return lo + (unsigned long) (rng_next () % (hi - lo + 1));
 }
 
+/* A round's start: TOOL spawned on TARGET, then DELAY microseconds;
+   *AFTER counts the rounds where it was asleep in its wait by then,
+   *BEFORE the others.  Its pid.  */
+static pid_t
+spawn_round (char **command, int count, const char *target,
+             unsigned long delay, unsigned *before, unsigned *after)
+{
+  pid_t pid = spawn (command, count, target);
+  pause_us (delay);
+  if (race_in_wait (pid) == 1)
+    (*after)++;
+  else
+    (*before)++;
+  return pid;
+}
+
+/* A round's end: 1 if TOOL, PID, missed its event (not exit 0 within
+   the watchdog's time), said as round ROUND of N of MODE; else 0.  */
+static unsigned
+round_missed (pid_t pid, const char *mode, unsigned round, unsigned n)
+{
+  bool killed;
+  double ended;
+  int status = reap (pid, &killed, &ended);
+  if (!killed && WIFEXITED (status) && WEXITSTATUS (status) == 0)
+    return 0;
+  report_missed (mode, round, n, status, killed);
+  return 1;
+}
+
 /* --- tree -------------------------------------------------------------- */
 
 /* DIR followed by NAME in PATH (PATH_MAX bytes).  */
@@ -333,22 +363,10 @@ run_tree (unsigned n, bool rename_into_place, unsigned long max_us,
       join (target, dir, "/a/b/c/file");
       unsigned long delay = moment (lo, hi);
 
-      pid_t pid = spawn (command, count, target);
-      pause_us (delay);
-      if (race_in_wait (pid) == 1)
-        after++;
-      else
-        before++;
+      pid_t pid = spawn_round (command, count, target, delay, &before,
+                               &after);
       create_tree (dir, rename_into_place);
-
-      bool killed;
-      double ended;
-      int status = reap (pid, &killed, &ended);
-      if (killed || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-        {
-          missed++;
-          report_missed (mode, round, n, status, killed);
-        }
+      missed += round_missed (pid, mode, round, n);
       remove_tree (dir);
     }
   if (rmdir (base) != 0)
@@ -407,27 +425,15 @@ run_closed (unsigned n, bool create, unsigned long max_us, char **command,
         }
       unsigned long delay = moment (lo, hi);
 
-      pid_t pid = spawn (command, count, target);
-      pause_us (delay);
-      if (race_in_wait (pid) == 1)
-        after++;
-      else
-        before++;
+      pid_t pid = spawn_round (command, count, target, delay, &before,
+                               &after);
       if (create)
         fd = open_writer (target, true);
       static const char line[] = "written by watch-race\n";
       if (write (fd, line, sizeof line - 1) != (ssize_t) (sizeof line - 1))
         race_die ("write %s: %s", target, strerror (errno));
       must (close (fd), "close", target);
-
-      bool killed;
-      double ended;
-      int status = reap (pid, &killed, &ended);
-      if (killed || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-        {
-          missed++;
-          report_missed (mode, round, n, status, killed);
-        }
+      missed += round_missed (pid, mode, round, n);
       must (unlink (target), "unlink", target);
     }
   if (rmdir (base) != 0)
