@@ -76,7 +76,8 @@ static struct
   size_t count;
   char *ready_fd_arg;          /* --ready-fd */
   int ready_fd;                /* it, or -1 */
-  struct timespec start;       /* wait_start_time */
+  struct timespec start;       /* wait_start_time, with --closed */
+  bool start_set;
 } opts = { .ready_fd = -1 };
 
 static struct poptOption tool_options[] = {
@@ -200,7 +201,7 @@ get_targets (void)
                                  .path_event = opts.paths[i].event };
   struct target *failed;
   int ret = targets_open (t, n_targets, opts.events, opts.follow,
-                         &opts.start, &failed);
+                         opts.start_set ? &opts.start : NULL, &failed);
   if (ret < 0)
     wait_target_failed (failed, ret);
   if (opts.select)
@@ -532,8 +533,14 @@ main (int argc, char **argv)
 {
   cli_init (argc, argv);
   parse_command_line (argc, argv);
-  /* A file changed since then is no older than the wait (--closed).  */
-  wait_start_time (&opts.start);
+  /* A file changed since then is no older than the wait: read for
+     --closed alone.  */
+  for (size_t i = 0; i < opts.n_paths && !opts.start_set; i++)
+    if (opts.paths[i].event == PATHWATCH_CLOSED)
+      {
+        wait_start_time (&opts.start);
+        opts.start_set = true;
+      }
   if (opts.status)
     check_status_kept ();
 
