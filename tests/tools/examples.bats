@@ -44,6 +44,18 @@ run_example() {
     fail "$(printf '%s\n' "examples.bats should list:" "${want[@]}")"
 }
 
+@test "README.md example 1" { run_example README.md 1; }
+@test "README.md example 2" { run_example README.md 2; }
+@test "README.md example 3" { run_example README.md 3; }
+@test "README.md example 4" { run_example README.md 4; }
+@test "README.md example 5" { run_example README.md 5; }
+@test "README.md example 6" { run_example README.md 6; }
+@test "README.md example 7" { run_example README.md 7; }
+@test "README.md example 8" { run_example README.md 8; }
+@test "README.md example 9" { run_example README.md 9; }
+@test "README.md example 10" { run_example README.md 10; }
+@test "README.md example 11" { run_example README.md 11; }
+@test "README.md example 12" { run_example README.md 12; }
 @test "man/ppoll-wait.1 example 1" { run_example man/ppoll-wait.1 1; }
 @test "man/ppoll-wait.1 example 2" { run_example man/ppoll-wait.1 2; }
 @test "man/ppoll-wait.1 example 3" { run_example man/ppoll-wait.1 3; }
@@ -91,3 +103,5 @@ run_example() {
 @test "man/unshare-run.1 example 8" { run_example man/unshare-run.1 8; }
 @test "man/xcp.1 example 1" { run_example man/xcp.1 1; }
 @test "man/xcp.1 example 2" { run_example man/xcp.1 2; }
+@test "man/newcalls.7 example 1" { run_example man/newcalls.7 1; }
+@test "man/newcalls.7 example 2" { run_example man/newcalls.7 2; }
