@@ -35,13 +35,15 @@ run_example() {
   local doc n tests=() want=()
   run examples --unmarked
   [[ $status -eq 0 ]] || fail "example blocks without a mark:"$'\n'"$output"
-  mapfile -t tests < <(grep -o '^@test "[^"]* example [0-9]*"' \
+  mapfile -t tests < <(grep '^@test ".* example [0-9]*" {' \
     "$BATS_TEST_FILENAME")
   while read -r doc n _; do
-    want+=("@test \"${doc%:*} example $n\"")
+    doc=${doc%:*}
+    want+=("@test \"$doc example $n\" { run_example $doc $n; }")
   done < <(examples --list)
   [[ "${tests[*]}" == "${want[*]}" ]] ||
-    fail "$(printf '%s\n' "examples.bats should list:" "${want[@]}")"
+    fail "$(printf '%s\n' "the tests examples.bats should end with:" \
+      "${want[@]}")"
 }
 
 @test "README.md example 1" { run_example README.md 1; }
@@ -73,6 +75,9 @@ run_example() {
 @test "man/ppoll-wait.1 example 15" { run_example man/ppoll-wait.1 15; }
 @test "man/ppoll-wait.1 example 16" { run_example man/ppoll-wait.1 16; }
 @test "man/ppoll-wait.1 example 17" { run_example man/ppoll-wait.1 17; }
+@test "man/ppoll-wait.1 example 18" { run_example man/ppoll-wait.1 18; }
+@test "man/ppoll-wait.1 example 19" { run_example man/ppoll-wait.1 19; }
+@test "man/ppoll-wait.1 example 20" { run_example man/ppoll-wait.1 20; }
 @test "man/preadv-dump.1 example 1" { run_example man/preadv-dump.1 1; }
 @test "man/preadv-dump.1 example 2" { run_example man/preadv-dump.1 2; }
 @test "man/preadv-dump.1 example 3" { run_example man/preadv-dump.1 3; }
