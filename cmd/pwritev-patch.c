@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/common.h"
+#include "cli/features.h"
 #include "error.h"
 #include "progname.h"
 #include "ranges/operands.h"
@@ -442,7 +443,7 @@ main (int argc, char **argv)
     error (EXIT_FAILURE, -ret, "error reading %s", quote_file (plan.file));
   if (ret < 0)
     error (EXIT_FAILURE, 0, "error reading %s: %s; nothing written",
-           quote_file (plan.file), strerror (-ret));
+           quote_file (plan.file), cli_call_strerror ("preadv", ret));
   if (dry_run)
     show_dry_run (size_known, size);
   else

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "cli/common.h"
+#include "cli/features.h"
 #include "cli/number.h"
 #include "error.h"
 #include "ns/confine.h"
@@ -540,6 +541,9 @@ check_options (void)
 static _Noreturn void
 unshare_failed (int err)
 {
+  const char *trouble = cli_call_trouble ("unshare", err);
+  if (trouble)
+    ns_run_fail (0, "%s", trouble);
   char why[256];
   ns_explain_unshare (cfg.flags, err, why, sizeof why);
   if (!why[0])

@@ -13,6 +13,7 @@
 
 #include "argmatch.h"
 #include "c-ctype.h"
+#include "cli/features.h"
 #include "cli/number.h"
 #include "cli/progress.h"
 #include "closeout.h"
@@ -142,9 +143,12 @@ print_help (poptContext ctx, bool help)
     xalloc_die ();
   put_wrapped (text, len, stdout);
   free (text);
+  if (help)
+    printf ("\nManual: man %s; what all the tools share: man 7 newcalls.\n",
+            program_name);
 }
 
-enum { COMMON_HELP = 1, COMMON_USAGE, COMMON_VERSION };
+enum { COMMON_HELP = 1, COMMON_USAGE, COMMON_VERSION, COMMON_FEATURES };
 
 static void
 common_callback (poptContext ctx, enum poptCallbackReason reason,
@@ -157,6 +161,9 @@ common_callback (poptContext ctx, enum poptCallbackReason reason,
     case COMMON_HELP:
     case COMMON_USAGE:
       print_help (ctx, opt->val == COMMON_HELP);
+      break;
+    case COMMON_FEATURES:
+      cli_print_features (program_name);
       break;
     default:
       version_etc (stdout, program_name, PACKAGE_NAME, PACKAGE_VERSION,
@@ -179,6 +186,9 @@ struct poptOption cli_common_options[] = {
     "show a short usage message and exit", NULL },
   { "version", 'V', POPT_ARG_NONE, NULL, COMMON_VERSION,
     "show version information and exit", NULL },
+  { "features", '\0', POPT_ARG_NONE, NULL, COMMON_FEATURES,
+    "show the kernel's system calls this tool makes, whether each works "
+    "here, and what the tool does without it; then exit", NULL },
   POPT_TABLEEND
 };
 

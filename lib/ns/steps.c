@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/common.h"
+#include "cli/features.h"
 #include "ns/kinds.h"
 #include "ns/mount.h"
 #include "ns/process.h"
@@ -172,6 +173,9 @@ step_failed (const struct ns_mount *m, int err, const char *what,
   if (err == -NS_MOUNT_SAME_NAMESPACE)
     ns_run_fail (0, "%s: %s: refusing to mount over \"/\" in the mount "
                  "namespace unshare-run started in", what, call);
+  const char *trouble = cli_call_trouble (call, err);
+  if (trouble)
+    ns_run_fail (0, "%s: %s%s", what, trouble, hint);
   if (m->fail.since && err == -ENOSYS)
     ns_run_fail (0, "%s: %s: %s (needs Linux %s)%s", what, call,
                  strerror (-err), m->fail.since, hint);

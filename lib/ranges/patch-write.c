@@ -13,6 +13,7 @@
 #include <sys/uio.h>
 
 #include "cli/common.h"
+#include "cli/features.h"
 #include "error.h"
 #include "sys/calls.h"
 #include "sys/consts.h"
@@ -316,6 +317,8 @@ write_failed (struct nc_patch_plan *plan, size_t nr,
   const char *how = unsupported ? " with pwritev2 flag RWF_DSYNC" : "";
   const char *at_patch = at ? " at patch " : "";
   const char *at_arg;
+  const char *why = (unsupported || !at ? strerror (-err)
+                     : cli_call_strerror ("pwritev", err));
   cli_status = EXIT_FAILURE;
 
   uint64_t written_end;
@@ -324,7 +327,7 @@ write_failed (struct nc_patch_plan *plan, size_t nr,
     {
       at_arg = at ? quote_patch (at) : "";
       error (0, 0, "%s %s%s%s%s: %s; nothing written", what,
-             quote_file (file), how, at_patch, at_arg, strerror (-err));
+             quote_file (file), how, at_patch, at_arg, why);
       return;
     }
 
@@ -338,13 +341,13 @@ write_failed (struct nc_patch_plan *plan, size_t nr,
   if (total == 0)
     error (0, 0, "%s %s%s%s%s: %s; the %zu %s written %s undone: "
            "%s is as it was", what, quote_file (file), how, at_patch,
-           at_arg, strerror (-err), touched,
+           at_arg, why, touched,
            touched == 1 ? "patch" : "patches",
            touched == 1 ? "was" : "were", quote_file (file));
   else
     {
       error (0, 0, "%s %s%s%s%s: %s", what, quote_file (file), how,
-             at_patch, at_arg, strerror (-err));
+             at_patch, at_arg, why);
       report_left (plan, left, cut_err, undo_err, old_size);
     }
   free (left);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
+#include "cli/features.h"
 #include "error.h"
 #include "sys/calls.h"
 #include "sys/consts.h"
@@ -140,7 +141,8 @@ read_error (const struct span_reader *rd, ssize_t ret)
     error (EXIT_FAILURE, -ret, "cannot read %s with preadv2 flags%s%s",
            rd->name, rd->rw_flags & RWF_NOWAIT ? " RWF_NOWAIT" : "",
            rd->rw_flags & RWF_HIPRI ? " RWF_HIPRI" : "");
-  error (EXIT_FAILURE, -ret, "error reading %s", rd->name);
+  error (EXIT_FAILURE, 0, "error reading %s: %s", rd->name,
+         cli_call_strerror ("preadv", ret));
   abort ();
 }
 

@@ -583,6 +583,22 @@ sys_fstatat (int dirfd, const char *path, struct stat *st, int flags)
   return sys_fstatat_mount (dirfd, path, st, flags, NULL);
 }
 
+/* fstatat as the C library does it, which knows each architecture's
+   struct stat: for a kernel without statx (before 4.11), or a seccomp
+   filter that refuses it (statx itself never answers EPERM).  Such a
+   kernel does not tell a mount's root, as statx before 5.8 does not.  */
+static int
+fstatat_of_libc (int dirfd, const char *path, struct stat *st, int flags,
+                 bool *mount_root)
+{
+  int saved = errno;
+  int ret = fstatat (dirfd, path, st, flags) == 0 ? 0 : -errno;
+  errno = saved;
+  if (mount_root)
+    *mount_root = false;
+  return ret;
+}
+
 int
 sys_fstatat_mount (int dirfd, const char *path, struct stat *st, int flags,
                    bool *mount_root)
@@ -591,6 +607,8 @@ sys_fstatat_mount (int dirfd, const char *path, struct stat *st, int flags,
   /* As fstatat does, never trigger an automount.  */
   int ret = sys_statx (dirfd, path, flags | AT_NO_AUTOMOUNT,
                        STATX_BASIC_STATS, &stx);
+  if (ret == -ENOSYS || ret == -EPERM)
+    return fstatat_of_libc (dirfd, path, st, flags, mount_root);
   if (ret < 0)
     return ret;
   stat_from_statx (st, &stx);

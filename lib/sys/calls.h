@@ -8,7 +8,8 @@
    architecture: 64-bit arguments in the form syscall_arch.h gives them
    (two halves on 32-bit architectures), the kernel's 8-byte sigset,
    64-bit time on 32-bit architectures (the *_time64 calls), fstatat done
-   with statx, and O_LARGEFILE.  sys/calls.c defines the wrappers in the order
+   with statx (by the C library's where statx is missing or refused), and
+   O_LARGEFILE.  sys/calls.c defines the wrappers in the order
    they are declared here, each under the prototype of its man(2) page.  */
 
 #ifndef NC_SYS_CALLS_H

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "cli/common.h"
+#include "cli/features.h"
 #include "cli/duration.h"
 #include "cli/json.h"
 #include "cli/shortpath.h"
@@ -216,9 +217,9 @@ wait_target_failed (const struct target *t, int err)
 {
   if (t->kind == TARGET_PATH)
     wait_watch_failed (t->watch, err);
-  if (t->kind == TARGET_PROCESS && err == -ENOSYS)
-    error (EXIT_FAILURE, 0, "cannot wait for %s: pidfd_open is not in this "
-           "kernel (Linux 5.3 or later)", t->name);
+  if (t->kind == TARGET_PROCESS && cli_call_trouble ("pidfd_open", err))
+    error (EXIT_FAILURE, 0, "cannot wait for %s: %s", t->name,
+           cli_call_trouble ("pidfd_open", err));
   /* A thread that does not lead its process: EINVAL, and ENOENT since
      Linux 6.9, where pidfd_open can take a thread with PIDFD_THREAD.  */
   if (t->kind == TARGET_PROCESS && (err == -EINVAL || err == -ENOENT))

@@ -42,7 +42,7 @@ has_section() {
   expected=$( {
     printf '%s\n' "${NC_TOOLS[@]}" "${NC_TOOLS[@]/%/.1}" newcalls.7 \
       README.md ChangeLog COPYING
-    for compl in "$SRC"/completions/*; do
+    for compl in "$SRC"/completions/* "$SRC"/completions/{zsh,fish}/*; do
       [[ -f $compl ]] && basename "$compl"
     done
   } | LC_ALL=C sort)
@@ -65,6 +65,10 @@ has_section() {
   for compl in "$SRC"/completions/*; do
     [[ -f $compl ]] || continue
     cmp "$(find "$DEST" -type f -path "*/completions/${compl##*/}")" "$compl"
+  done
+  # zsh's _TOOL and fish's TOOL.fish: names no other file has.
+  for compl in "$SRC"/completions/{zsh,fish}/*; do
+    cmp "$(find "$DEST" -type f -name "${compl##*/}")" "$compl"
   done
 }
 

@@ -284,13 +284,13 @@ sandbox() {
   assert_failure 1
   assert_output ''
   assert_err \
-    "unshare-run: --ro-bind '/usr' '/usr': open_tree: Function not implemented (needs Linux 5.2)"
+    "unshare-run: --ro-bind '/usr' '/usr': open_tree is not in this kernel (Linux 5.2 or later)"
   run --separate-stderr strace -f -o /dev/null \
     -e inject=mount_setattr:error=ENOSYS unshare-run --tmpfs /t -- echo ran
   assert_failure 1
   assert_output ''
   assert_err \
-    "unshare-run: cannot build the new root: mount_setattr: Function not implemented (needs Linux 5.12)"
+    "unshare-run: cannot build the new root: mount_setattr is not in this kernel (Linux 5.12 or later)"
   run --separate-stderr strace -f -o /dev/null -e inject=pivot_root:error=EPERM \
     unshare-run "${BASE[@]}" -- echo ran
   assert_failure 1
