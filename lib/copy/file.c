@@ -63,9 +63,9 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
       return false;
     case COPY_FAILED_ENGINE:
       copy_msg_lock ();
-      cli_fail (-ret, "cannot copy %s to %s with engine %s",
-                quote_msg (src), quote_msg2 (dst),
-                copy_engine_keyword (x->engine));
+      cli_fail_file (src, -ret, "cannot copy %s to %s with engine %s",
+                     quote_msg (src), quote_msg2 (dst),
+                     copy_engine_keyword (x->engine));
       copy_msg_unlock ();
       return false;
     case COPY_FAILED_READ:
