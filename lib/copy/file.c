@@ -76,6 +76,7 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
       return false;
     }
   *short_read = res.short_read;
+  copy_tell_data (x, res.engine, res.size, res.moved.bytes);
   if (x->debug)
     {
       copy_msg_lock ();
