@@ -3,27 +3,12 @@
 # at the end, read back with jq.
 
 load test_helper
-
-setup() {
-  nc_setup
-  require_cmd jq
-}
-
-teardown() {
-  # The read-only test's tree, left under a bind mount that is gone with
-  # its namespace: writable again here.
-  [[ ! -d ro ]] || rm -rf ro
-}
+load json_helper
 
 # tree: d/ with 3 files and 2 directories below it.
 make_tree() {
   mkdir -p d/a/b
   touch d/f d/a/g d/a/b/h
-}
-
-# json_is FILTER EXPECTED: jq's compact answer for FILTER on $output.
-json_is() {
-  assert_equal "$(jq -c "$1" <<<"$output")" "$2"
 }
 
 @test "--json: the files and directories removed, no error, status 0; nothing else on standard output" {

@@ -3,20 +3,7 @@
 # end, read back with jq; and the progress line's total of a tree.
 
 load test_helper
-
-setup() {
-  nc_setup
-  require_cmd jq
-}
-
-teardown() {
-  [[ ! -d ro ]] || rm -rf ro
-}
-
-# json_is FILTER EXPECTED: jq's compact answer for FILTER on $output.
-json_is() {
-  assert_equal "$(jq -c "$1" <<<"$output")" "$2"
-}
+load json_helper
 
 # s/: 3 regular files (1000 + 2000 + 0 bytes), a symbolic link, and 2
 # directories below it.
