@@ -85,7 +85,7 @@ slow_cat() {
 
 # bats test_tags=arch
 @test "splice-in | splice-out: 3 MiB through 8 KiB pipes" {
-  pipe_copy $((3 * MIB)) -p 8K
+  pipe_copy $((3 * MIB)) --pipe-size=8K
 }
 
 # bats test_tags=arch
