@@ -19,6 +19,7 @@
 #include "progname.h"
 #include "remove/removal.h"
 #include "remove/remover.h"
+#include "remove/summary.h"
 #include "sys/calls.h"
 #include "yesno.h"
 
@@ -64,6 +65,10 @@ static struct poptOption tool_options[] = {
     "directory operand on another device than its parent", "all" },
   { "no-preserve-root", '\0', POPT_ARG_NONE, NULL, OPT_NO_PRESERVE_ROOT,
     "do not treat '/' specially", NULL },
+  { "json", '\0', POPT_ARG_NONE, &opts.json, 0,
+    "at the end, print on standard output one JSON object: the files and "
+    "directories removed, the errors (path, message, errno) and the exit "
+    "status; the lines of -v and -n go to standard error", NULL },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -216,11 +221,15 @@ main (int argc, char **argv)
     }
 
   opts.progress = cli_progress;
+  if (opts.json)
+    remove_start_summary ();
   struct removal run;
   removal_start (&run, &opts);
   for (; args && *args; args++)
     remove_operand (&run, *args);
   removal_finish (&run);
+  if (opts.json)
+    remove_print_summary (&run, cli_status);
   poptFreeContext (ctx);
   return cli_status;
 }

@@ -8,26 +8,20 @@
 
 #include <config.h>
 
-#include <fcntl.h>
-#include <inttypes.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/common.h"
-#include "cli/progress.h"
 #include "copy/install.h"
 #include "copy/jobs.h"
-#include "copy/msg.h"
 #include "copy/operand.h"
 #include "copy/options.h"
 #include "copy/sources.h"
-#include "human.h"
-#include "sys/calls.h"
+#include "copy/telling.h"
 
 enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_NO_CLOBBER, OPT_INTERACTIVE, OPT_PRESERVE_DEFAULT, OPT_DEBUG,
@@ -39,7 +33,7 @@ enum { OPT_ENGINE = 1, OPT_REFLINK, OPT_SPARSE, OPT_PRESERVE, OPT_FORCE,
        OPT_PARENTS, OPT_ATTRIBUTES_ONLY, OPT_KEEP_DIR_SYMLINK,
        OPT_LINK, OPT_SYMBOLIC_LINK,
        OPT_BACKUP, OPT_BACKUP_SHORT, OPT_SUFFIX, OPT_COPY_CONTENTS,
-       OPT_UPDATE_OLDER, OPT_REMOVE_DEST };
+       OPT_UPDATE_OLDER, OPT_REMOVE_DEST, OPT_JSON };
 
 static struct poptOption tool_options[] = {
   { "engine", '\0', POPT_ARG_STRING, NULL, OPT_ENGINE,
@@ -163,6 +157,11 @@ static struct poptOption tool_options[] = {
     "cp removes it first: never written through a symbolic link or into a "
     "FIFO or device, keeping nothing of it (the name is never missing)",
     NULL },
+  { "json", '\0', POPT_ARG_NONE, NULL, OPT_JSON,
+    "at the end, print on standard output one JSON object: the files, "
+    "bytes and directories copied, the files each engine copied, the "
+    "errors (path, message, errno) and the exit status; the lines of -v "
+    "and --debug go to standard error", NULL },
   CLI_PROGRESS_OPTIONS,
   POPT_TABLEEND
 };
@@ -182,124 +181,13 @@ static struct poptOption options[] = {
     "this user cannot give, a directory this user cannot write), DST is "
     "written in place, as cp does; where cp removes it first (other hard "
     "links with --preserve=links, one -f cannot open), a new file "
-    "replaces it.  The progress line shows bytes, files, "
-    "rate and time left.\n\n"
+    "replaces it.  The progress line shows bytes, files and rate, and "
+    "their total and the time left once the walks have listed the files."
+    "\n\n"
     CLI_EXIT_STATUS_USUAL "\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
-
-/* --- progress ------------------------------------------------------ */
-
-static uintmax_t n_bytes, n_files, total_bytes;
-static struct progress bar;
-
-static const char *
-human (uintmax_t n, char *buf)
-{
-  return human_readable (n, buf, human_autoscale | human_SI | human_base_1024
-                         | human_suppress_point_zero | human_B, 1, 1);
-}
-
-static void
-progress_line (bool last)
-{
-  double secs = progress_seconds (&bar);
-  char b1[LONGEST_HUMAN_READABLE + 1], b2[LONGEST_HUMAN_READABLE + 1];
-  uintmax_t rate = secs > 0 ? (uintmax_t) ((double) n_bytes / secs) : 0;
-  char eta[32] = "";
-  if (!last && rate > 0 && total_bytes > n_bytes)
-    snprintf (eta, sizeof eta, ", ETA %.0f s",
-              (double) (total_bytes - n_bytes) / (double) rate);
-  progress_draw (&bar, last, "%s, %" PRIuMAX " file%s, %s/s%s",
-                 human (n_bytes, b1), n_files, n_files == 1 ? "" : "s",
-                 human (rate, b2), eta);
-}
-
-/* Count N bytes (and a file if FILE); draw the line when it is due.  */
-static void
-progress_count (uintmax_t n, bool file)
-{
-  n_bytes += n;
-  n_files += file;
-  if (progress_due (&bar))
-    progress_line (false);
-}
-
-/* The same, if X draws the line at all.  */
-static void
-progress_add (const struct copy_options *x, uintmax_t n, bool file)
-{
-  if (x->progress)
-    progress_count (n, file);
-}
-
-/* --- messages ------------------------------------------------------ */
-
-/* Whole, for -v's listing on standard output, which is data.  */
-#define quote_file2(name) quote_file_n (1, name)
-
-/* x->copied: "'SRC' -> 'DST'" for -v, then " (backup: 'BACKUP')",
-   after cp's "removed 'DST'" where cp removes it first; a file for the
-   progress line.  */
-static void
-say_copied (const struct copy_options *x, const char *src, const char *dst,
-            const char *backup, bool removed, bool file)
-{
-  if (x->verbose)
-    {
-      progress_clear (&bar);
-      if (removed)
-        printf ("removed %s\n", quote_file2 (dst));
-      printf ("%s -> %s", quote_file (src), quote_file2 (dst));
-      if (backup)
-        printf (" (backup: %s)", quote_file (backup));
-      putchar ('\n');
-    }
-  if (file)
-    progress_add (x, 0, true);
-}
-
-/* --- while copying ------------------------------------------------- */
-
-/* copy_file_data's count of the bytes moved, while the progress line is
-   drawn.  */
-static void
-count_bytes (void *arg, uint64_t n)
-{
-  (void) arg;
-  /* From the workers too.  */
-  copy_msg_lock ();
-  progress_count (n, false);
-  copy_msg_unlock ();
-}
-
-/* Start what X tells as it copies: the progress line (drawn only if
-   standard error is a terminal, unless asked for), -v's lines.  */
-static void
-start_telling (struct copy_options *x)
-{
-  progress_start (&bar, x->progress > 0);
-  if (x->progress < 0)
-    x->progress = bar.tty;
-  x->copied = say_copied;
-  if (x->progress)
-    x->bytes_done = count_bytes;
-}
-
-/* The progress line's total, for the time left: the sizes of the N
-   regular operands ARGS.  */
-static void
-count_total (const char **args, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    {
-      struct stat st;
-      if (sys_fstatat (AT_FDCWD, args[i], &st, 0) == 0
-          && S_ISREG (st.st_mode))
-        total_bytes += st.st_size;
-    }
-}
 
 /* --- options ------------------------------------------------------- */
 
@@ -336,6 +224,7 @@ static const struct { int opt; size_t field; } flag_options[] = {
   FLAG (OPT_PARENTS, parents),
   FLAG (OPT_ONE_FS, one_fs),
   FLAG (OPT_STRIP_SLASHES, strip_slashes),
+  FLAG (OPT_JSON, json),
 };
 #undef FLAG
 
@@ -507,13 +396,12 @@ main (int argc, char **argv)
   check_operands (&x, args, n);
 
   copy_options_init (&x);
-  start_telling (&x);
+  copy_telling_start (&x);
   install_catch_signals ();
 
   const char *dir = copy_target_dir (&x, args, &n);
 
-  if (x.progress)
-    count_total (args, n);
+  copy_telling_operands (&x, args, n);
 
   /* N is the number of sources now.  */
   x.record_made = dir && n > 1;
@@ -524,8 +412,7 @@ main (int argc, char **argv)
   else
     copy_to (&x, args[0], args[1]);
 
-  if (progress_finish (&bar))
-    progress_line (true);
+  copy_telling_end (&x, cli_status);
   poptFreeContext (ctx);
   free (x.target_dir);
   free (x.backup_suffix);

@@ -13,6 +13,7 @@
 
 #include "argmatch.h"
 #include "c-ctype.h"
+#include "cli/failures.h"
 #include "cli/features.h"
 #include "cli/number.h"
 #include "cli/progress.h"
@@ -206,18 +207,35 @@ struct poptOption cli_progress_options[] = {
 
 int cli_status = EXIT_SUCCESS;
 
+/* cli_fail and cli_fail_file, about FILE (NULL: none).  */
+static void
+vfail (const char *file, int errnum, const char *format, va_list ap)
+{
+  char *msg;
+  if (vasprintf (&msg, format, ap) < 0)
+    xalloc_die ();
+  error (0, errnum, "%s", msg);
+  failures_add (file, errnum, msg);
+  free (msg);
+  cli_status = EXIT_FAILURE;
+}
+
 void
 cli_fail (int errnum, const char *format, ...)
 {
   va_list ap;
   va_start (ap, format);
-  char *msg;
-  if (vasprintf (&msg, format, ap) < 0)
-    xalloc_die ();
+  vfail (NULL, errnum, format, ap);
   va_end (ap);
-  error (0, errnum, "%s", msg);
-  free (msg);
-  cli_status = EXIT_FAILURE;
+}
+
+void
+cli_fail_file (const char *file, int errnum, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  vfail (file, errnum, format, ap);
+  va_end (ap);
 }
 
 /* What error() prints before a message, in place of "PROGRAM: ": the

@@ -58,6 +58,12 @@ extern int cli_status;
 void cli_fail (int errnum, const char *format, ...)
   __attribute__ ((format (printf, 2, 3)));
 
+/* The same, for a failure about the file FILE, which the report of
+   cli/failures.h names as its path (the message quotes it as it
+   will).  */
+void cli_fail_file (const char *file, int errnum, const char *format, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
 extern struct poptOption cli_common_options[];
 
 /* End of every tool's option table.  */

@@ -5,6 +5,7 @@
 #include "cli/json.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xalloc.h"
@@ -78,4 +79,12 @@ json_string_alloc (const char *s)
   char *buf = xnmalloc (strlen (s) + 1, 6);
   json_string (buf, s);
   return buf;
+}
+
+void
+json_put_string (FILE *out, const char *s)
+{
+  char *buf = json_string_alloc (s);
+  fputs (buf, out);
+  free (buf);
 }

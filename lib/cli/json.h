@@ -10,6 +10,7 @@
 #define NC_CLI_JSON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The length of the valid UTF-8 sequence at S, 1 to 4, or 0 if S does
    not start one.  Reads no byte after a null byte.  */
@@ -29,5 +30,8 @@ size_t json_string (char *buf, const char *s);
 
 /* The JSON string of S in a buffer from xmalloc: free it.  */
 char *json_string_alloc (const char *s);
+
+/* Write the JSON string of S to OUT.  */
+void json_put_string (FILE *out, const char *s);
 
 #endif

@@ -67,6 +67,33 @@ progress_seconds (const struct progress *p)
          + (double) (now.tv_nsec - p->start.tv_nsec) / 1e9;
 }
 
+const char *
+progress_bytes (uintmax_t n, char buf[PROGRESS_WORD_SIZE])
+{
+  return human_readable (n, buf, human_autoscale | human_SI | human_base_1024
+                         | human_suppress_point_zero | human_B, 1, 1);
+}
+
+const char *
+progress_duration (double secs, char buf[PROGRESS_WORD_SIZE])
+{
+  uintmax_t s = secs > 0 && secs < 1e12 ? (uintmax_t) (secs + 0.5) : 0;
+  if (s < 60)
+    snprintf (buf, PROGRESS_WORD_SIZE, "%ju s", s);
+  else if (s < 3600)
+    snprintf (buf, PROGRESS_WORD_SIZE, "%ju:%02ju", s / 60, s % 60);
+  else
+    snprintf (buf, PROGRESS_WORD_SIZE, "%ju:%02ju:%02ju", s / 3600,
+              s / 60 % 60, s % 60);
+  return buf;
+}
+
+uintmax_t
+progress_rate (uintmax_t n, double secs)
+{
+  return secs > 0 ? (uintmax_t) ((double) n / secs) : 0;
+}
+
 void
 progress_draw (struct progress *p, bool last, const char *format, ...)
 {

@@ -1,5 +1,6 @@
-/* cli/progress.h -- the one-line progress report that rmtree and xcp draw on
-   standard error.
+/* cli/progress.h -- the one-line progress report that rmtree, xcp,
+   splice-in and splice-out draw on standard error, and its words for
+   bytes, rates and times left.
 
    Nothing is drawn during the first second: a job done by then says
    nothing, as rm and cp do.  After it, on a terminal the line is redrawn
@@ -17,7 +18,10 @@
 #define NC_CLI_PROGRESS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
+
+#include "human.h"
 
 struct progress
 {
@@ -43,6 +47,21 @@ double progress_seconds (const struct progress *p);
    (a newline even on a terminal).  */
 void progress_draw (struct progress *p, bool last, const char *format, ...)
   __attribute__ ((format (printf, 3, 4)));
+
+/* Room for progress_bytes's and progress_duration's words.  */
+enum { PROGRESS_WORD_SIZE = LONGEST_HUMAN_READABLE + 1 };
+
+/* N bytes as the lines say them, written into BUF: "512 B", "1.5 GiB".
+   Return where the words start in BUF.  */
+const char *progress_bytes (uintmax_t n, char buf[PROGRESS_WORD_SIZE]);
+
+/* SECS, a time left, as the lines say it, in BUF: "42 s", "3:05",
+   "1:02:05".  Return BUF.  */
+const char *progress_duration (double secs, char buf[PROGRESS_WORD_SIZE]);
+
+/* The bytes a second of N bytes in SECS seconds (0 before any time
+   passed).  */
+uintmax_t progress_rate (uintmax_t n, double secs);
 
 /* Erase the line from the terminal, if one is shown.  */
 void progress_clear (struct progress *p);

@@ -89,7 +89,7 @@ leave_existing (const struct copy_options *o, const char *dst, bool failed)
   if (o->debug)
     {
       progress_clear_shown ();
-      printf ("skipped %s\n", quote_file (dst));
+      fprintf (copy_tell_stream (o), "skipped %s\n", quote_file (dst));
     }
   if (failed)
     cli_status = EXIT_FAILURE;

@@ -105,6 +105,9 @@ remaining (const struct copy_state *s)
 static size_t
 chunk (const struct copy_state *s, size_t max)
 {
+  const struct copy_meter *m = s->req->meter;
+  if (m && m->max_call && m->max_call < max)
+    max = m->max_call;
   uint64_t left = remaining (s);
   return left < max ? (size_t) left : max;
 }
@@ -160,6 +163,8 @@ static void
 advance (struct copy_state *s, uint64_t n)
 {
   s->res->bytes += n;
+  if (s->req->meter)
+    s->req->meter->moved (s->req->meter, n);
 }
 
 /* One system call that moves up to LEN bytes; its result.  */

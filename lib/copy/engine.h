@@ -54,6 +54,17 @@ enum copy_engine
    held to /proc/sys/fs/pipe-max-size, 1 MiB by default, by the kernel.)  */
 #define COPY_MAX_PIPE_SIZE (1024 * 1024 * 1024)
 
+/* What copy_range tells of a copy as it goes, and how much one call may
+   move (copy_request.meter): a progress line and a rate limit hang there
+   without an engine of their own, so that the bytes still move by the
+   cheapest call.  MOVED is called after every call that moved bytes,
+   with their count, on the copying thread; it may sleep.  */
+struct copy_meter
+{
+  size_t max_call;              /* the most one call moves; 0: no bound */
+  void (*moved) (struct copy_meter *m, uint64_t bytes);
+};
+
 struct copy_request
 {
   int in_fd;
@@ -66,6 +77,7 @@ struct copy_request
   size_t pipe_size;             /* internal pipe size; 0 for the default */
   unsigned int engines;         /* allowed engines; 0 for all */
   unsigned int flags;           /* COPY_* below */
+  struct copy_meter *meter;     /* NULL: none */
 };
 
 /* copy_request.flags: both descriptors are regular files, opened by the

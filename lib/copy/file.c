@@ -63,9 +63,9 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
       return false;
     case COPY_FAILED_ENGINE:
       copy_msg_lock ();
-      cli_fail (-ret, "cannot copy %s to %s with engine %s",
-                quote_msg (src), quote_msg2 (dst),
-                copy_engine_keyword (x->engine));
+      cli_fail_file (src, -ret, "cannot copy %s to %s with engine %s",
+                     quote_msg (src), quote_msg2 (dst),
+                     copy_engine_keyword (x->engine));
       copy_msg_unlock ();
       return false;
     case COPY_FAILED_READ:
@@ -76,6 +76,7 @@ copy_data (const struct copy_options *x, int in_fd, const struct stat *st,
       return false;
     }
   *short_read = res.short_read;
+  copy_tell_data (x, res.engine, res.size, res.moved.bytes);
   if (x->debug)
     {
       copy_msg_lock ();

@@ -42,22 +42,29 @@ void copy_msg_unlock (void);
    and after the last ended: the lock is taken only while they do.  */
 void copy_msg_threads (bool on);
 
-/* Report a failure of errno ERR (0: none) about NAME (and B).  */
+/* Report a failure of errno ERR (0: none) about NAME (and B): the
+   failure's path, for --json, is NAME (A).  */
 #define copy_fail(err, format, name) \
-  (copy_msg_lock (), cli_fail (err, format, quote_msg (name)), \
+  (copy_msg_lock (), cli_fail_file (name, err, format, quote_msg (name)), \
    copy_msg_unlock ())
 #define copy_fail2(err, format, a, b) \
-  (copy_msg_lock (), cli_fail (err, format, quote_msg (a), quote_msg2 (b)), \
+  (copy_msg_lock (), \
+   cli_fail_file (a, err, format, quote_msg (a), quote_msg2 (b)), \
    copy_msg_unlock ())
 /* "cannot create", what a copy of a file of MODE is, and NAME.  */
 #define copy_fail_create(err, mode, name) \
   (copy_msg_lock (), \
-   cli_fail (err, "cannot create %s %s", copy_kind (mode), quote_msg (name)), \
+   cli_fail_file (name, err, "cannot create %s %s", copy_kind (mode), \
+                  quote_msg (name)), \
    copy_msg_unlock ())
-/* The same for an error ERR of the walk's kind (WALK_EMOVED as well).  */
+/* The same for an error ERR of the walk's kind (WALK_EMOVED as well):
+   an errno value is the failure's errno.  */
 #define copy_fail_walk(err, format, name) \
   (copy_msg_lock (), \
-   cli_fail (0, format ": %s", quote_msg (name), walk_strerror (err)), \
+   ((err) < WALK_ECHANGED \
+    ? cli_fail_file (name, err, format, quote_msg (name)) \
+    : cli_fail_file (name, 0, format ": %s", quote_msg (name), \
+                     walk_strerror (err))), \
    copy_msg_unlock ())
 
 #endif

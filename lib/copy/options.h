@@ -14,6 +14,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "copy/backup.h"
@@ -145,6 +147,22 @@ struct copy_options
                   bool file);
   void (*bytes_done) (void *arg, uint64_t bytes);
   void *bytes_arg;
+  /* For the progress line's total and --json (copy/telling.h); NULL:
+     nothing is counted.  LISTED: a walk met NAME in DIRFD, no directory,
+     before copying it (ST its status where the walk has one; REGULAR: a
+     regular file).  WALKED: a walk met all of its tree.  DIR_MADE: a
+     directory was made.  DATA_COPIED: ENGINE copied a file's data, SIZE
+     bytes of copy (holes and clones count) of which MOVED were moved and
+     told to BYTES_DONE.  */
+  void (*listed) (int dirfd, const char *name, const struct stat *st,
+                  bool regular);
+  void (*walked) (void);
+  void (*dir_made) (void);
+  void (*data_copied) (enum copy_engine engine, uint64_t size,
+                       uint64_t moved);
+  /* --json: the lines -v and --debug print on standard output go to
+     standard error, which leaves standard output to the object.  */
+  bool json;
 
   /* The process, read once: what new files get and who may do what.  */
   mode_t umask_bits;
@@ -179,6 +197,45 @@ copy_tell_backed_up (const struct copy_options *x, const char *src,
                      const char *dst, const char *backup, bool file)
 {
   copy_tell_replaced (x, src, dst, backup, false, file);
+}
+
+/* Where X prints the lines of -v and --debug that cp prints on
+   standard output.  */
+static inline FILE *
+copy_tell_stream (const struct copy_options *x)
+{
+  return x->json ? stderr : stdout;
+}
+
+/* Tell X's tool of what the copy met and did (see listed above).  */
+static inline void
+copy_tell_listed (const struct copy_options *x, int dirfd, const char *name,
+                  const struct stat *st, bool regular)
+{
+  if (x->listed)
+    x->listed (dirfd, name, st, regular);
+}
+
+static inline void
+copy_tell_walked (const struct copy_options *x)
+{
+  if (x->walked)
+    x->walked ();
+}
+
+static inline void
+copy_tell_dir_made (const struct copy_options *x)
+{
+  if (x->dir_made)
+    x->dir_made ();
+}
+
+static inline void
+copy_tell_data (const struct copy_options *x, enum copy_engine engine,
+                uint64_t size, uint64_t moved)
+{
+  if (x->data_copied)
+    x->data_copied (engine, size, moved);
 }
 
 /* Whether X follows a symbolic link given as an operand.  */

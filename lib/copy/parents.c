@@ -91,7 +91,7 @@ make_parent (const struct copy_options *x, int dirfd, const char *name,
         {
           /* Unquoted, as cp says these.  */
           progress_clear_shown ();
-          printf ("%s -> %s\n", src, dst);
+          fprintf (copy_tell_stream (x), "%s -> %s\n", src, dst);
         }
     }
   return fd;

@@ -326,6 +326,8 @@ enter_dir (struct copy_tree *t, struct walk *w, const struct walk_entry *e)
                                            : t->dst_parent_acl)))
     drop_acls (fd, true, acls, dst);
   l->default_acl = has_default_acl (fd);
+  if (l->fresh)
+    copy_tell_dir_made (x);
   /* cp -v names the directories it makes, not those it fills.  */
   if (x->verbose && l->fresh)
     copy_tell_copied (x, walk_path (w), dst, false);
@@ -873,6 +875,8 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         leave_dir (t, w, e);
       return WALK_CONTINUE;
     case WALK_REG:
+      if (e->depth > 0)
+        copy_tell_listed (t->x, e->dirfd, e->name, e->st, true);
       copy_regular (t, w, e, e->followed);
       return WALK_CONTINUE;
     case WALK_LNK:
@@ -882,7 +886,11 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         copy_fail (0, "%s changed while being copied; skipped",
                    walk_path (w));
       else
-        copy_special (t, w, e);
+        {
+          if (e->depth > 0)
+            copy_tell_listed (t->x, e->dirfd, e->name, e->st, false);
+          copy_special (t, w, e);
+        }
       return WALK_CONTINUE;
     case WALK_ERR:
       if (e->err == WALK_ECYCLE)
@@ -894,6 +902,8 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
         copy_fail_walk (e->err, "cannot access %s", walk_path (w));
       return WALK_CONTINUE;
     default:
+      if (e->depth > 0)
+        copy_tell_listed (t->x, e->dirfd, e->name, e->st, false);
       copy_other (t, w, e);
       return WALK_CONTINUE;
     }
@@ -964,6 +974,7 @@ copy_tree (const struct copy_options *x, const char *src,
                | (x->deref == COPY_DEREF_ALWAYS ? WALK_FOLLOW : 0)
                | (copy_follows_operand (x) ? WALK_FOLLOW_TOP : 0),
                limits->walk_fds, src_display, visit, &t);
+  copy_tell_walked (x);
   drop_levels (&t, 0);
   while (leave_oldest (&t, true))
     ;

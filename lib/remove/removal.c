@@ -55,18 +55,28 @@ removal_finish (struct removal *r)
 void
 remove_report (struct walk *w, int err)
 {
-  cli_fail (0, "cannot remove %s: %s", quote_file (walk_path (w)),
-            walk_strerror (err));
+  const char *path = walk_path (w);
+  /* An errno value is the failure's errno, for --json.  */
+  if (err < WALK_ECHANGED)
+    cli_fail_file (path, err, "cannot remove %s", quote_file (path));
+  else
+    cli_fail_file (path, 0, "cannot remove %s: %s", quote_file (path),
+                   walk_strerror (err));
 }
 
 void
 removal_say (struct removal *r, struct walk *w, bool dir)
 {
+  if (dir)
+    r->directories++;
+  else
+    r->files++;
   if (!r->o->verbose && !r->o->dry_run)
     return;
   progress_clear (&r->bar);
-  printf ("%s%s %s\n", r->o->dry_run ? "would remove" : "removed",
-          dir ? " directory" : "", quote_file (walk_path (w)));
+  fprintf (r->o->json ? stderr : stdout, "%s%s %s\n",
+           r->o->dry_run ? "would remove" : "removed",
+           dir ? " directory" : "", quote_file (walk_path (w)));
 }
 
 void

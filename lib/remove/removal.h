@@ -47,6 +47,9 @@ struct remove_options
   /* The progress line: 1 drawn, 0 not, -1 drawn if standard error is a
      terminal, unless -v or -n list the entries.  */
   int progress;
+  /* --json: the object of remove/summary.h on standard output at the
+     end, the lines of -v and -n on standard error.  */
+  int json;
 };
 
 /* What a directory being walked became: a directory that keeps an entry
@@ -86,6 +89,8 @@ struct removal
   struct progress bar;
   bool progress;                /* the line is drawn */
   uintmax_t removed;            /* entries removed, for the line */
+  /* The files and directories removed (with -n: listed), for --json.  */
+  uintmax_t files, directories;
 };
 
 /* Start R, a run of the options O (which must outlive it): stat '/' for
@@ -100,7 +105,9 @@ void removal_finish (struct removal *r);
    value or a walker's (walk_strerror).  */
 void remove_report (struct walk *w, int err);
 
-/* "removed [directory ]'PATH'" with -v, "would remove ..." with -n.  */
+/* One more entry removed (with -n: to be), a directory if DIR, counted;
+   "removed [directory ]'PATH'" with -v, "would remove ..." with -n (on
+   standard error with --json).  */
 void removal_say (struct removal *r, struct walk *w, bool dir);
 
 /* One more entry removed, for the progress line.  */

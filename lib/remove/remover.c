@@ -281,12 +281,16 @@ visit (struct walk *w, const struct walk_entry *e, void *arg)
     case WALK_DIR_POST:
       return remove_dir (r, w, e);
     case WALK_MOUNT:
-      /* GNU rm's words for another device; rmtree also skips a mount
-         point of the same device (a bind mount), and says so.  */
-      cli_fail (0, "skipping %s, since it's %s", quote_file (walk_path (w)),
-                e->st->st_dev != r->top.dev ? "on a different device"
-                                            : "a mount point");
-      return WALK_CONTINUE;
+      {
+        /* GNU rm's words for another device; rmtree also skips a mount
+           point of the same device (a bind mount), and says so.  */
+        const char *path = walk_path (w);
+        cli_fail_file (path, 0, "skipping %s, since it's %s",
+                       quote_file (path),
+                       e->st->st_dev != r->top.dev ? "on a different device"
+                                                   : "a mount point");
+        return WALK_CONTINUE;
+      }
     case WALK_ERR:
       return failed (r, w, e);
     default:
@@ -324,8 +328,9 @@ remove_operand (struct removal *r, const char *arg)
   const char *base = slash && slash[1] ? slash + 1 : path;
   if (remove_dot_or_dotdot (base))
     {
-      cli_fail (0, "refusing to remove '.' or '..' directory: skipping %s",
-                quote_file (display));
+      cli_fail_file (display, 0,
+                     "refusing to remove '.' or '..' directory: skipping %s",
+                     quote_file (display));
       goto out;
     }
 
@@ -340,8 +345,8 @@ remove_operand (struct removal *r, const char *arg)
       if (dirfd < 0)
         {
           if (!(o->force && (dirfd == -ENOENT || dirfd == -ENOTDIR)))
-            cli_fail (0, "cannot remove %s: %s", quote_file (display),
-                      strerror (-dirfd));
+            cli_fail_file (display, -dirfd, "cannot remove %s",
+                           quote_file (display));
           goto out;
         }
     }

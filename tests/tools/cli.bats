@@ -374,7 +374,7 @@ Try '$1 --help' for more information."
   ambiguous rmtree --ver "'--verbose' '--version'"
   ambiguous xcp --ver=x "'--verbose' '--version'"
   # An empty name begins every one, as cp has it too.
-  local all="'--offset' '--length' '--pipe-size' '--debug' '--help' '--usage' '--version' '--features'"
+  local all="'--offset' '--length' '--pipe-size' '--debug' '--progress' '--rate-limit' '--size' '--help' '--usage' '--version' '--features'"
   ambiguous splice-in --=1 "$all"
   ambiguous splice-out --= "'--append' $all"
 }

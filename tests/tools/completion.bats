@@ -226,7 +226,7 @@ declare -gA ARG_KIND=(
   [xcp --suffix]=nothing
   [xcp --update]=words
 )
-for opt in --offset --length --pipe-size; do
+for opt in --offset --length --pipe-size --rate-limit --size; do
   ARG_KIND[splice-in $opt]=nothing ARG_KIND[splice-out $opt]=nothing
 done
 # The namespace options take the file of a namespace to enter.

@@ -85,7 +85,7 @@ slow_cat() {
 
 # bats test_tags=arch
 @test "splice-in | splice-out: 3 MiB through 8 KiB pipes" {
-  pipe_copy $((3 * MIB)) -p 8K
+  pipe_copy $((3 * MIB)) --pipe-size=8K
 }
 
 # bats test_tags=arch
@@ -1068,7 +1068,7 @@ refused() {
 @test "splice-out FILE < FILE is refused before truncating" {
   make_same same
   refused splice-out same bounded splice-out same <same
-  refused splice-out same bounded splice-out -d -p 64K same <same
+  refused splice-out same bounded splice-out -d --pipe-size 64K same <same
 }
 
 # shellcheck disable=SC2094 # reading and writing one file is the point.

@@ -1363,7 +1363,8 @@ slow_copy() {
 
 @test "xcp: a slow copy on a terminal: a progress line, erased at the end" {
   slow_copy
-  assert_output --regexp $'\rxcp: [0-9.]+ ?[KMG]?i?B, [0-9]+ files?, [0-9.]+ ?[KMG]?i?B/s\e\\[K'
+  # With the total, once the walk has listed the files ahead of the copy.
+  assert_output --regexp $'\rxcp: [0-9.]+ ?[KMG]?i?B( of (at least )?[0-9.]+ ?[KMG]?i?B)?, ([0-9]+ of (at least )?)?[0-9]+ files?, [0-9.]+ ?[KMG]?i?B/s(, ETA [0-9:]+( s)?)?\e\\[K'
   [[ $output == *$'\r\e[K' ]] || fail "the line is not erased: $(printf %q "$output")"
   [[ $output != *$'\n'* ]] || fail "a line stays: $(printf %q "$output")"
   # With --no-progress, nothing.
