@@ -144,6 +144,15 @@ print_help (poptContext ctx, bool help)
   free (text);
 }
 
+/* Where to report bugs and the home page, closing --help and
+   --version (configure.ac's AC_INIT).  */
+static void
+print_bug_report (void)
+{
+  printf ("\nReport bugs to: <%s>\n%s home page: <%s>\n",
+          PACKAGE_BUGREPORT, PACKAGE_NAME, PACKAGE_URL);
+}
+
 enum { COMMON_HELP = 1, COMMON_USAGE, COMMON_VERSION };
 
 static void
@@ -157,10 +166,13 @@ common_callback (poptContext ctx, enum poptCallbackReason reason,
     case COMMON_HELP:
     case COMMON_USAGE:
       print_help (ctx, opt->val == COMMON_HELP);
+      if (opt->val == COMMON_HELP)
+        print_bug_report ();
       break;
     default:
       version_etc (stdout, program_name, PACKAGE_NAME, PACKAGE_VERSION,
                    "the newcalls developers", (char *) NULL);
+      print_bug_report ();
       break;
     }
   exit (EXIT_SUCCESS);
