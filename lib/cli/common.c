@@ -124,6 +124,15 @@ put_wrapped (const char *text, size_t len, FILE *out)
     }
 }
 
+/* Where to report bugs and the home page, closing --help and
+   --version (configure.ac's AC_INIT).  */
+static void
+print_bug_report (void)
+{
+  printf ("\nReport bugs to: <%s>\n%s home page: <%s>\n",
+          PACKAGE_BUGREPORT, PACKAGE_NAME, PACKAGE_URL);
+}
+
 /* What popt prints for --help (HELP) or --usage, wrapped, on standard
    output.  popt writes into memory first: it gets no terminal to measure,
    so it lays its rows out for 79 columns, and the tools' paragraphs,
@@ -144,9 +153,11 @@ print_help (poptContext ctx, bool help)
     xalloc_die ();
   put_wrapped (text, len, stdout);
   free (text);
-  if (help)
-    printf ("\nManual: man %s; what all the tools share: man 7 newcalls.\n",
-            program_name);
+  if (!help)
+    return;
+  print_bug_report ();
+  printf ("\nManual: man %s; what all the tools share: man 7 newcalls.\n",
+          program_name);
 }
 
 enum { COMMON_HELP = 1, COMMON_USAGE, COMMON_VERSION, COMMON_FEATURES };
@@ -169,6 +180,7 @@ common_callback (poptContext ctx, enum poptCallbackReason reason,
     default:
       version_etc (stdout, program_name, PACKAGE_NAME, PACKAGE_VERSION,
                    "the newcalls developers", (char *) NULL);
+      print_bug_report ();
       break;
     }
   exit (EXIT_SUCCESS);

@@ -103,7 +103,8 @@ copy_bootstrapped_tree() {
   COPY=$BATS_TEST_TMPDIR/src
   mkdir "$COPY"
   # shellcheck disable=SC2046 # one file a line, no blanks in the names
-  tar -C "$SRC" -cf - bootstrap configure.ac bootstrap.stamp bootstrap.files \
+  tar -C "$SRC" -cf - bootstrap build-aux/need-packages debian/control \
+    configure.ac bootstrap.stamp bootstrap.files \
     $(cat "$SRC/bootstrap.files") | tar -C "$COPY" -xf -
 }
 
