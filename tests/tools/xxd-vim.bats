@@ -412,28 +412,19 @@ print(hexes + "  " + text)' "$row"
 
 @test "Test_xxd_color 2: -R always -c 4" {
   color_bytes
-  # vim's expected lines, each built from its colour runs: G green, R red,
-  # W white, Y yellow, B blue.
+  # vim's expected lines where the colour changes within a line.
   local e=$'\e' out
   out=$(preadv-dump -R always -c 4 XXDfile)
-  run -0 sed -n 1p <<< "$out"
-  assert_output "00000000: ${e}[1;37m00${e}[0m${e}[1;31m01${e}[0m ${e}[1;31m0203${e}[0m  ${e}[1;37m.${e}[0m${e}[1;31m...${e}[0m"
-  run -0 sed -n 3p <<< "$out"
-  assert_output "00000008: ${e}[1;31m08${e}[0m${e}[1;33m09${e}[0m ${e}[1;33m0a${e}[0m${e}[1;31m0b${e}[0m  ${e}[1;31m.${e}[0m${e}[1;33m..${e}[0m${e}[1;31m.${e}[0m"
-  run -0 sed -n 4p <<< "$out"
-  assert_output "0000000c: ${e}[1;31m0c${e}[0m${e}[1;33m0d${e}[0m ${e}[1;31m0e0f${e}[0m  ${e}[1;31m.${e}[0m${e}[1;33m.${e}[0m${e}[1;31m..${e}[0m"
-  run -0 sed -n 9p <<< "$out"
-  assert_output "00000020: ${e}[1;32m2021${e}[0m ${e}[1;32m2223${e}[0m  ${e}[1;32m !\"#${e}[0m"
-  run -0 sed -n 10p <<< "$out"
-  assert_output "00000024: ${e}[1;32m2425${e}[0m ${e}[1;32m26${e}[0m${e}[1;37m00${e}[0m  ${e}[1;32m\$%&${e}[0m${e}[1;37m.${e}[0m"
-  run -0 sed -n 24p <<< "$out"
-  assert_output "0000005c: ${e}[1;37m00${e}[0m${e}[1;32m5d${e}[0m ${e}[1;32m5e5f${e}[0m  ${e}[1;37m.${e}[0m${e}[1;32m]^_${e}[0m"
-  run -0 sed -n 32p <<< "$out"
-  assert_output "0000007c: ${e}[1;32m7c7d${e}[0m ${e}[1;32m7e${e}[0m${e}[1;31m7f${e}[0m  ${e}[1;32m|}~${e}[0m${e}[1;31m.${e}[0m"
-  run -0 sed -n 33p <<< "$out"
-  assert_output "00000080: ${e}[1;31m8081${e}[0m ${e}[1;31m8283${e}[0m  ${e}[1;31m....${e}[0m"
-  run -0 sed -n 64p <<< "$out"
-  assert_output "000000fc: ${e}[1;31mfcfd${e}[0m ${e}[1;31mfe${e}[0m${e}[1;34mff${e}[0m  ${e}[1;31m...${e}[0m${e}[1;34m.${e}[0m"
+  run -0 preadv-dump -R always -c 4 XXDfile
+  assert_line -n 0 "00000000: ${e}[1;37m00${e}[0m${e}[1;31m01${e}[0m ${e}[1;31m0203${e}[0m  ${e}[1;37m.${e}[0m${e}[1;31m...${e}[0m"
+  assert_line -n 2 "00000008: ${e}[1;31m08${e}[0m${e}[1;33m09${e}[0m ${e}[1;33m0a${e}[0m${e}[1;31m0b${e}[0m  ${e}[1;31m.${e}[0m${e}[1;33m..${e}[0m${e}[1;31m.${e}[0m"
+  assert_line -n 3 "0000000c: ${e}[1;31m0c${e}[0m${e}[1;33m0d${e}[0m ${e}[1;31m0e0f${e}[0m  ${e}[1;31m.${e}[0m${e}[1;33m.${e}[0m${e}[1;31m..${e}[0m"
+  assert_line -n 8 "00000020: ${e}[1;32m2021${e}[0m ${e}[1;32m2223${e}[0m  ${e}[1;32m !\"#${e}[0m"
+  assert_line -n 9 "00000024: ${e}[1;32m2425${e}[0m ${e}[1;32m26${e}[0m${e}[1;37m00${e}[0m  ${e}[1;32m\$%&${e}[0m${e}[1;37m.${e}[0m"
+  assert_line -n 23 "0000005c: ${e}[1;37m00${e}[0m${e}[1;32m5d${e}[0m ${e}[1;32m5e5f${e}[0m  ${e}[1;37m.${e}[0m${e}[1;32m]^_${e}[0m"
+  assert_line -n 31 "0000007c: ${e}[1;32m7c7d${e}[0m ${e}[1;32m7e${e}[0m${e}[1;31m7f${e}[0m  ${e}[1;32m|}~${e}[0m${e}[1;31m.${e}[0m"
+  assert_line -n 32 "00000080: ${e}[1;31m8081${e}[0m ${e}[1;31m8283${e}[0m  ${e}[1;31m....${e}[0m"
+  assert_line -n 63 "000000fc: ${e}[1;31mfcfd${e}[0m ${e}[1;31mfe${e}[0m${e}[1;34mff${e}[0m  ${e}[1;31m...${e}[0m${e}[1;34m.${e}[0m"
   # The other lines of vim's have one colour for the hex and the text.
   run -0 grep -c -E "^[0-9a-f]{8}: $e\\[1;3[1-7]m[0-9a-f]{4}$e\\[0m $e\\[1;3[1-7]m[0-9a-f]{4}$e\\[0m  $e\\[1;3[1-7]m.{4}$e\\[0m\$" <<< "$out"
   assert_output 57
