@@ -260,27 +260,28 @@ c_array() {
   done
 }
 
-@test "Test_xxd_patch: -r patches a file in place" {
-  require_from_xxd
-  printf '::::::::\n' > Xxxdfile
+# patch_rounds: from "::::::::\n", each line of standard input in turn,
+# "DUMP|EXPECTED": DUMP (printf %b) patched in by pwritev-patch, then
+# what preadv-dump -g1 must print of the file.
+patch_rounds() {
   local input expected
+  printf '::::::::\n' > Xxxdfile
   while IFS='|' read -r input expected; do
     printf '%b' "$input" > Xxxdin
     pwritev-patch --from-xxd Xxxdfile < Xxxdin
     run -0 preadv-dump -g1 Xxxdfile
     assert_output "$expected"
-  done <<'CASES'
+  done
+}
+
+@test "Test_xxd_patch: -r patches a file in place" {
+  require_from_xxd
+  patch_rounds <<'CASES'
 2: 41 41\n8: 42 42\n|00000000: 3a 3a 41 41 3a 3a 3a 3a 42 42                    ::AA::::BB
 2: 43 43 \n8: 44 44\n|00000000: 3a 3a 43 43 3a 3a 3a 3a 44 44                    ::CC::::DD
 2: 45 45  \n8: 46 46\n|00000000: 3a 3a 45 45 3a 3a 3a 3a 46 46                    ::EE::::FF
 CASES
-  printf '::::::::\n' > Xxxdfile
-  while IFS='|' read -r input expected; do
-    printf '%b' "$input" > Xxxdin
-    pwritev-patch --from-xxd Xxxdfile < Xxxdin
-    run -0 preadv-dump -g1 Xxxdfile
-    assert_output "$expected"
-  done <<'CASES'
+  patch_rounds <<'CASES'
 2: 41 41\n08: 42 42\n|00000000: 3a 3a 41 41 3a 3a 3a 3a 42 42                    ::AA::::BB
 2: 43 43 \n09: 44 44\n|00000000: 3a 3a 43 43 3a 3a 3a 3a 42 44 44                 ::CC::::BDD
 2: 45 45  \n0a: 46 46\n|00000000: 3a 3a 45 45 3a 3a 3a 3a 42 44 46 46              ::EE::::BDFF
