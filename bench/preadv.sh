@@ -3,7 +3,9 @@
 # and its two engines (--engine=preadv, --engine=uring) against each
 # other, on a random file of SIZE bytes:
 #   - the hex dump of the file (its first HEX_SIZE bytes if it is larger),
-#     against xxd (both to /dev/null), the file in tmpfs;
+#     against xxd (both to /dev/null), the file in tmpfs; and its first
+#     XXD_SIZE bytes (-l) in xxd's -p and -b formats, against xxd -p and
+#     xxd -b;
 #   - RANGES 4-byte ranges at random offsets (-f raw), the file in tmpfs:
 #     preadv-dump (its default engine, and each engine by --engine)
 #     against a Python loop of os.pread (python3 -c pass is timed too:
@@ -32,7 +34,8 @@
 #   usage: bench/preadv.sh [SIZE]   (default 1G; a head -c size)
 #   env:   ROUNDS (default 5), RUNS per command per round (default 2),
 #          RANGES (default 10000), DD_RANGES (default 500),
-#          HEX_SIZE (default 100M), EXT4 (0: no ext4 part), COLD_DIR
+#          HEX_SIZE (default 100M), XXD_SIZE (default 64M), EXT4 (0: no
+#          ext4 part), COLD_DIR
 #          (where the image goes: a disk, not tmpfs; default $TMPDIR,
 #          else /var/tmp)
 # Without root, or where a loop device or a mount namespace cannot be
@@ -46,6 +49,7 @@ runs=${RUNS:-2}
 nranges=${RANGES:-10000}
 ndd=${DD_RANGES:-500}
 hex_size=${HEX_SIZE:-100M}
+xxd_size=${XXD_SIZE:-64M}
 ext4=${EXT4:-1}
 cold_dir=${COLD_DIR:-${TMPDIR:-/var/tmp}}
 # shellcheck source=bench/common.sh
@@ -139,9 +143,17 @@ else
   hex_xxd=(-l "$hex_bytes" "$dir/src")
 fi
 
+# -p and -b: the first XXD_SIZE bytes, by xxd's -l for both tools.
+xxd_bytes=$(numfmt --from=iec "$xxd_size")
+((xxd_bytes <= file_bytes)) || xxd_bytes=$file_bytes
+
 dump="'$bindir/preadv-dump'"
 # The outputs must agree before their speed matters.
 xxd "${hex_xxd[@]}" | cmp - <("$bindir/preadv-dump" "${hex_dump[@]}")
+for fmt in -p -b; do
+  xxd "$fmt" -l "$xxd_bytes" "$dir/src" \
+    | cmp - <("$bindir/preadv-dump" "$fmt" -l "$xxd_bytes" "$dir/src")
+done
 python3 "$dir/pread.py" "$dir/src" "$dir/offsets" >"$dir/expected"
 # shellcheck disable=SC2086 # the operands are words
 "$bindir/preadv-dump" -f raw --stats "$dir/src" $ops 2>"$dir/stats" \
@@ -197,6 +209,10 @@ for round in $(seq "$rounds"); do
     --export-json "$dir/preadv.$round.json" \
     -n dump-xxd "$dump $(printf "'%s' " "${hex_dump[@]}")" \
     -n xxd "xxd $(printf "'%s' " "${hex_xxd[@]}")" \
+    -n dump-plain "$dump -p -l $xxd_bytes '$dir/src'" \
+    -n xxd-plain "xxd -p -l $xxd_bytes '$dir/src'" \
+    -n dump-bits "$dump -b -l $xxd_bytes '$dir/src'" \
+    -n xxd-bits "xxd -b -l $xxd_bytes '$dir/src'" \
     -n dump-ranges "$dump -f raw '$dir/src' $ops" \
     -n dump-floor "$dump $floor_engine -f raw '$dir/src' $floor_ops" \
     "${engine_cmds[@]}" \
@@ -359,6 +375,8 @@ fi
 # The dd loop reads fewer ranges (its time is scaled in the summary
 # below): no ratio of its raw time.
 bench_pair preadv "hex dump of $hex_what" dump-xxd xxd
+bench_pair preadv "xxd -p of $xxd_bytes bytes" dump-plain xxd-plain
+bench_pair preadv "xxd -b of $xxd_bytes bytes" dump-bits xxd-bits
 bench_pair preadv "$nranges ranges of 4 bytes" dump-ranges python-pread
 if ((${#engines[@]})); then
   what="$nranges ranges of 4 bytes, engine uring against preadv"
@@ -374,10 +392,10 @@ fi
 cat "$dir/load" "$dir"/loop "$dir"/dropped "$dir"/cold-skipped 2>/dev/null \
   || true
 python3 - "$dir" "$size" "$hex_what" "$nranges" "$ndd" "$cold_run" \
-  "${engines[@]}" <<'PY'
+  "$xxd_bytes" "${engines[@]}" <<'PY'
 import glob, json, os, statistics, sys
-d, size, hex_what, nranges, ndd, cold_run = sys.argv[1:7]
-nranges, ndd, engines = int(nranges), int(ndd), sys.argv[7:]
+d, size, hex_what, nranges, ndd, cold_run, xxd_bytes = sys.argv[1:8]
+nranges, ndd, engines = int(nranges), int(ndd), sys.argv[8:]
 
 
 def runs(scenario):
@@ -417,6 +435,11 @@ print(f"preadv.sh: {len(joined(warm, 'xxd'))} runs of each command; medians")
 dx, x = med["dump-xxd"], med["xxd"]
 print(f"hex dump of {hex_what} to /dev/null: preadv-dump {dx:.0f} ms, "
       f"xxd {x:.0f} ms; ratio {x/dx:.1f}x")
+for fmt, name in (("-p", "plain"), ("-b", "bits")):
+    dp, xp = med[f"dump-{name}"], med[f"xxd-{name}"]
+    print(f"xxd {fmt} of {xxd_bytes} bytes to /dev/null: preadv-dump "
+          f"{dp:.0f} ms, xxd {xp:.0f} ms; preadv-dump's time "
+          f"{dp/xp:.2f}x xxd's (goal: at most 0.5x)")
 r, p = med["dump-ranges"], med["python-pread"]
 print(f"{nranges} ranges of 4 bytes (-f raw): preadv-dump {r:.1f} ms, "
       f"python3 os.pread loop {p:.1f} ms; ratio {p/r:.1f}x "

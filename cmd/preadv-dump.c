@@ -1,6 +1,6 @@
 /* preadv-dump -- dump byte ranges of a file, read with preadv(2).
 
-   SYNOPSIS: preadv-dump [OPTION]... FILE [RANGE]...
+   SYNOPSIS: preadv-dump [OPTION]... [FILE [RANGE]...]
 
    The ranges are read in as few positioned, vectored calls as possible,
    then printed one by one in the order given.  Within a batch of ranges:
@@ -8,7 +8,12 @@
    memory; spans whose gaps are small (--gap) are read together, by one
    preadv whose iovecs point the spans at their buffers and the gaps at a
    scratch buffer (lib/ranges/span-read.h does the reading).  Ranges too long
-   to hold in memory are streamed on their own, in chunks.  */
+   to hold in memory are streamed on their own, in chunks.  A pipe or a
+   terminal is read once, in order, by read(2) (lib/ranges/stream.h).
+
+   The options of xxd(1) that a dump can take are taken with the same
+   letters and meanings: -p, -b, -e, -i, -u, -a, -d, -o, -s, -l, -R, -n,
+   -C; lib/ranges/hexdump-xxd.h prints its formats.  */
 
 #include <config.h>
 
@@ -27,7 +32,11 @@
 #include "progname.h"
 #include "ranges/dumpfmt.h"
 #include "ranges/operands.h"
+#include "ranges/range-list.h"
 #include "ranges/span-read.h"
+#include "ranges/span-report.h"
+#include "ranges/stream.h"
+#include "ranges/xxd-args.h"
 #include "sys/calls.h"
 #include "sys/consts.h"
 #include "xalloc.h"
@@ -41,14 +50,67 @@ static int hipri;
 static int stats;
 static char *engine_arg;
 static int debug;
+static char *seek_arg;
+static char *len_arg;
+static char *display_arg;
+static char *color_arg;
+static char *name_arg;
+static char *ranges_from;
+static struct xxd_seek seek;    /* -s and -l */
+static int upper;
+static int autoskip;
+static int decimal;
+static int capitalize;
+
+/* The format, as the last of -f, -p, -b, -e and -i says.  */
+static enum dump_format format = DUMP_XXD;
+static bool little;
+static bool xxd_c;
 
 static struct poptOption tool_options[] = {
-  { "format", 'f', POPT_ARG_STRING, &format_arg, 0,
-    "output format: xxd (the default), raw, c, json", "FORMAT" },
+  { "format", 'f', POPT_ARG_STRING, &format_arg, 'f',
+    "output format: xxd (the default), raw, c, json, plain, bits",
+    "FORMAT" },
   { "cols", 'c', POPT_ARG_STRING, &cols_arg, 0,
-    "N bytes per line, at most 256 (xxd: 16, c: 12)", "N" },
+    "N bytes per line (xxd: 16, at most 256; bits: 6, at most 256; c: 12; "
+    "plain: 30, 0 for one line)", "N" },
   { "groupsize", 'g', POPT_ARG_STRING, &group_arg, 0,
-    "N bytes per group of hex digits (xxd: 2; 0: one group)", "N" },
+    "N bytes per group of hex digits (xxd: 2, with -e 4; bits: 1; 0: one "
+    "group)", "N" },
+  { "plain", 'p', POPT_ARG_NONE, NULL, 'p',
+    "the format plain, hex digits alone (xxd -p, -ps)", NULL },
+  { "ps", '\0', POPT_ARG_NONE | POPT_ARGFLAG_ONEDASH | POPT_ARGFLAG_DOC_HIDDEN,
+    NULL, 'p', NULL, NULL },
+  { "bits", 'b', POPT_ARG_NONE, NULL, 'b',
+    "the format bits, binary digits (xxd -b)", NULL },
+  { "little-endian", 'e', POPT_ARG_NONE, NULL, 'e',
+    "the format xxd, each group's bytes in reverse order (xxd -e)", NULL },
+  { "include", 'i', POPT_ARG_NONE, NULL, 'i',
+    "the format c as xxd -i writes it: no offset comment, no range number "
+    "in the names of a single range", NULL },
+  { "name", 'n', POPT_ARG_STRING, &name_arg, 0,
+    "c: name the arrays after NAME, not FILE", "NAME" },
+  { "capitalize", 'C', POPT_ARG_NONE, &capitalize, 0,
+    "c: names in capitals, _LEN for _len", NULL },
+  { "uppercase", 'u', POPT_ARG_NONE, &upper, 0,
+    "hex digits A-F in upper case", NULL },
+  { "autoskip", 'a', POPT_ARG_VAL | POPT_ARGFLAG_XOR, &autoskip, 1,
+    "one line '*' for a run of lines of zeros (given twice: not)", NULL },
+  { "decimal", 'd', POPT_ARG_NONE, &decimal, 0, "addresses in decimal", NULL },
+  { "offset", 'o', POPT_ARG_STRING, &display_arg, 0,
+    "add OFFSET to the addresses printed (-OFFSET: subtract it)",
+    "OFFSET" },
+  { "seek", 's', POPT_ARG_STRING, &seek_arg, 0,
+    "dump from byte SEEK to the end (or -l LEN bytes) as xxd -s: +SEEK "
+    "from where standard input stands, -SEEK back from the end", "SEEK" },
+  { "len", 'l', POPT_ARG_STRING, &len_arg, 0,
+    "dump LEN bytes (from SEEK, else from 0)", "LEN" },
+  { "color", 'R', POPT_ARG_STRING, &color_arg, 0,
+    "colour the formats xxd and bits by byte class: always, never or auto "
+    "(the default: on a terminal, unless $NO_COLOR is set)", "WHEN" },
+  { "ranges-from", '\0', POPT_ARG_STRING, &ranges_from, 0,
+    "read more RANGEs from FILE, one a line (- for standard input)",
+    "FILE" },
   { "gap", '\0', POPT_ARG_STRING, &gap_arg, 0,
     "read spans at most N bytes apart by one call, the bytes between them "
     "discarded (default 4K; 0 reads each span by a call of its own)", "N" },
@@ -71,8 +133,9 @@ static struct poptOption tool_options[] = {
 static struct poptOption options[] = {
   { NULL, '\0', POPT_ARG_INCLUDE_TABLE, tool_options, 0,
     "Dump byte ranges of FILE, read at their offsets by preadv(2), in the "
-    "order given; with no RANGE, the whole file.  FILE - is standard "
-    "input, which must be a file: its offset does not move.\n\n"
+    "order given; with no RANGE, the whole file.  With no FILE, or -, "
+    "standard input: a file is read at offsets, its own offset left "
+    "alone; a pipe or a terminal is read once, in order.\n\n"
     "RANGE is OFFSET:LENGTH, OFFSET-END (END excluded) or OFFSET (to the "
     "end of FILE).  Numbers take a K, M, G, T suffix (KiB...; KB for 1000) "
     "or 0x for hex.\n"
@@ -103,6 +166,7 @@ struct range
   uint64_t want;                /* bytes asked for; to EOF: up to the size */
   bool to_eof;
   bool unbounded;               /* to EOF, the size unknown */
+  bool as_xxd;                  /* -s and -l: the end is no failure */
 };
 
 /* The file, and its reader: where it ends (EOF) is the reader's.  */
@@ -110,12 +174,16 @@ static const char *file;
 static int fd;
 static bool size_known;
 static struct span_reader rd;
+/* Or, for a pipe or a terminal, read once, in order (PIPED).  */
+static bool piped;
+static struct stream_reader input;
 
 /* Said at the end: the ranges cut short by the end.  */
 static size_t n_short;
 
-/* Output: bytes a line.  */
-static int cols;
+/* Output: a call of dump_data gives a multiple of this, but the last of
+   a range.  */
+static size_t unit;
 
 /* FILE in a message.  */
 static const char *
@@ -126,11 +194,20 @@ file_name (void)
 
 /* ------------------------------------------------------------- reporting */
 
+/* Whether the file has a byte before POS.  */
+static bool
+reaches (uint64_t pos)
+{
+  return piped ? input.pos >= pos : span_reaches (&rd, pos);
+}
+
 /* After range R was printed with GOT bytes; MISS_AT is where --nowait
    found the page cache missing, or UINT64_MAX.  */
 static void
 account (const struct range *r, uint64_t got, uint64_t miss_at)
 {
+  if (r->as_xxd)
+    return;
   if (miss_at != UINT64_MAX)
     {
       dump_flush ();
@@ -142,7 +219,7 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
                   "byte %llu", file_name (), quote_file_n (1, r->arg),
                   (unsigned long long) miss_at);
     }
-  else if (got == 0 && (!span_reaches (&rd, r->at.offset)
+  else if (got == 0 && (!reaches (r->at.offset)
                         || (!r->to_eof && r->want > 0)))
     {
       dump_flush ();
@@ -156,14 +233,24 @@ account (const struct range *r, uint64_t got, uint64_t miss_at)
 
 /* --------------------------------------------------------------- dumping */
 
+/* A buffer of about CHUNK_BYTES for a range printed in pieces, its size
+   in *SIZE, a multiple of UNIT.  */
+static unsigned char *
+chunk_buffer (size_t *size)
+{
+  static unsigned char *chunk;
+  *size = unit < CHUNK_BYTES ? CHUNK_BYTES / unit * unit : unit;
+  if (!chunk)
+    chunk = xmalloc (*size);
+  return chunk;
+}
+
 /* Dump a range too long to hold in memory, chunk by chunk.  */
 static void
 dump_stream (struct range *r)
 {
-  static unsigned char *chunk;
-  size_t chunk_size = CHUNK_BYTES / (3 * cols) * (3 * cols);
-  if (!chunk)
-    chunk = xmalloc (chunk_size);
+  size_t chunk_size;
+  unsigned char *chunk = chunk_buffer (&chunk_size);
   dump_begin (r->at.offset, r->index);
   uint64_t pos = r->at.offset;
   uint64_t left = r->unbounded ? UINT64_MAX : r->at.len;
@@ -246,14 +333,61 @@ dump (struct range *r, size_t n)
     }
 }
 
+/* Dump range R of the input read in order: the bytes before it thrown
+   away, its own read and printed a chunk at a time.  */
+static void
+dump_piped_range (const struct range *r)
+{
+  size_t chunk_size;
+  unsigned char *chunk = chunk_buffer (&chunk_size);
+  static uint64_t dumped;
+  bool reached = stream_skip_to (&input, r->at.offset, chunk, chunk_size);
+  /* As xxd, which cannot seek there.  */
+  if (!reached && r->as_xxd)
+    error (EXIT_FAILURE, 0, "-s %s: %s ends before it (%llu bytes)",
+           seek_arg, file_name (), (unsigned long long) input.pos);
+  uint64_t got = stream_dump (&input, r->at.offset, r->index,
+                              r->to_eof ? UINT64_MAX : r->want, chunk,
+                              chunk_size);
+  if (input.at_eof)
+    rd.eof = input.pos;
+  dumped += got;
+  rd.stats.bytes = input.pos;
+  rd.stats.gap_bytes = input.pos - dumped;
+  account (r, got, UINT64_MAX);
+}
+
+/* Dump the N ranges at R from the pipe or terminal, which is read once:
+   each must start at the end of the one before it or further.  */
+static void
+dump_piped (const struct range *r, size_t n)
+{
+  for (size_t i = 1; i < n; i++)
+    if (r[i - 1].to_eof
+        || r[i].at.offset < r[i - 1].at.offset + r[i - 1].want)
+      cli_usage_error ("range %s starts before the end of range %s: %s "
+                       "is a pipe or a terminal, read once, in order",
+                       quote_file (r[i].arg), quote_file_n (1, r[i - 1].arg),
+                       file_name ());
+  stream_init (&input, fd, file_name ());
+  for (size_t i = 0; i < n; i++)
+    dump_piped_range (&r[i]);
+}
+
 /* ------------------------------------------------------------------ main */
 
-/* The RANGE operand ARG into *NR; a bad one is a usage error.  */
+/* The RANGE ARG into *NR, or a usage error naming it, and LINE_NO, its
+   line of --ranges-from, if not 0.  */
 static void
-parse_range (const char *arg, struct nc_range *nr)
+parse_range (const char *arg, struct nc_range *nr, size_t line_no)
 {
   char buf[NC_NUMBER_MESSAGE_SIZE];
   const char *msg = nc_parse_range (arg, nr, buf);
+  if (msg && line_no)
+    cli_usage_error ("invalid range %s on line %zu of %s: %s",
+                     quote_file (arg), line_no,
+                     (strcmp (ranges_from, "-") == 0 ? "standard input"
+                      : quote_file_n (1, ranges_from)), msg);
   if (msg)
     cli_usage_error ("invalid range %s: %s", quote_file (arg), msg);
 }
@@ -263,51 +397,80 @@ static void
 check_range_operand (const char *arg)
 {
   struct nc_range nr;
-  parse_range (arg, &nr);
+  parse_range (arg, &nr, 0);
 }
 
-/* The output options, the dump started: COLS set.  */
+/* The options of CTX: the last of -f, -p, -b, -e and -i says the format,
+   as the last of xxd's does.  */
 static void
-start_output (void)
+parse_options (poptContext ctx)
 {
-  enum dump_format format = (format_arg
-                             ? cli_keyword ("format", format_arg,
-                                            dump_format_names)
-                             : DUMP_XXD);
-  int cols_opt = (cols_arg
-                  ? cli_parse_number ("cols", "number of columns", cols_arg,
-                                      256, NC_NUMBER_UNITS)
-                  : 0);
-  int group_opt = (group_arg
-                   ? (int) cli_parse_number ("groupsize", "group size",
-                                             group_arg, INT_MAX,
-                                             NC_NUMBER_UNITS)
-                   : -1);
-  cols = dump_start (format, cols_opt, group_opt, file);
+  int rc;
+  while ((rc = cli_next_option_operands (ctx, check_range_operand)) >= 0)
+    {
+      if (rc == 'f')
+        format = cli_keyword ("format", format_arg, dump_format_names);
+      else
+        format = (rc == 'p' ? DUMP_PLAIN : rc == 'b' ? DUMP_BITS
+                  : rc == 'i' ? DUMP_C : DUMP_XXD);
+      little = rc == 'e';
+      xxd_c = rc == 'i';
+    }
 }
 
-/* The ranges of the operands of CTX, all checked before anything is read,
-   *N of them; with no operand, the whole file.  */
-static struct range *
-get_ranges (poptContext ctx, size_t *n)
+/* The output options, the dump started for N ranges: UNIT set.  */
+static void
+start_output (size_t n)
 {
-  static const char *const whole[] = { "0", NULL };
+  struct dump_options opt = {
+    .format = format, .file = file, .cols = -1, .group = -1,
+    .little = little, .upper = upper, .autoskip = autoskip,
+    .decimal = decimal, .color = xxd_want_color (color_arg), .xxd_c = xxd_c,
+    .name = name_arg, .capitalize = capitalize, .ranges = n
+  };
+  if (cols_arg)
+    opt.cols = cli_parse_number ("cols", "number of columns", cols_arg,
+                                 dump_max_cols (format), NC_NUMBER_UNITS);
+  if (group_arg)
+    opt.group = cli_parse_number ("groupsize", "group size", group_arg,
+                                  INT_MAX, NC_NUMBER_UNITS);
+  if (display_arg)
+    opt.display = xxd_display_offset (display_arg);
+  const char *why = dump_check (&opt);
+  if (why)
+    cli_usage_error ("%s", why);
+  unit = dump_start (&opt);
+}
+
+/* The ranges of the operands of CTX and of --ranges-from (in LIST), all
+   checked before anything is read, *N of them; with none, the whole
+   file.  */
+static struct range *
+get_ranges (poptContext ctx, struct range_list *list, size_t *n)
+{
   const char **args = poptGetArgs (ctx);
-  if (!args || !args[0])
-    args = (const char **) whole;
   size_t nargs = 0;
-  while (args[nargs])
+  while (args && args[nargs])
     nargs++;
-  struct range *r = xnmalloc (nargs, sizeof *r);
-  for (size_t i = 0; i < nargs; i++)
+  *list = (struct range_list) { NULL, NULL, 0 };
+  if (ranges_from)
+    range_list_read (ranges_from, list);
+  if ((seek_arg || len_arg) && nargs + list->n)
+    cli_usage_error ("-s and -l give the one range to dump: they cannot be "
+                     "used with RANGE operands or --ranges-from");
+  *n = nargs + list->n;
+  struct range *r = xnmalloc (*n ? *n : 1, sizeof *r);
+  for (size_t i = 0; i < *n; i++)
     {
       struct nc_range nr;
-      parse_range (args[i], &nr);
-      r[i] = (struct range) { .at.offset = nr.offset, .arg = args[i],
+      const char *arg = i < nargs ? args[i] : list->words[i - nargs];
+      parse_range (arg, &nr, i < nargs ? 0 : list->line_nos[i - nargs]);
+      r[i] = (struct range) { .at.offset = nr.offset, .arg = arg,
                               .index = i, .want = nr.length,
                               .to_eof = nr.to_eof };
     }
-  *n = nargs;
+  if (*n == 0 && !seek_arg && !len_arg)
+    r[(*n)++] = (struct range) { .arg = "0", .to_eof = true };
   return r;
 }
 
@@ -356,62 +519,6 @@ bound_ranges (struct range *r, size_t n)
     }
 }
 
-/* " (WHY)", why the preadv engine read, into BUF of SIZE bytes: not
-   chosen, io_uring failed.  */
-static void
-preadv_why (char *buf, size_t size)
-{
-  if (rd.uring_error)
-    snprintf (buf, size, " (io_uring: %s)", strerror (-rd.uring_error));
-  else if (rd.engine == SPAN_ENGINE_URING)
-    snprintf (buf, size, " (no batch for io_uring: streamed or empty "
-              "ranges)");
-  else if (rd.engine == SPAN_ENGINE_PREADV)
-    *buf = '\0';
-  else if (hipri)
-    snprintf (buf, size, " (auto: --hipri)");
-  else if (rd.worker_only_fs && rd.stats.max_groups >= SPAN_URING_THRESHOLD)
-    snprintf (buf, size, " (auto: %s)", rd.worker_only_fs);
-  else
-    snprintf (buf, size, " (auto: %llu %s, uring from %d)",
-              (unsigned long long) rd.stats.max_groups,
-              rd.stats.max_groups == 1 ? "call" : "calls",
-              SPAN_URING_THRESHOLD);
-}
-
-/* The --debug line, for N ranges.  */
-static void
-report_engine (size_t n)
-{
-  const struct span_read_stats *st = &rd.stats;
-  const char *ranges = n == 1 ? "range" : "ranges";
-  const char *preadv = rd.rw_flags ? "preadv2" : "preadv";
-  const char *calls = st->calls == 1 ? "call" : "calls";
-  unsigned long long ncalls = st->calls;
-  if (span_used_uring (&rd))
-    {
-      char then[256] = "";
-      if (rd.uring_error)
-        snprintf (then, sizeof then, " (then preadv: io_uring: %s)",
-                  strerror (-rd.uring_error));
-      char more[64] = "";
-      if (ncalls)
-        snprintf (more, sizeof more, ", %llu %s %s", ncalls, preadv, calls);
-      error (0, 0, "engine uring%s: %zu %s, %llu %s, %llu io_uring_enter "
-             "%s%s", then, n, ranges, (unsigned long long) st->uring.sqes,
-             st->uring.sqes == 1 ? "SQE" : "SQEs",
-             (unsigned long long) st->uring.enters,
-             st->uring.enters == 1 ? "call" : "calls", more);
-    }
-  else
-    {
-      char why[256];
-      preadv_why (why, sizeof why);
-      error (0, 0, "engine preadv%s: %zu %s, %llu %s %s", why, n, ranges,
-             ncalls, preadv, calls);
-    }
-}
-
 /* The warning about ranges cut short, --stats and --debug, for N
    ranges.  */
 static void
@@ -421,30 +528,7 @@ report (size_t n)
     error (0, 0, "warning: %s: %zu %s cut short by the end of the file "
            "(%llu bytes)", file_name (), n_short,
            n_short == 1 ? "range" : "ranges", (unsigned long long) rd.eof);
-  const struct span_read_stats *st = &rd.stats;
-  if (stats && span_used_uring (&rd))
-    error (0, 0, "%s: %zu %s, %llu %s, %llu io_uring_enter %s, %llu %s "
-           "%s, %llu iovecs, %llu bytes read (%llu of them in gaps)",
-           file_name (), n, n == 1 ? "range" : "ranges",
-           (unsigned long long) st->uring.sqes,
-           st->uring.sqes == 1 ? "SQE" : "SQEs",
-           (unsigned long long) st->uring.enters,
-           st->uring.enters == 1 ? "call" : "calls",
-           (unsigned long long) st->calls,
-           rd.rw_flags ? "preadv2" : "preadv",
-           st->calls == 1 ? "call" : "calls",
-           (unsigned long long) st->iovecs, (unsigned long long) st->bytes,
-           (unsigned long long) st->gap_bytes);
-  else if (stats)
-    error (0, 0, "%s: %zu %s, %llu %s %s, %llu iovecs, %llu bytes read "
-           "(%llu of them in gaps)", file_name (), n,
-           n == 1 ? "range" : "ranges", (unsigned long long) st->calls,
-           rd.rw_flags ? "preadv2" : "preadv",
-           st->calls == 1 ? "call" : "calls",
-           (unsigned long long) st->iovecs, (unsigned long long) st->bytes,
-           (unsigned long long) st->gap_bytes);
-  if (debug)
-    report_engine (n);
+  span_report (&rd, n, stats, debug, hipri);
 }
 
 int
@@ -452,9 +536,14 @@ main (int argc, char **argv)
 {
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... FILE [RANGE]...");
-  file = cli_file_operand (ctx, check_range_operand);
-  start_output ();
+                                 "[OPTION]... [FILE [RANGE]...]");
+  parse_options (ctx);
+  file = poptGetArg (ctx);
+  if (!file)
+    file = "-";
+  if (ranges_from && !strcmp (ranges_from, "-") && !strcmp (file, "-"))
+    cli_usage_error ("standard input cannot be both FILE and the file of "
+                     "--ranges-from");
   uint64_t max_gap = gap_arg ? cli_parse_size ("gap", gap_arg) : DEFAULT_GAP;
   enum span_engine engine = (engine_arg
                              ? cli_keyword ("engine", engine_arg,
@@ -465,14 +554,33 @@ main (int argc, char **argv)
                      "polls only on an IOPOLL ring, for O_DIRECT files");
   int rw_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
   size_t n;
-  struct range *r = get_ranges (ctx, &n);
+  struct range_list list;
+  struct range *r = get_ranges (ctx, &list, &n);
+  xxd_parse_seek (seek_arg, len_arg, &seek);
+  start_output (seek_arg || len_arg ? 1 : n);
   mode_t mode;
   uint64_t size = open_file (&mode);
+  piped = (S_ISFIFO (mode) || S_ISSOCK (mode)
+           || (S_ISCHR (mode) && isatty (fd)));
+  if (seek_arg || len_arg)
+    r[0] = (struct range) { .at.offset = xxd_seek_offset (&seek, fd,
+                                                          file_name (),
+                                                          size_known, size,
+                                                          piped),
+                            .arg = "-s", .want = seek.len,
+                            .to_eof = !len_arg,
+                            .as_xxd = true };
+  n += seek_arg || len_arg;
   char *name = xstrdup (file_name ());
   span_reader_init (&rd, fd, mode, name, rw_flags, max_gap, engine);
   rd.eof = size;
-  bound_ranges (r, n);
-  dump (r, n);
+  if (piped)
+    dump_piped (r, n);
+  else
+    {
+      bound_ranges (r, n);
+      dump (r, n);
+    }
   dump_finish ();
   report (n);
   span_reader_free (&rd);
@@ -480,6 +588,7 @@ main (int argc, char **argv)
   if (fd != STDIN_FILENO)
     sys_close (fd);
   free (r);
+  range_list_free (&list);
   poptFreeContext (ctx);
   return cli_status;
 }

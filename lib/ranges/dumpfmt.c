@@ -5,194 +5,64 @@
 
 #include "ranges/dumpfmt.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base64.h"
 #include "c-ctype.h"
-#include "error.h"
-#include "full-write.h"
+#include "ranges/hexdump-xxd.h"
 #include "xalloc.h"
 
-const char *const dump_format_names[] = { "xxd", "raw", "c", "json", NULL };
+const char *const dump_format_names[] = {
+  "xxd", "raw", "c", "json", "plain", "bits", NULL
+};
 
-static enum dump_format format;
+static struct dump_options opt;
+
+/* The bytes of a line, xxd's limit on it.  */
+enum { XXD_COLS_MAX = 256 };
 static int cols;
-static int group;
 
-enum { OUT_SIZE = 256 * 1024 };
-static char *out_buf;
-static size_t out_len;
-
-static _Noreturn void
-write_error (void)
-{
-  /* The reader went away: stop quietly, as cat does.  */
-  if (errno == EPIPE)
-    exit (EXIT_FAILURE);
-  error (EXIT_FAILURE, errno, "write error");
-  abort ();
-}
-
-static void
-out_write (const void *p, size_t n)
-{
-  if (full_write (STDOUT_FILENO, p, n) != n)
-    write_error ();
-}
-
-void
-dump_flush (void)
-{
-  if (out_len)
-    out_write (out_buf, out_len);
-  out_len = 0;
-}
-
-/* Room for N bytes (at most OUT_SIZE) at the returned pointer; out_commit
-   says where the bytes written there end.  */
-static char *
-out_reserve (size_t n)
-{
-  if (OUT_SIZE - out_len < n)
-    dump_flush ();
-  return out_buf + out_len;
-}
-
-static void
-out_commit (char *end)
-{
-  out_len = end - out_buf;
-}
-
-static void
-out_bytes (const void *p, size_t n)
-{
-  if (n >= OUT_SIZE / 2)
-    {
-      dump_flush ();
-      out_write (p, n);
-    }
-  else
-    {
-      char *q = out_reserve (n);
-      memcpy (q, p, n);
-      out_commit (q + n);
-    }
-}
-
-static void
-out_str (const char *s)
-{
-  out_bytes (s, strlen (s));
-}
-
-static char *
-put_decimal (char *p, uint64_t v)
-{
-  char tmp[24];
-  int n = 0;
-  do
-    tmp[n++] = '0' + v % 10;
-  while ((v /= 10) != 0);
-  while (n > 0)
-    *p++ = tmp[--n];
-  return p;
-}
-
-static void
-out_decimal (uint64_t v)
-{
-  char *p = out_reserve (24);
-  out_commit (put_decimal (p, v));
-}
-
-/* "00" to "ff", and the character xxd shows for each byte.  */
-static char hex2[256][2];
-static char shown[256];
-
-static void
-init_tables (void)
-{
-  static const char digits[] = "0123456789abcdef";
-  for (int i = 0; i < 256; i++)
-    {
-      hex2[i][0] = digits[i >> 4];
-      hex2[i][1] = digits[i & 15];
-      shown[i] = i >= 0x20 && i < 0x7f ? i : '.';
-    }
-}
-
-/* The address of an xxd line: at least 8 hex digits, as %08lx.  */
-static char *
-put_address (char *p, uint64_t a)
-{
-  if (a <= UINT32_MAX)
-    {
-      for (int shift = 24; shift >= 0; shift -= 8)
-        {
-          memcpy (p, hex2[(a >> shift) & 0xff], 2);
-          p += 2;
-        }
-      return p;
-    }
-  int digits = 9;
-  while (digits < 16 && a >> (4 * digits))
-    digits++;
-  for (int i = digits - 1; i >= 0; i--)
-    *p++ = hex2[(a >> (4 * i)) & 15][1];
-  return p;
-}
+/* c: "0x00" to "0xff" (or "0X00" to "0XFF" in upper case).  */
+static char hex4[256][4];
 
 /* The output of the range being printed.  */
-static uint64_t em_address;     /* xxd: of the next line */
-static uint64_t em_count;       /* bytes printed so far */
+static uint64_t em_count;       /* c: bytes printed so far */
 static bool em_any;             /* json: an object printed already */
-static char *c_name;            /* c: the identifier made from FILE */
+static char *c_name;            /* c: the identifier of the arrays */
 
-/* xxd: the hex area of a full line is HEX_WIDTH wide, byte J of a line
-   at HEX_POS[J] in it; spaces fill it, and two more end it.  */
-static int hex_width;
-static int hex_pos[256];
-static char blanks[2 * 256 + 256 + 2];
-
-static void
-init_xxd (void)
+static bool
+xxd_lines (enum dump_format f)
 {
-  hex_width = 2 * cols + (cols - 1) / group;
-  for (int j = 0; j < cols; j++)
-    hex_pos[j] = 2 * j + j / group;
-  memset (blanks, ' ', sizeof blanks);
+  return f == DUMP_XXD || f == DUMP_PLAIN || f == DUMP_BITS;
 }
 
-/* Lines of COLS bytes from B, the last one maybe shorter.  */
-static void
-xxd_data (const unsigned char *b, size_t n)
+int
+dump_max_cols (enum dump_format f)
 {
-  size_t line_max = 16 + 2 + hex_width + 2 + cols + 1;
-  while (n > 0)
-    {
-      int m = n < (size_t) cols ? (int) n : cols;
-      char *p = out_reserve (line_max);
-      p = put_address (p, em_address);
-      *p++ = ':';
-      *p++ = ' ';
-      memcpy (p, blanks, hex_width + 2);
-      for (int j = 0; j < m; j++)
-        memcpy (p + hex_pos[j], hex2[b[j]], 2);
-      p += hex_width + 2;
-      for (int j = 0; j < m; j++)
-        p[j] = shown[b[j]];
-      p += m;
-      *p++ = '\n';
-      out_commit (p);
-      b += m;
-      n -= m;
-      em_address += m;
-    }
+  return f == DUMP_XXD || f == DUMP_BITS ? XXD_COLS_MAX : INT_MAX;
+}
+
+/* The bytes a line, the GROUP of OPT as xxd takes them.  */
+static int
+default_cols (const struct dump_options *o)
+{
+  if (o->cols > 0 || (o->cols == 0 && o->format == DUMP_PLAIN))
+    return o->cols;
+  return (o->format == DUMP_C ? 12 : o->format == DUMP_PLAIN ? 30
+          : o->format == DUMP_BITS ? 6 : 16);
+}
+
+const char *
+dump_check (const struct dump_options *o)
+{
+  int g = o->group;
+  if (o->format == DUMP_XXD && o->little && g >= 1 && g <= default_cols (o)
+      && (g & (g - 1)) != 0)
+    return "the number of bytes a group must be a power of 2 with -e";
+  return NULL;
 }
 
 static void
@@ -200,17 +70,15 @@ c_data (const unsigned char *b, size_t n)
 {
   for (size_t i = 0; i < n; i++, em_count++)
     {
-      char *p = out_reserve (9);
+      char *p = out_reserve (8);
       if (em_count == 0)
         p = memcpy (p, "  ", 2) + 2;
       else if (em_count % cols == 0)
         p = memcpy (p, ",\n  ", 4) + 4;
       else
         p = memcpy (p, ", ", 2) + 2;
-      *p++ = '0';
-      *p++ = 'x';
-      memcpy (p, hex2[b[i]], 2);
-      out_commit (p + 2);
+      memcpy (p, hex4[b[i]], 4);
+      out_commit (p + 4);
     }
 }
 
@@ -230,21 +98,37 @@ json_data (const unsigned char *b, size_t n)
     }
 }
 
+/* c: the name of the range of index INDEX, SUFFIX after it.  */
+static void
+out_c_name (size_t index, const char *suffix)
+{
+  out_str (c_name);
+  if (!opt.xxd_c || opt.ranges != 1)
+    {
+      out_str ("_");
+      out_decimal (index);
+    }
+  out_str (suffix);
+}
+
 void
 dump_begin (uint64_t offset, size_t index)
 {
-  em_address = offset;
   em_count = 0;
-  switch (format)
+  switch (opt.format)
     {
     case DUMP_C:
-      out_str ("/* offset ");
-      out_decimal (offset);
-      out_str (" */\nunsigned char ");
-      out_str (c_name);
-      out_str ("_");
-      out_decimal (index);
-      out_str ("[] = {\n");
+      if (!opt.xxd_c)
+        {
+          out_str ("/* offset ");
+          out_decimal (offset);
+          out_str (" */\n");
+        }
+      if (c_name)
+        {
+          out_str ("unsigned char ");
+          out_c_name (index, "[] = {\n");
+        }
       break;
     case DUMP_JSON:
       out_str (em_any ? ",\n{\"offset\": " : "\n{\"offset\": ");
@@ -252,7 +136,10 @@ dump_begin (uint64_t offset, size_t index)
       out_decimal (offset);
       out_str (", \"data\": \"");
       break;
+    case DUMP_RAW:
+      break;
     default:
+      xxd_begin (offset);
       break;
     }
 }
@@ -271,21 +158,24 @@ dump_data (const unsigned char *b, size_t n)
     [DUMP_RAW] = raw_data,
     [DUMP_C] = c_data,
     [DUMP_JSON] = json_data,
+    [DUMP_PLAIN] = xxd_data,
+    [DUMP_BITS] = xxd_data,
   };
-  emit[format] (b, n);
+  emit[opt.format] (b, n);
 }
 
 void
 dump_end (size_t index, uint64_t total)
 {
-  switch (format)
+  switch (opt.format)
     {
     case DUMP_C:
-      out_str (total ? "\n};\nunsigned int " : "};\nunsigned int ");
-      out_str (c_name);
-      out_str ("_");
-      out_decimal (index);
-      out_str ("_len = ");
+      if (total)
+        out_str ("\n");
+      if (!c_name)
+        break;
+      out_str ("};\nunsigned int ");
+      out_c_name (index, opt.capitalize ? "_LEN = " : "_len = ");
       out_decimal (total);
       out_str (";\n");
       break;
@@ -294,27 +184,37 @@ dump_end (size_t index, uint64_t total)
       out_decimal (total);
       out_str ("}");
       break;
+    case DUMP_RAW:
+      break;
     default:
+      xxd_end ();
       break;
     }
 }
 
-/* A C identifier from NAME, as xxd -i makes one.  */
+/* A C identifier from NAME: as xxd -i makes one with XXD_C (a leading
+   digit after "__"), else after "_" (and "_" for nothing).  NULL for
+   xxd -i of standard input without -n, which prints the bytes alone.  */
 static char *
-make_c_name (const char *name)
+make_c_name (void)
 {
-  if (strcmp (name, "-") == 0)
-    name = "stdin";
-  char *id = xcharalloc (strlen (name) + 2);
+  const char *name = opt.name ? opt.name : opt.file;
+  if (!opt.name && strcmp (name, "-") == 0)
+    {
+      if (opt.xxd_c)
+        return NULL;
+      name = "stdin";
+    }
+  char *id = xcharalloc (strlen (name) + 3);
   char *p = id;
-  if (c_isdigit (*name) || !*name)
-    *p++ = '_';
+  if (c_isdigit (*name) || (!*name && !opt.xxd_c))
+    p = stpcpy (p, opt.xxd_c && *name ? "__" : "_");
   for (; *name; name++)
-    *p++ = c_isalnum (*name) ? *name : '_';
+    *p++ = (!c_isalnum (*name) ? '_'
+            : opt.capitalize ? c_toupper (*name) : *name);
   *p = '\0';
   return id;
 }
-
 
 void
 dump_range (uint64_t offset, size_t index, const unsigned char *b, size_t n)
@@ -325,34 +225,51 @@ dump_range (uint64_t offset, size_t index, const unsigned char *b, size_t n)
   dump_end (index, n);
 }
 
-int
-dump_start (enum dump_format f, int cols_opt, int group_opt,
-            const char *file)
+/* xxd's layout of OPT.  */
+static void
+start_xxd (void)
 {
-  format = f;
-  cols = cols_opt ? cols_opt : format == DUMP_C ? 12 : 16;
-  group = group_opt < 0 ? 2 : group_opt;
-  if (group == 0 || group > cols)
+  int group = opt.group;
+  if (group < 0)
+    group = opt.format == DUMP_BITS ? 1 : opt.little ? 4 : 2;
+  if (group < 1 || group > cols)
     group = cols;
-  init_tables ();
-  if (format == DUMP_XXD)
-    init_xxd ();
-  if (format == DUMP_C)
-    c_name = make_c_name (file);
-  out_buf = xmalloc (OUT_SIZE);
-  if (format == DUMP_JSON)
+  struct xxd_layout layout = {
+    .style = (opt.format == DUMP_PLAIN ? XXD_PLAIN
+              : opt.format == DUMP_BITS ? XXD_BITS : XXD_HEX),
+    .cols = cols, .group = group,
+    .little = opt.little && opt.format == DUMP_XXD, .upper = opt.upper,
+    .autoskip = opt.autoskip, .decimal = opt.decimal, .color = opt.color,
+    .display = opt.display
+  };
+  xxd_start (&layout);
+}
+
+size_t
+dump_start (const struct dump_options *o)
+{
+  opt = *o;
+  cols = default_cols (o);
+  if (xxd_lines (opt.format))
+    start_xxd ();
+  const char *digits = opt.upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  for (int i = 0; i < 256; i++)
+    memcpy (hex4[i], (char[4]) { '0', opt.upper ? 'X' : 'x',
+                                 digits[i >> 4], digits[i & 15] }, 4);
+  if (opt.format == DUMP_C)
+    c_name = make_c_name ();
+  out_open ();
+  if (opt.format == DUMP_JSON)
     out_str ("[");
-  return cols;
+  return opt.format == DUMP_XXD || opt.format == DUMP_BITS ? 3 * cols : 3;
 }
 
 void
 dump_finish (void)
 {
-  if (format == DUMP_JSON)
+  if (opt.format == DUMP_JSON)
     out_str (em_any ? "\n]\n" : "]\n");
-  dump_flush ();
-  free (out_buf);
-  out_buf = NULL;
+  out_close ();
   free (c_name);
   c_name = NULL;
 }

@@ -81,7 +81,9 @@ popt_options() {
       gsub(/"/, "", long)
       short = substr(field[2], 2, length(field[2]) - 2)
       flags = field[3]
-      if (flags ~ /INCLUDE_TABLE|CALLBACK/)
+      # A hidden option (the -ps of preadv-dump, as xxd spells it) is not
+      # offered.
+      if (flags ~ /INCLUDE_TABLE|CALLBACK|DOC_HIDDEN/)
         next
       print (long == "NULL" ? "-" : long), (short == "\\0" ? "-" : short),
         (flags ~ /ARG_(NONE|VAL)/ ? "none" : flags ~ /OPTIONAL/ ? "optional" : "required")
@@ -188,6 +190,12 @@ declare -gA ARG_KIND=(
   [preadv-dump --groupsize]=nothing
   [preadv-dump --gap]=nothing
   [preadv-dump --engine]=words
+  [preadv-dump --name]=nothing
+  [preadv-dump --offset]=nothing
+  [preadv-dump --seek]=nothing
+  [preadv-dump --len]=nothing
+  [preadv-dump --color]=words
+  [preadv-dump --ranges-from]=files
   [ppoll-wait --timeout]=nothing
   [ppoll-wait --signal]=signal-list
   [ppoll-wait --ignore]=signal-list
@@ -413,7 +421,7 @@ bash_signal_names() {
   expect 'preadv-dump -f json ' dir1 file1
   expect 'preadv-dump --stats file1 '
   expect 'preadv-dump -f c file1 0:4 '
-  expect 'preadv-dump -f ' c json raw xxd
+  expect 'preadv-dump -f ' bits c json plain raw xxd
 }
 
 @test "pwritev-patch: FILE, then the DATAFILE of OFFSET@DATAFILE" {
@@ -504,7 +512,7 @@ pids_offered() {
   expect 'unshare-run -U xcp -rt ' dir1
   expect 'unshare-run -r 2>/dev/null xcp --sp' --sparse=
   expect 'unshare-run --map-root-user xcp -- -' # no file starts with -
-  expect 'unshare-run -f preadv-dump -f ' c json raw xxd
+  expect 'unshare-run -f preadv-dump -f ' bits c json plain raw xxd
   # COMMAND's options are its own.
   expect 'unshare-run -r rmtree --propa'
   # Under another command that completes its COMMAND (sudo), and under
