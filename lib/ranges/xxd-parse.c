@@ -65,17 +65,27 @@ offset_digit (struct reader *r, int d)
     r->want = (r->want << 4) | d;
 }
 
-/* Take the byte B at the offset the reader is at.  */
+/* Whether the offset the reader is at is one xxd -r can seek to: a
+   message if not.  xxd -r seeks there at every character after a
+   line's offset, whether it writes a byte or not.  */
 static const char *
-put_byte (struct reader *r, unsigned char b)
+check_offset (const struct reader *r)
 {
-  struct nc_xxd_dump *d = r->dump;
+  const struct nc_xxd_dump *d = r->dump;
   if (r->offset_too_large
       || r->want >= NC_OFFSET_MAX - (d->base > 0 ? d->base : 0))
     return "the offset is past the largest file offset";
   if (d->base + r->want < 0)
     return "the offset is negative after -s (xxd -r: cannot seek "
       "backwards)";
+  return NULL;
+}
+
+/* Take the byte B at the offset the reader is at.  */
+static const char *
+put_byte (struct reader *r, unsigned char b)
+{
+  struct nc_xxd_dump *d = r->dump;
   if (r->lone)
     return lone_digit;
   uint64_t at = d->base + r->want;
@@ -118,10 +128,13 @@ step (struct reader *r, int c)
         offset_digit (r, r->n1);
       return NULL;
     }
+  const char *err = check_offset (r);
+  if (err)
+    return err;
   bool skip = false;
   if (r->n2 >= 0 && r->n1 >= 0)
     {
-      const char *err = put_byte (r, (r->n2 << 4) | r->n1);
+      err = put_byte (r, (r->n2 << 4) | r->n1);
       if (err)
         return err;
       r->n1 = -1;

@@ -21,13 +21,14 @@
    skip the rest of the line; the bytes follow one another from offset
    0.  Under both, BASE (xxd -r -s) is added to every offset.
 
-   Stricter than xxd -r, which writes what it can and drops the rest:
-   a line that writes a byte and also holds a lone hex digit (xxd drops
-   it), an offset past NC_OFFSET_MAX (xxd's long wraps), a negative
-   offset after BASE (xxd: "cannot seek backwards"), and two lines that
-   write the same byte are errors, naming the line (lines count from 1
-   at every '\n').  Lines that write nothing are never errors (xxd -r
-   also fails on one whose offset BASE makes negative).  */
+   Errors, naming the line (lines count from 1 at every '\n'), where
+   xxd -r fails half-way or writes what it can and drops the rest: an
+   offset past NC_OFFSET_MAX (xxd's long wraps) or negative after BASE
+   (xxd: "cannot seek backwards"), from the first character after it,
+   where xxd -r seeks there; a line that writes a byte and also holds a
+   lone hex digit (xxd drops it); and two lines that write the same
+   byte (xxd writes it twice).  A line that writes nothing and seeks
+   nowhere is never an error.  */
 
 #ifndef NC_RANGES_XXD_PARSE_H
 #define NC_RANGES_XXD_PARSE_H
