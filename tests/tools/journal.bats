@@ -45,10 +45,11 @@ assert_old_or_new() {
 # recover ROUND: the recovery, itself killed at its Nth CALL now and
 # then, and then run again.
 recover() {
-  local calls=(pwritev fsync unlinkat ftruncate)
+  local calls=(pwritev fsync unlinkat ftruncate) call
   if ((RANDOM % 4 == 0)); then
-    strace -o /dev/null -e trace=none \
-      -e "inject=${calls[RANDOM % 4]}:signal=KILL:when=$((RANDOM % 8 + 1))" \
+    call=${calls[RANDOM % 4]}
+    strace -o /dev/null -e "trace=$call" \
+      -e "inject=$call:signal=KILL:when=$((RANDOM % 8 + 1))" \
       "$NC_BINDIR/pwritev-patch" --recover f 2>/dev/null || true
   fi
   command pwritev-patch --recover f 2>/dev/null \
@@ -70,7 +71,7 @@ recover() {
     count=$(strace_count log "$call")
     for ((n = 1; n <= count && round < rounds; n++)); do
       cp old f
-      strace -o /dev/null -e trace=none \
+      strace -o /dev/null -e "trace=$call" \
         -e "inject=$call:signal=KILL:when=$n" \
         "$NC_BINDIR/pwritev-patch" --journal --engine=pwritev --extend f \
         "${PATCHES[@]}" 2>/dev/null || true
@@ -115,10 +116,10 @@ recover() {
   require_strace
   printf 'abcdef' >f
   strace -o log -e trace=openat "$NC_BINDIR/pwritev-patch" --sync f 0=41
-  grep -q pwritev-journal log || fail "--sync kept no journal"
+  grep -q 'pwritev-journal", O_WRONLY' log || fail "--sync kept no journal"
   strace -o log -e trace=openat \
     "$NC_BINDIR/pwritev-patch" --sync --no-journal f 0=42
-  ! grep -q pwritev-journal log || fail "--no-journal kept one"
+  ! grep -q 'pwritev-journal", O_WRONLY' log || fail "--no-journal kept one"
   run pwritev-patch --journal /dev/null 0=41
   assert_failure 1
   assert_output --partial "--journal needs a regular file; nothing written"
@@ -127,7 +128,7 @@ recover() {
 @test "a journal left by a kill: the next patch puts the old bytes back first, and says so" {
   require_strace_inject
   printf 'abcdef' >f
-  strace -o /dev/null -e trace=none -e inject=unlinkat:signal=KILL \
+  strace -o /dev/null -e trace=unlinkat -e inject=unlinkat:signal=KILL \
     "$NC_BINDIR/pwritev-patch" --journal f 1=5859 2>/dev/null || true
   assert_equal "$(cat f)" aXYdef
   assert_file_exists .f.pwritev-journal
@@ -146,7 +147,7 @@ recover() {
   mkdir d
   printf 'abcdef' >d/f
   # Killed at the journal's write: created, empty.
-  strace -o /dev/null -e trace=none -e inject=write:signal=KILL \
+  strace -o /dev/null -e trace=write -e inject=write:signal=KILL \
     "$NC_BINDIR/pwritev-patch" --journal d/f 1=5859 2>/dev/null || true
   assert_file_exists d/.f.pwritev-journal
   run pwritev-patch --recover d/f
@@ -154,7 +155,7 @@ recover() {
   assert_output "pwritev-patch: 'd/f': removed the torn journal 'd/.f.pwritev-journal': the patch it was written for never started"
   assert_equal "$(cat d/f)" abcdef
   # A whole journal less its last byte, or one byte changed: torn too.
-  strace -o /dev/null -e trace=none -e inject=unlinkat:signal=KILL \
+  strace -o /dev/null -e trace=unlinkat -e inject=unlinkat:signal=KILL \
     "$NC_BINDIR/pwritev-patch" --journal d/f 1=5859 2>/dev/null || true
   cp d/.f.pwritev-journal whole
   truncate -s -1 d/.f.pwritev-journal
@@ -170,7 +171,7 @@ recover() {
 @test "a journal of another file (FILE replaced): left alone, the run fails" {
   require_strace_inject
   printf 'abcdef' >f
-  strace -o /dev/null -e trace=none -e inject=unlinkat:signal=KILL \
+  strace -o /dev/null -e trace=unlinkat -e inject=unlinkat:signal=KILL \
     "$NC_BINDIR/pwritev-patch" --journal f 1=5859 2>/dev/null || true
   mv f g
   printf '123456' >f
@@ -194,7 +195,7 @@ recover() {
 @test "--journal: a failed write undone, the journal removed" {
   require_strace_inject
   printf 'abcdef' >f
-  run strace -o /dev/null -e trace=none -e inject=pwritev:error=EIO:when=2 \
+  run strace -o /dev/null -e trace=pwritev -e inject=pwritev:error=EIO:when=2 \
     "$NC_BINDIR/pwritev-patch" --journal --engine=pwritev f 0=41 3=44
   assert_failure 1
   assert_equal "$(cat f)" abcdef
