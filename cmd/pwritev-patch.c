@@ -30,8 +30,8 @@
 #include "ranges/operands.h"
 #include "ranges/patch-show.h"
 #include "ranges/patch-write.h"
+#include "ranges/read-all.h"
 #include "ranges/xxd-parse.h"
-#include "safe-read.h"
 #include "sys/calls.h"
 #include "xalloc.h"
 
@@ -138,23 +138,12 @@ read_data_file (const char *name, size_t *len)
             : sys_openat (AT_FDCWD, name, O_RDONLY | O_CLOEXEC, 0);
   if (dfd < 0)
     error (EXIT_FAILURE, -dfd, "cannot open %s", quote_file (name));
-  idx_t alloc = 0;
-  unsigned char *buf = NULL;
-  size_t n = 0;
-  for (;;)
-    {
-      if (alloc - n < 4096)
-        buf = xpalloc (buf, &alloc, 65536, -1, 1);
-      size_t got = safe_read (dfd, buf + n, alloc - n);
-      if (got == SAFE_READ_ERROR)
-        error (EXIT_FAILURE, errno, "error reading %s", quote_file (name));
-      if (got == 0)
-        break;
-      n += got;
-    }
+  unsigned char *buf;
+  int err = nc_read_all (dfd, &buf, len);
+  if (err < 0)
+    error (EXIT_FAILURE, -err, "error reading %s", quote_file (name));
   if (!is_stdin)
     sys_close (dfd);
-  *len = n;
   return buf;
 }
 

@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "dirname.h"
 #include "error.h"
+#include "ranges/read-all.h"
 #include "sys/calls.h"
 #include "xalloc.h"
 
@@ -43,11 +44,8 @@ nc_journal_hash (uint64_t h, const void *p, size_t len)
 static char *
 concat3 (const char *a, const char *b, const char *c)
 {
-  size_t la = strlen (a), lb = strlen (b), lc = strlen (c);
-  char *s = xmalloc (la + lb + lc + 1);
-  memcpy (s, a, la);
-  memcpy (s + la, b, lb);
-  memcpy (s + la + lb, c, lc + 1);
+  char *s = xmalloc (strlen (a) + strlen (b) + strlen (c) + 1);
+  stpcpy (stpcpy (stpcpy (s, a), b), c);
   return s;
 }
 
@@ -229,32 +227,6 @@ nc_journal_end (struct nc_journal *j, const struct nc_patch_plan *plan)
 #undef KEPT
 }
 
-/* The whole journal open on FD, in a new buffer of *LEN bytes; exit on
-   an error.  */
-static unsigned char *
-read_journal (struct nc_journal *j, int fd, size_t *len)
-{
-  idx_t alloc = 0;
-  unsigned char *buf = NULL;
-  size_t n = 0;
-  for (;;)
-    {
-      if (alloc - n < 4096)
-        buf = xpalloc (buf, &alloc, 65536, -1, 1);
-      ssize_t got = sys_read (fd, buf + n, alloc - n);
-      if (got == -EINTR)
-        continue;
-      if (got < 0)
-        error (EXIT_FAILURE, -got, "error reading the journal %s",
-               quote_journal (j));
-      if (got == 0)
-        break;
-      n += got;
-    }
-  *len = n;
-  return buf;
-}
-
 /* Whether the LEN bytes at BUF are a whole journal: its magic, records
    within it that end where its checksum begins, the checksum right.  */
 static bool
@@ -360,8 +332,12 @@ nc_journal_recover (struct nc_journal *j, int fd, const struct stat *st,
       return false;
     }
   size_t len;
-  unsigned char *buf = read_journal (j, jfd, &len);
+  unsigned char *buf;
+  int err = nc_read_all (jfd, &buf, &len);
   sys_close (jfd);
+  if (err < 0)
+    error (EXIT_FAILURE, -err, "error reading the journal %s",
+           quote_journal (j));
   bool changed = recover_from (j, buf, len, fd, st);
   free (buf);
   return changed;
