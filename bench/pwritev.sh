@@ -12,10 +12,13 @@
 #     are noisy, instruction counts not.
 # hyperfine runs the commands in alternating rounds; medians over all
 # runs, and the ratios, are printed.
-#   usage: bench/pwritev.sh [SIZE]   (default 64M; a head -c size)
+#   usage: bench/pwritev.sh [SIZE]   (default 64M, 1M under BENCH_QUICK=1,
+#          the smoke run of bench/report; a head -c size)
 #   env:   ROUNDS (default 3), RUNS per command per round (default 2)
 set -euo pipefail
-size=${1:-64M}
+default_size=64M
+[[ ${BENCH_QUICK:-0} == 0 ]] || default_size=1M
+size=${1:-$default_size}
 rounds=${ROUNDS:-3}
 runs=${RUNS:-2}
 # shellcheck source=bench/common.sh

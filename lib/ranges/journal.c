@@ -57,6 +57,12 @@ nc_journal_init (struct nc_journal *j, const char *file)
   j->name = concat3 (".", last_component (file), ".pwritev-journal");
   j->dirfd = sys_openat (AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC,
                          0);
+  /* A directory one may search but not read still holds its files'
+     journals, which O_PATH finds; only writing one (its fsync) then
+     fails.  */
+  if (j->dirfd == -EACCES)
+    j->dirfd = sys_openat (AT_FDCWD, dir,
+                           O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (j->dirfd < 0)
     error (EXIT_FAILURE, -j->dirfd, "cannot open the directory of %s",
            quote_file (file));
