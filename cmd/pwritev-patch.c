@@ -2,6 +2,8 @@
    all of them in one io_uring submission.
 
    SYNOPSIS: pwritev-patch [OPTION]... FILE PATCH...
+             pwritev-patch --from-xxd [OPTION]... FILE [DUMP]
+             pwritev-patch --recover FILE
 
    Every patch is checked before a byte is written: the syntax, the data
    files, overlaps, the end of the file.  Patches that follow each other
@@ -25,9 +27,12 @@
 #include "cli/features.h"
 #include "error.h"
 #include "progname.h"
+#include "ranges/journal.h"
 #include "ranges/operands.h"
+#include "ranges/patch-show.h"
 #include "ranges/patch-write.h"
-#include "safe-read.h"
+#include "ranges/read-all.h"
+#include "ranges/xxd-parse.h"
 #include "sys/calls.h"
 #include "xalloc.h"
 
@@ -46,8 +51,14 @@ static int sync_writes;
 static int stats;
 static int debug;
 static enum engine engine = ENGINE_AUTO;
+static int from_xxd;
+static int plain_dump;
+static int dump_cols = NC_XXD_DEFAULT_COLS;
+static int64_t dump_base;
+static int journal = -1;        /* -1: as --sync says */
+static int recover;
 
-enum { OPT_ENGINE = 1 };
+enum { OPT_ENGINE = 1, OPT_COLS, OPT_SEEK };
 
 static struct poptOption tool_options[] = {
   { "extend", 'e', POPT_ARG_NONE, &extend, 0,
@@ -66,6 +77,29 @@ static struct poptOption tool_options[] = {
     "print the number of calls and bytes written to standard error", NULL },
   { "debug", '\0', POPT_ARG_NONE, &debug, 0,
     "tell on standard error which engine wrote, why, and its calls", NULL },
+  { "journal", '\0', POPT_ARG_VAL, &journal, 1,
+    "keep the bytes the patches replace in a journal beside FILE, synced "
+    "before the first write (the default with --sync): a crash leaves "
+    "FILE wholly old or wholly new once the next run has recovered it",
+    NULL },
+  { "no-journal", '\0', POPT_ARG_VAL, &journal, 0,
+    "keep no journal, also with --sync", NULL },
+  { "recover", '\0', POPT_ARG_NONE, &recover, 0,
+    "put back the old bytes of FILE's journal, if an interrupted patch "
+    "left one, and write nothing else (every run on FILE does that "
+    "first)", NULL },
+  { "from-xxd", '\0', POPT_ARG_NONE, &from_xxd, 0,
+    "the patches are an xxd dump, read from DUMP or standard input as "
+    "xxd -r reads it (FILE grows where the dump goes past its end)", NULL },
+  { "plain", 'p', POPT_ARG_NONE, &plain_dump, 0,
+    "--from-xxd: a plain dump (xxd -p): hex digits only, from offset 0",
+    NULL },
+  { "cols", 'c', POPT_ARG_STRING, NULL, OPT_COLS,
+    "--from-xxd: read at most N bytes a line of a normal dump, as xxd -r "
+    "-c (1 to 256, default 16)", "N" },
+  { "base", 's', POPT_ARG_STRING, NULL, OPT_SEEK,
+    "--from-xxd: add OFFSET (negative with -) to the dump's offsets, as "
+    "xxd -r -s", "[+][-]OFFSET" },
   POPT_TABLEEND
 };
 
@@ -79,8 +113,8 @@ static struct poptOption options[] = {
     "for standard input).  " CLI_SIZE_SYNTAX ("OFFSET") "\n"
     "Every patch is checked before the first write.  The bytes the patches "
     "replace are read first: if a write fails, those written are put back "
-    "and FILE is as it was (a crash in the middle can leave some patches "
-    "written).\n"
+    "and FILE is as it was; with --journal (or --sync), also after a "
+    "crash, once the next run on FILE has found the journal.\n"
     "Exit status: 0 success, 1 failure, 2 usage error (overlapping patches "
     "too).\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
@@ -105,23 +139,12 @@ read_data_file (const char *name, size_t *len)
             : sys_openat (AT_FDCWD, name, O_RDONLY | O_CLOEXEC, 0);
   if (dfd < 0)
     error (EXIT_FAILURE, -dfd, "cannot open %s", quote_file (name));
-  idx_t alloc = 0;
-  unsigned char *buf = NULL;
-  size_t n = 0;
-  for (;;)
-    {
-      if (alloc - n < 4096)
-        buf = xpalloc (buf, &alloc, 65536, -1, 1);
-      size_t got = safe_read (dfd, buf + n, alloc - n);
-      if (got == SAFE_READ_ERROR)
-        error (EXIT_FAILURE, errno, "error reading %s", quote_file (name));
-      if (got == 0)
-        break;
-      n += got;
-    }
+  unsigned char *buf;
+  int err = nc_read_all (dfd, &buf, len);
+  if (err < 0)
+    error (EXIT_FAILURE, -err, "error reading %s", quote_file (name));
   if (!is_stdin)
     sys_close (dfd);
-  *len = n;
   return buf;
 }
 
@@ -131,32 +154,6 @@ compare_offsets (const void *a, const void *b)
   const struct nc_patch *x = *(struct nc_patch *const *) a;
   const struct nc_patch *y = *(struct nc_patch *const *) b;
   return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-/* xxd-style lines of the N bytes at B, file offset OFFSET, each line
-   after PREFIX.  */
-static void
-show_bytes (const char *prefix, uint64_t offset, const unsigned char *b,
-            size_t n)
-{
-  for (size_t i = 0; i < n; i += 16)
-    {
-      size_t m = n - i < 16 ? n - i : 16;
-      printf ("%s%08llx: ", prefix, (unsigned long long) (offset + i));
-      for (size_t j = 0; j < 16; j++)
-        {
-          if (j < m)
-            printf ("%02x", b[i + j]);
-          else
-            fputs ("  ", stdout);
-          if (j % 2 == 1)
-            putchar (' ');
-        }
-      putchar (' ');
-      for (size_t j = 0; j < m; j++)
-        putchar (b[i + j] >= 0x20 && b[i + j] < 0x7f ? b[i + j] : '.');
-      putchar ('\n');
-    }
 }
 
 /* Report the usage error MSG about the patch ARG.  */
@@ -220,6 +217,49 @@ parse_patches (const char **args, size_t n)
     }
 }
 
+/* The names of the patches of a dump, "line N", in one block.  */
+static char *dump_patch_names;
+
+/* --from-xxd: the dump in NAME (- for standard input) into plan.patches,
+   a patch for each run of bytes that follow one another.  */
+static void
+load_dump (const char *name)
+{
+  size_t len, line;
+  unsigned char *text = read_data_file (name, &len);
+  const char *what = (strcmp (name, "-") == 0 ? "standard input"
+                      : quote_file (name));
+  struct nc_xxd_dump dump = { .plain = plain_dump, .cols = dump_cols,
+                              .base = dump_base };
+  const char *msg = nc_xxd_parse (text, len, &dump, &line);
+  free (text);
+  if (msg)
+    cli_usage_error ("%s: line %zu: %s; nothing written", what, line, msg);
+  const struct nc_xxd_chunk *a, *b;
+  if (nc_xxd_overlap (&dump, &a, &b))
+    cli_usage_error ("%s: lines %zu and %zu both write the byte at %llu; "
+                     "nothing written", what, a->line, b->line,
+                     (unsigned long long) (b->offset > a->offset
+                                           ? b->offset : a->offset));
+  enum { NAME_SIZE = sizeof "line " + 20 };
+  plan.n = dump.n;
+  plan.patches = xcalloc (dump.n ? dump.n : 1, sizeof *plan.patches);
+  dump_patch_names = xnmalloc (dump.n ? dump.n : 1, NAME_SIZE);
+  for (size_t i = 0; i < dump.n; i++)
+    {
+      struct nc_xxd_chunk *c = &dump.chunks[i];
+      char *arg = dump_patch_names + i * NAME_SIZE;
+      snprintf (arg, NAME_SIZE, "line %zu", c->line);
+      plan.patches[i] = (struct nc_patch) { .arg = arg, .offset = c->offset,
+                                            .bytes = c->bytes,
+                                            .len = c->len };
+      c->bytes = NULL;
+    }
+  nc_xxd_free (&dump);
+  /* xxd -r writes past the end of the file as well.  */
+  extend = 1;
+}
+
 /* plan.sorted, and a usage error if two patches overlap (found in order
    of offset; empty patches touch nothing).  */
 static void
@@ -245,9 +285,21 @@ sort_patches (void)
     }
 }
 
-/* Open FILE into plan.fd, its status in *ST; return whether its size is
-   known, and store it in *SIZE.  A patch past the end is a failure
-   without --extend.  */
+/* FILE's journal; JOURNAL_FILE when it keeps one.  */
+static struct nc_journal file_journal = { .dirfd = -1 };
+
+/* The status of plan.fd in *ST.  */
+static void
+stat_file (struct stat *st)
+{
+  int ret = sys_fstat (plan.fd, st);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "cannot stat %s", quote_file (plan.file));
+}
+
+/* Open FILE into plan.fd, its status in *ST, after putting back what a
+   journal left there says; return whether its size is known, and store
+   it in *SIZE.  A patch past the end is a failure without --extend.  */
 static bool
 open_file (struct stat *st, uint64_t *size)
 {
@@ -257,9 +309,14 @@ open_file (struct stat *st, uint64_t *size)
   if (fd < 0)
     error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (file));
   plan.fd = fd;
-  int ret = sys_fstat (fd, st);
-  if (ret < 0)
-    error (EXIT_FAILURE, -ret, "cannot stat %s", quote_file (file));
+  stat_file (st);
+  /* Only a regular file has a journal: --journal refuses others.  */
+  if (S_ISREG (st->st_mode))
+    {
+      nc_journal_init (&file_journal, file);
+      if (nc_journal_recover (&file_journal, fd, st, dry_run))
+        stat_file (st);
+    }
   *size = 0;
   bool size_known = nc_file_size (fd, st, size);
   if (size_known && !extend)
@@ -275,39 +332,16 @@ open_file (struct stat *st, uint64_t *size)
   return size_known;
 }
 
-/* --dry-run: each patch, the bytes before and after; the file's SIZE, if
-   SIZE_KNOWN, to tell which ones extend it.  */
-static void
-show_dry_run (bool size_known, uint64_t size)
+/* Whether to keep a journal for a file of mode MODE: --journal
+   (refused for a file that is not a regular one), --sync.  */
+static bool
+keeps_journal (mode_t mode)
 {
-  uint64_t bytes = 0;
-  for (size_t i = 0; i < plan.n; i++)
-    {
-      struct nc_patch *p = &plan.patches[i];
-      size_t k = 0;
-      while (k < plan.ns && plan.sorted[k] != p)
-        k++;
-      printf ("patch %s: %zu %s at %llu (0x%llx)\n",
-              quote_file (p->arg), p->len, p->len == 1 ? "byte" : "bytes",
-              (unsigned long long) p->offset,
-              (unsigned long long) p->offset);
-      if (k < plan.ns)
-        {
-          show_bytes ("- ", p->offset, plan.before[k], plan.got[k]);
-          show_bytes ("+ ", p->offset, p->bytes, p->len);
-          if (size_known && p->offset + p->len > size)
-            printf ("  (the file ends at byte %llu: this patch extends "
-                    "it)\n", (unsigned long long) size);
-        }
-      bytes += p->len;
-    }
-  bool uring = plan.engine == NC_PATCH_URING;
-  printf ("dry run: %zu %s, %llu bytes, %llu %s %s; %s not changed\n",
-          plan.n, plan.n == 1 ? "patch" : "patches",
-          (unsigned long long) bytes, (unsigned long long) plan.nr,
-          uring ? "io_uring" : "pwritev",
-          uring ? (plan.nr == 1 ? "write" : "writes")
-          : (plan.nr == 1 ? "call" : "calls"), quote_file (plan.file));
+  if (journal == 1 && !S_ISREG (mode))
+    error (EXIT_FAILURE, 0, "%s: --journal needs a regular file; nothing "
+           "written", quote_file (plan.file));
+  return (journal == 1 || (journal == -1 && sync_writes)) && S_ISREG (mode)
+    && plan.nr > 0;
 }
 
 /* --engine=ENGINE.  */
@@ -318,21 +352,52 @@ parse_engine (const char *arg)
   return cli_keyword ("engine", arg, words);
 }
 
+/* -s [+][-]OFFSET, as xxd -r -s: the '+' (which xxd's dump side
+   reads as "from here") changes nothing.  */
+static int64_t
+parse_seek (const char *arg)
+{
+  const char *num = arg + (arg[0] == '+');
+  bool negative = num[0] == '-';
+  uint64_t v = cli_parse_number ("base", "offset", num + negative,
+                                 NC_OFFSET_MAX, NC_NUMBER_UNITS);
+  return negative ? -(int64_t) v : (int64_t) v;
+}
+
+/* The option of CTX whose val is OPT, and whose argument is in CTX.  */
+static void
+option_argument (poptContext ctx, int opt)
+{
+  char *arg = poptGetOptArg (ctx);
+  if (opt == OPT_ENGINE)
+    engine = parse_engine (arg);
+  else if (opt == OPT_COLS)
+    dump_cols = cli_parse_number ("cols", "number of columns", arg,
+                                  NC_XXD_MAX_COLS, 0);
+  else
+    dump_base = parse_seek (arg);
+  free (arg);
+}
+
 /* The options, and FILE, the first operand, into plan.file.  */
 static void
 parse_options (poptContext ctx)
 {
   int opt;
   while ((opt = cli_next_option_operands (ctx, check_patch_operand)) >= 0)
-    if (opt == OPT_ENGINE)
-      {
-        char *arg = poptGetOptArg (ctx);
-        engine = parse_engine (arg);
-        free (arg);
-      }
+    if (opt > 0)
+      option_argument (ctx, opt);
   plan.file = poptGetArg (ctx);
   if (!plan.file)
     cli_usage_error ("missing file operand");
+  /* xxd -r takes -c 0 for the default.  */
+  if (dump_cols == 0)
+    dump_cols = NC_XXD_DEFAULT_COLS;
+  if (!from_xxd && (plain_dump || dump_base || dump_cols
+                    != NC_XXD_DEFAULT_COLS))
+    cli_usage_error ("-p, -c and -s read a dump: --from-xxd is missing");
+  if (recover && (from_xxd || dry_run))
+    cli_usage_error ("--recover takes no --from-xxd or --dry-run");
 }
 
 /* The engine, as --engine says, for a file of MODE: auto takes io_uring
@@ -410,24 +475,52 @@ print_debug (size_t n)
            w->calls == 1 ? "call" : "calls");
 }
 
+/* The patches: the operands ARGS, or the dump of --from-xxd.  */
+static void
+read_patches (const char **args)
+{
+  size_t n = 0;
+  while (args && args[n])
+    n++;
+  if (from_xxd && n > 1)
+    cli_usage_error ("extra operand %s", quote_file (args[1]));
+  if (from_xxd)
+    load_dump (n ? args[0] : "-");
+  /* Nothing to write is a slip (the patches forgotten, or FILE taken
+     for one), not a success.  */
+  else if (n == 0 && !recover)
+    cli_usage_error ("missing patch operand after %s",
+                     quote_file (plan.file));
+  else if (recover && n > 0)
+    cli_usage_error ("--recover takes no patch: extra operand %s",
+                     quote_file (args[0]));
+  else
+    parse_patches (args, n);
+}
+
+/* Write the patches (after reading the old bytes), the journal of a
+   file of status ST and SIZE bytes around them if there is one.  */
+static void
+write_patches (const struct stat *st, bool size_known, uint64_t size)
+{
+  bool with_journal = keeps_journal (st->st_mode);
+  if (with_journal)
+    nc_journal_begin (&file_journal, &plan, st, size);
+  nc_patch_write (&plan, size_known && S_ISREG (st->st_mode), size);
+  if (with_journal)
+    nc_journal_end (&file_journal, &plan);
+}
+
 int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
   poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... FILE PATCH...");
+                                 "[OPTION]... FILE PATCH...\n"
+                                 "  or:  pwritev-patch --from-xxd [OPTION]... "
+                                 "FILE [DUMP]");
   parse_options (ctx);
-  size_t n = 0;
-  const char **args = poptGetArgs (ctx);
-  while (args && args[n])
-    n++;
-  /* Nothing to write is a slip (the patches forgotten, or FILE taken
-     for one), not a success.  */
-  if (n == 0)
-    cli_usage_error ("missing patch operand after %s",
-                     quote_file (plan.file));
-
-  parse_patches (args, n);
+  read_patches (poptGetArgs (ctx));
   sort_patches ();
   struct stat st;
   uint64_t size;
@@ -445,17 +538,19 @@ main (int argc, char **argv)
     error (EXIT_FAILURE, 0, "error reading %s: %s; nothing written",
            quote_file (plan.file), cli_call_strerror ("preadv", ret));
   if (dry_run)
-    show_dry_run (size_known, size);
-  else
-    nc_patch_write (&plan, size_known && S_ISREG (st.st_mode), size);
+    nc_patch_show_dry_run (&plan, size_known, size);
+  else if (!recover)
+    write_patches (&st, size_known, size);
   if (stats && cli_status == EXIT_SUCCESS)
-    print_stats (n);
+    print_stats (plan.n);
   if (debug)
-    print_debug (n);
+    print_debug (plan.n);
   ret = sys_close (plan.fd);
   if (ret < 0 && cli_status == EXIT_SUCCESS)
     error (EXIT_FAILURE, -ret, "error writing %s", quote_file (plan.file));
   nc_patch_plan_free (&plan);
+  nc_journal_free (&file_journal);
+  free (dump_patch_names);
   poptFreeContext (ctx);
   return cli_status;
 }

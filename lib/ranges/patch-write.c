@@ -276,10 +276,11 @@ bytes_still_written (const struct nc_patch_plan *plan, size_t nr, bool cut,
    that failed with CUT_ERR or UNDO_ERR (-errno), truncating the file
    back to OLD_SIZE or writing the old bytes back.  */
 static void
-report_left (const struct nc_patch_plan *plan, const uint64_t *left,
+report_left (struct nc_patch_plan *plan, const uint64_t *left,
              int cut_err, int undo_err, uint64_t old_size)
 {
   const char *file = plan->file;
+  plan->left_written = true;
   if (cut_err < 0)
     error (0, 0, "cannot undo: cannot truncate %s back to %llu bytes: %s",
            quote_file (file), (unsigned long long) old_size,
@@ -409,6 +410,7 @@ ring_lost (struct nc_patch_plan *plan, const struct nc_uring_xfer *x,
   while (r + 1 < plan->nr && x[r].done == run_length (plan, &plan->runs[r]))
     r++;
   cli_status = EXIT_FAILURE;
+  plan->left_written = true;
   error (0, 0, "error writing %s at patch %s: %s; which writes were done "
          "is not known: nothing undone, %s may not be as it was",
          quote_file (plan->file), quote_patch (failed_patch (plan,

@@ -31,8 +31,9 @@
    written, in whole or in part, are written back with pwritev (both
    engines: the undo is sequential, and stops at its first failure).
    The messages say which patch failed and why, and either that the file
-   is as it was or which patches stay written.  A crash in the middle
-   still leaves some patches written: there is no undo record on disk.
+   is as it was or which patches stay written (LEFT_WRITTEN then set).
+   A crash in the middle leaves some patches written, unless the caller
+   keeps a journal of the old bytes on disk (ranges/journal.h).
 
    Past RLIMIT_FSIZE a write fails with EFBIG, which is undone:
    nc_patch_write ignores SIGXFSZ for the rest of the process.
@@ -109,6 +110,8 @@ struct nc_patch_plan
                                    old bytes were read: the plan went
                                    back to NC_PATCH_PWRITEV */
   struct nc_patch_counts read, write;
+  bool left_written;            /* a failed write left patches written,
+                                   or may have */
 };
 
 /* Group PLAN->sorted into PLAN->runs; the engine is NC_PATCH_PWRITEV.  */

@@ -1444,7 +1444,7 @@ runs_of() {
   if can_strace; then
     cp orig f
     strace -f -o log -e trace=pwritev,pwritev2,fsync,fdatasync,io_uring_enter \
-      "$NC_BINDIR/pwritev-patch" --engine=uring --sync f "${PATCHES[@]}"
+      "$NC_BINDIR/pwritev-patch" --engine=uring --sync --no-journal f "${PATCHES[@]}"
     assert_same expected f
     local call
     for call in pwritev pwritev2 fsync fdatasync; do
