@@ -27,6 +27,10 @@ struct reader
   size_t line;
   bool wrote;                   /* this line wrote a byte */
   bool lone;                    /* this line dropped a lone digit */
+  bool after_text;              /* plain: the last character was not a
+                                   digit or a blank */
+  bool pending_after_text;      /* plain: so was the one before the digit
+                                   waiting for its pair */
   size_t digit_line;            /* the line of the last digit */
   idx_t alloc;                  /* bytes allocated to the last chunk */
 };
@@ -115,6 +119,12 @@ step (struct reader *r, int c)
   r->n3 = r->n2;
   r->n2 = r->n1;
   r->n1 = hex_value (c);
+  if (plain)
+    {
+      if (r->n1 >= 0 && r->n2 < 0)
+        r->pending_after_text = r->after_text;
+      r->after_text = r->n1 < 0;
+    }
   if (r->n1 >= 0)
     r->digit_line = r->line;
   if (r->n1 < 0 && r->garbage_first)
@@ -142,7 +152,9 @@ step (struct reader *r, int c)
     }
   else
     {
-      if (r->n2 >= 0)
+      /* A plain dump's digit beside text is text, as xxd -r -p has it
+         (a column of characters pasted after the hex).  */
+      if (r->n2 >= 0 && !plain)
         {
           if (r->wrote)
             return lone_digit;
@@ -163,7 +175,7 @@ end_of_dump (struct reader *r, size_t *line)
 {
   if (r->skipping || r->n1 < 0)
     return NULL;
-  if (r->dump->plain && r->dump->n > 0)
+  if (r->dump->plain && r->dump->n > 0 && !r->pending_after_text)
     {
       *line = r->digit_line;
       return "an odd number of hex digits: the last one is alone";

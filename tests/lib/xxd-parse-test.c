@@ -69,7 +69,9 @@ static const struct dump_case cases[] = {
     "the offset is past" },
   { "7fffffffffffffff: 41\n", false, 16, 0, NULL, 1, "the offset is past" },
   { "4142\n4\n", true, 0, 0, NULL, 2, "an odd number" },
-  { "41 4x\n", true, 0, 0, NULL, 1, "a lone hex digit" },
+  /* A digit beside text is text in a plain dump, as for xxd -r -p.  */
+  { "41 4x\n", true, 0, 0, "0:41@1", 0, NULL },
+  { "41 TESTa\r\n", true, 0, 0, "0:41@1", 0, NULL },
 };
 
 /* The chunks of DUMP as "OFFSET:HEX@LINE" words, in BUF.  */
