@@ -585,6 +585,71 @@ test_resume (int at, const char *where, int LEVELS, int FILES)
   check (!exists (at, "res"), "resume %s: removed", where);
 }
 
+/* A directory of several subdirectories, chains deeper than the
+   descriptors held and shallow ones in turn: its listing goes on after
+   each, on a descriptor opened again after a deep one, every entry
+   once.  */
+static void
+test_siblings (int at, const char *where)
+{
+  enum { SUBS = 5, DEPTH = 12, FILES = 30 };
+#define depth(s) ((s) % 2 ? 1 : DEPTH)
+  xmkdir (at, "sib");
+  int top = xopendir (at, "sib");
+  files (top, ".", "a", FILES);
+  for (int s = 0; s < SUBS; s++)
+    {
+      char name[16];
+      snprintf (name, sizeof name, "s%d", s);
+      xmkdir (top, name);
+      int fd = xopendir (top, name);
+      for (int i = 0; i < depth (s); i++)
+        {
+          files (fd, ".", "f", 2);
+          xmkdir (fd, "d");
+          int sub = xopendir (fd, "d");
+          close (fd);
+          fd = sub;
+        }
+      close (fd);
+    }
+  files (top, ".", "b", FILES);
+  close (top);
+  for (int removing = 0; removing <= 1; removing++)
+    {
+      struct run r = { .record = true, .remove = removing };
+      walk_at_fds (at, "sib", removing ? WALK_REMOVING : 0, 3, NULL, visit,
+                   &r);
+      /* Each file once, each directory twice (pre and post-order).  */
+      size_t levels = 0;
+      for (int s = 0; s < SUBS; s++)
+        levels += (size_t) depth (s);
+      size_t dirs = 1 + SUBS + levels;
+      size_t want = 2 * dirs + 2 * FILES + 2 * levels;
+      bool once = r.n == want;
+      char path[64];
+      for (int i = 0; i < FILES && once; i++)
+        {
+          snprintf (path, sizeof path, "sib/a%d", i);
+          once = count_path (&r, path) == 1;
+          snprintf (path, sizeof path, "sib/b%d", i);
+          once = once && count_path (&r, path) == 1;
+        }
+      for (int s = 0; s < SUBS && once; s++)
+        {
+          snprintf (path, sizeof path, "sib/s%d", s);
+          once = count_path (&r, path) == 2;
+        }
+      check (once, "siblings %s%s: each entry once, the listing going on "
+             "after each deep subdirectory (%zu visits, want %zu)", where,
+             removing ? ", removing" : "", r.n, want);
+      dump (&r, !once);
+      run_free (&r);
+    }
+  check (!exists (at, "sib"), "siblings %s: removed", where);
+#undef depth
+}
+
 /* 100 000 entries removed while reading: each visited once, all gone.  */
 struct wide
 {
@@ -1274,6 +1339,7 @@ main (void)
      bats suite removes 100 000 entries on ext4 and tmpfs).  */
   test_deep (dfd, "disk", 400);
   test_resume (dfd, "disk", 10, 40);
+  test_siblings (dfd, "disk");
   test_rescan ();
   test_kept_resume (dfd, "disk");
   test_replaced (dfd, "disk");
@@ -1286,6 +1352,7 @@ main (void)
     {
       test_deep (sfd, "tmpfs", 3000);
       test_resume (sfd, "tmpfs", 40, 300);
+      test_siblings (sfd, "tmpfs");
       test_kept_resume (sfd, "tmpfs");
       test_replaced (sfd, "tmpfs");
       test_moved (sfd, "tmpfs");
