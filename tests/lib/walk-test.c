@@ -543,8 +543,27 @@ test_deep (int at, const char *where, int LEVELS)
          "deep %s: removed with a limit of 3 spare descriptors", where);
 }
 
-/* The parent of a deep directory is read again after coming back: from
-   the saved offset, on a descriptor opened again.  */
+/* Whether R visited each of the files TOP/a0..., TOP/b0... (FILES of
+   each, made before and after the subdirectories) once.  */
+static bool
+top_files_once (const struct run *r, const char *top, int files)
+{
+  char path[64];
+  for (int i = 0; i < files; i++)
+    {
+      snprintf (path, sizeof path, "%s/a%d", top, i);
+      if (count_path (r, path) != 1)
+        return false;
+      snprintf (path, sizeof path, "%s/b%d", top, i);
+      if (count_path (r, path) != 1)
+        return false;
+    }
+  return true;
+}
+
+/* The parent of a deep directory goes on after coming back, on a
+   descriptor opened again: the rest of its batch, then its listing from
+   the saved offset.  */
 static void
 test_resume (int at, const char *where, int LEVELS, int FILES)
 {
@@ -567,16 +586,7 @@ test_resume (int at, const char *where, int LEVELS, int FILES)
   struct run r = { .record = true };
   walk_at (at, "res", 0, NULL, visit, &r);
   size_t want = 2 * (LEVELS + 1) + (size_t) (LEVELS + 1) * 2 * FILES;
-  bool once = r.n == want;
-  /* Every file of the top level once.  */
-  char path[64];
-  for (int i = 0; i < FILES && once; i++)
-    {
-      snprintf (path, sizeof path, "res/a%d", i);
-      once = count_path (&r, path) == 1;
-      snprintf (path, sizeof path, "res/b%d", i);
-      once = once && count_path (&r, path) == 1;
-    }
+  bool once = r.n == want && top_files_once (&r, "res", FILES);
   check (once, "resume %s: each entry once after deep excursions (%zu "
          "visits, want %zu)", where, r.n, want);
   run_free (&r);
@@ -626,17 +636,10 @@ test_siblings (int at, const char *where)
         levels += (size_t) depth (s);
       size_t dirs = 1 + SUBS + levels;
       size_t want = 2 * dirs + 2 * FILES + 2 * levels;
-      bool once = r.n == want;
-      char path[64];
-      for (int i = 0; i < FILES && once; i++)
-        {
-          snprintf (path, sizeof path, "sib/a%d", i);
-          once = count_path (&r, path) == 1;
-          snprintf (path, sizeof path, "sib/b%d", i);
-          once = once && count_path (&r, path) == 1;
-        }
+      bool once = r.n == want && top_files_once (&r, "sib", FILES);
       for (int s = 0; s < SUBS && once; s++)
         {
+          char path[64];
           snprintf (path, sizeof path, "sib/s%d", s);
           once = count_path (&r, path) == 2;
         }
