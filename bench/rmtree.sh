@@ -1,9 +1,11 @@
 #!/bin/bash
-# bench/rmtree.sh: rmtree against `rm -rf` and `find DIR -delete` on three
+# bench/rmtree.sh: rmtree against `rm -rf` and `find DIR -delete` on four
 # trees, on tmpfs and (as root) on ext4 in a loop-mounted image:
-#   deep   20000 levels, 2 files in each;
-#   wide   200000 files in one directory;
-#   bushy  4000 directories, 8 to a parent, 15 files in each (60000);
+#   deep      20000 levels, 2 files in each      goal <= 0.65x rm -rf;
+#   wide      200000 files in one directory;
+#   widedirs  100000 files in 1000 directories, 8 to a parent
+#                                                goal <= 0.85x rm -rf;
+#   bushy     4000 directories, 8 to a parent, 15 files in each (60000);
 # and, for how the cost grows, rmtree against rm -rf on tmpfs: bushy trees
 # of each number of files of TREE_SIZES (15 to a directory), and four
 # files of each size of FILE_SIZES.
@@ -23,7 +25,8 @@
 #   env:   ROUNDS (default 3), RUNS per command per round (default 1),
 #          EXT4=0 to skip ext4, NC_BINDIR, NC_BUILDDIR (the helper
 #          tests/helpers/rmtree-race is built by make check), DEEP_LEVELS
-#          (default 20000), WIDE_FILES (200000), BUSHY_DIRS (4000),
+#          (default 20000), WIDE_FILES (200000), WIDE_DIRS (1000, of
+#          100 files each), BUSHY_DIRS (4000),
 #          TREE_SIZES (default "1500 6000 24000 96000"), FILE_SIZES in
 #          MiB (default "1 8 64 256"); empty: no such series
 set -euo pipefail
@@ -32,6 +35,7 @@ set -euo pipefail
 bench_rounds 3 1
 deep_levels=${DEEP_LEVELS:-20000}
 wide_files=${WIDE_FILES:-200000}
+wide_dirs=${WIDE_DIRS:-1000}
 bushy_dirs=${BUSHY_DIRS:-4000}
 read -ra tree_sizes <<<"${TREE_SIZES-1500 6000 24000 96000}"
 read -ra file_sizes <<<"${FILE_SIZES-1 8 64 256}"
@@ -43,6 +47,9 @@ bench_need hyperfine python3 find
 }
 bench_scratch
 mkdir "$dir/tmpfs" "$dir/json"
+# The figures are this CPU's: they are compared only with each other.
+echo "rmtree.sh: $(bench_cores); $("$bindir/rmtree" --version | head -n 1);" \
+  "load: $(uptime | sed 's/.*load average: //')"
 
 # The file systems: tmpfs always, ext4 when it can be had quickly.
 filesystems=(tmpfs)
@@ -51,9 +58,10 @@ if bench_ext4 "$dir/ext4" 2G -N 400000; then
 fi
 
 # The trees: the helper's kind of tree and its sizes, by shape.
-declare -A kind=([deep]=deep [wide]=wide [bushy]=bushy [deep1000]=deep)
+declare -A kind=([deep]=deep [wide]=wide [widedirs]=bushy [bushy]=bushy
+  [deep1000]=deep)
 declare -A sizes=([deep]="$deep_levels 2" [wide]=$wide_files
-  [bushy]="$bushy_dirs 15" [deep1000]="1000 2")
+  [widedirs]="$wide_dirs 100" [bushy]="$bushy_dirs 15" [deep1000]="1000 2")
 for n in "${tree_sizes[@]}"; do
   kind[files$n]=bushy sizes[files$n]="$((n / 15)) 15"
 done
@@ -106,7 +114,7 @@ done
 for round in $(seq "$rounds"); do
   for fs in "${filesystems[@]}"; do
     t=$dir/$fs/tree
-    for shape in deep wide bushy; do
+    for shape in deep wide widedirs bushy; do
       hyperfine --style none --warmup 0 --runs "$runs" \
         --prepare "$(prepare "$shape" "$t" "$dir/$fs")" \
         --export-json "$dir/json/$shape-$fs.$round.json" \
@@ -131,10 +139,11 @@ done
 
 bench_export "$dir"/json/*.json
 for fs in "${filesystems[@]}"; do
-  for shape in deep wide bushy; do
+  for shape in deep wide widedirs bushy; do
     case $shape in
     deep) what="deep ($deep_levels levels x 2 files)" ;;
     wide) what="wide ($wide_files files)" ;;
+    widedirs) what="wide ($((wide_dirs * 100)) files in $wide_dirs dirs)" ;;
     bushy) what="bushy ($((bushy_dirs * 15)) files in $bushy_dirs dirs)" ;;
     esac
     bench_pair "$shape-$fs" "$what on $fs" rmtree "rm -rf"
@@ -152,22 +161,27 @@ for mib in "${file_sizes[@]}"; do
     rmtree "rm -rf" file-size "$((mib * 1024 * 1024))"
 done
 
-python3 - "$deep_levels" "$wide_files" "$bushy_dirs" "$dir"/json/*.json <<'PY'
+python3 - "$deep_levels" "$wide_files" "$bushy_dirs" "$wide_dirs" \
+  "$(bench_cores)" "$dir"/json/*.json <<'PY'
 import json, os, statistics, sys
 times = {}
-for path in sys.argv[4:]:
+for path in sys.argv[6:]:
     scenario = os.path.basename(path).split(".")[0]
     if scenario.startswith(("files", "fsize")):
         continue
     for r in json.load(open(path))["results"]:
         times.setdefault(scenario, {}).setdefault(r["command"], []).extend(r["times"])
-deep, wide, bushy = (int(n) for n in sys.argv[1:4])
+deep, wide, bushy, wide_dirs = (int(n) for n in sys.argv[1:5])
+cpu = sys.argv[5]
 shapes = {"deep": f"deep ({deep} levels x 2 files)",
           "wide": f"wide ({wide} files)",
+          "widedirs": f"wide ({wide_dirs * 100} files in {wide_dirs} dirs)",
           "bushy": f"bushy ({bushy * 15} files in {bushy} dirs)"}
+# The goals of rmtree's time over rm -rf's on tmpfs.
+goals = {"deep": 0.65, "widedirs": 0.85}
 def ms(t):
     return f"{t*1000:.0f} ms"
-order = ["deep", "wide", "bushy", "seed"]
+order = ["deep", "wide", "widedirs", "bushy", "seed"]
 fsorder = ["tmpfs", "ext4"]
 def key(s):
     shape, fs = s.split("-")
@@ -183,10 +197,15 @@ for scenario in sorted(times, key=key):
               f"full paths {ms(full)}, /proc/self/fd paths {ms(proc)}, "
               f"rmtree {ms(base)} (medians); ratios {full/base:.2f}x and "
               f"{proc/base:.2f}x (Drepper 2005, /proc/self/fd emulation "
-              f"against the calls: 31.9 s -> 20.7 s, 1.54x)")
+              f"against the calls: 31.9 s -> 20.7 s, 1.54x) [{cpu}]")
         continue
     others = ", ".join(f"{k} {ms(v)} (rmtree/{k} {base/v:.2f}x)"
                        for k, v in med.items() if k != "rmtree")
+    goal = goals.get(shape) if fs == "tmpfs" else None
+    if goal is not None:
+        ratio = base / med["rm -rf"]
+        others += (f"; goal <= {goal:.2f}x rm -rf: "
+                   f"{'met' if ratio <= goal else 'NOT met'}")
     print(f"rmtree.sh {shapes[shape]} on {fs}, {n} runs each: "
-          f"rmtree {ms(base)}, {others} (medians)")
+          f"rmtree {ms(base)}, {others} (medians) [{cpu}]")
 PY

@@ -7,10 +7,15 @@
    name is in the stack of names, and the getdents64 offset after the
    last entry handled.  One buffer serves every level: it holds a batch of
    the deepest directory's entries.  Entering a subdirectory gives the
-   buffer to it; coming back, the parent is read again from its saved
-   offset (an lseek), unless the subdirectory was the last entry of the
-   batch to handle, in which case the descriptor's offset is already
-   there.  A parent closed is opened again as ".." of its child, or, above
+   buffer to it, the entries of the parent's batch still to handle saved
+   on a stack of their own (SAVED_MAX bytes at most for all the levels):
+   coming back, the parent goes on with them, and reads on from the end
+   of that batch, where its descriptor is.  Reading the rest of the batch
+   again instead costs the file system as much as the first reading did,
+   once per subdirectory: a directory of N subdirectories would list
+   N * N / 2 entries.  Where the stack is full, or the parent's
+   descriptor was closed, the parent is read again from its saved offset
+   (an lseek).  A parent closed is opened again as ".." of its child, or, above
    a level entered through a symbolic link (WALK_FOLLOW), by the names of
    the levels from NAME down (reach_by_names).  A removing walk handles
    the files of a batch first (see files_first).  */
@@ -34,6 +39,9 @@
 
 /* The getdents64 buffer: a batch of tens of thousands of entries.  */
 enum { WALK_BUFSIZE = 2 * 1024 * 1024 };
+
+/* The entries saved for the levels above the one being read, in all.  */
+enum { SAVED_MAX = 4 * 1024 * 1024 };
 
 /* The smallest getdents64 record: 19 bytes and a 1-byte name, aligned.  */
 enum { MIN_RECLEN = 24 };
@@ -65,6 +73,9 @@ struct level
   int64_t resume;        /* getdents64 offset after the last entry handled */
   unsigned long kept;    /* entries left in place (WALK_REMOVING) */
   bool pos_ok;           /* fd's offset is resume: no lseek needed */
+  size_t saved;          /* the rest of its batch: offset in saved, */
+  size_t saved_len;      /* length (0: none), and the offset in it of */
+  size_t saved_last;     /* the last entry to handle */
   bool dino_ok;          /* "." was listed with d_ino == st_ino */
   bool removed;          /* an entry was removed in this pass */
   bool linked;           /* entered through a symbolic link (WALK_FOLLOW):
@@ -99,6 +110,11 @@ struct walk
      one (SIZE_MAX: none) still to handle.  */
   char *buf;
   size_t buf_pos, buf_len, buf_last;
+
+  /* The rest of the batches of the levels above lv[depth], one after the
+     other (see struct level's saved).  */
+  char *saved;
+  size_t saved_len, saved_alloc;
 
   /* WALK_REMOVING: the files of the batch, in inode order.  */
   struct by_ino *order;
@@ -339,13 +355,41 @@ open_level (const struct walk *w, int dirfd, size_t i)
                          : open_dir_retry (dirfd, name);
 }
 
+/* Keep the entries of lv[depth]'s batch still to handle, if there is
+   room.  Return whether they are kept.  */
+static bool
+save_batch (struct walk *w)
+{
+  size_t len = w->buf_len - w->buf_pos;
+  if (w->buf_last == SIZE_MAX || w->buf_last < w->buf_pos
+      || len > SAVED_MAX - w->saved_len)
+    return false;
+  if (w->saved_alloc - w->saved_len < len)
+    {
+      w->saved_alloc = w->saved_len + len > 2 * w->saved_alloc
+                       ? w->saved_len + len : 2 * w->saved_alloc;
+      w->saved = xrealloc (w->saved, w->saved_alloc);
+    }
+  struct level *l = &w->lv[depth (w)];
+  memcpy (w->saved + w->saved_len, w->buf + w->buf_pos, len);
+  l->saved = w->saved_len;
+  l->saved_len = len;
+  l->saved_last = w->buf_last - w->buf_pos;
+  w->saved_len += len;
+  return true;
+}
+
 /* Make FD, ST the directory being read, named NAME in the current one,
-   which goes on at its resume offset (POS_OK: its descriptor is there).  */
+   which goes on with the rest of its batch, or at its resume offset
+   (LAST: NAME was the last entry of the batch to handle).  Its
+   descriptor is at the end of the batch unless it was opened again
+   since the batch was read: then an lseek takes it there.  */
 static void
 push (struct walk *w, int fd, const struct stat *st, const char *name,
-      uint64_t key, bool pos_ok)
+      uint64_t key, bool last)
 {
-  w->lv[depth (w)].pos_ok = pos_ok;
+  struct level *parent = &w->lv[depth (w)];
+  parent->pos_ok = (last || save_batch (w)) && parent->pos_ok;
   if (w->dirs.n == w->nalloc)
     {
       w->nalloc *= 2;
@@ -365,9 +409,11 @@ push (struct walk *w, int fd, const struct stat *st, const char *name,
   w->buf_pos = w->buf_len = 0;
 }
 
-/* Forget lv[depth]: close it, and go back to reading its parent.  */
+/* Forget lv[depth]: close it, and go back to reading its parent, with
+   the rest of the parent's batch if RESUME and it was saved; otherwise
+   the parent is read again from its resume offset.  */
 static void
-pop (struct walk *w)
+pop_level (struct walk *w, bool resume)
 {
   struct level *l = &w->lv[depth (w)];
   free (l->kept_set.slot);
@@ -375,6 +421,25 @@ pop (struct walk *w)
   if (depth (w) > 0)
     w->names_len = l->name;
   walk_stack_pop (&w->dirs);
+  if (w->dirs.n == 0 || w->lv[depth (w)].saved_len == 0)
+    return;
+  l = &w->lv[depth (w)];
+  if (resume)
+    {
+      memcpy (w->buf, w->saved + l->saved, l->saved_len);
+      w->buf_len = l->saved_len;
+      w->buf_last = l->saved_last;
+    }
+  else
+    l->pos_ok = false;
+  w->saved_len = l->saved;
+  l->saved_len = 0;
+}
+
+static void
+pop (struct walk *w)
+{
+  pop_level (w, false);
 }
 
 /* Record in lv[I] what became of one of its entries, with KEY or NAME,
@@ -821,7 +886,7 @@ leave (struct walk *w)
       return 0;
     }
   uint64_t key = l->key;
-  pop (w);
+  pop_level (w, true);
   if (action == WALK_STOP)
     return WALK_STOP;
   if (d == 0)
@@ -1050,6 +1115,7 @@ walk_tree (struct walk *w, int fd, const struct stat *st, size_t max_fds)
   free (w->lv);
   free (w->names);
   free (w->buf);
+  free (w->saved);
   free (w->order);
   return action;
 }

@@ -25,7 +25,10 @@
      entered.  Nothing outside the tree is reached through the tree,
      unless WALK_FOLLOW asks.
    - Iterative; memory O(depth), whatever the width: directories are read
-     with getdents64 in batches of a fixed buffer, one buffer in all.
+     with getdents64 in batches of a fixed buffer, one buffer in all; the
+     entries of a batch still to handle when a subdirectory is entered
+     are kept (4 MiB at most for all the levels) and handled after it,
+     so that a directory is listed once, not once per subdirectory.
      (A removing walk also remembers the entries it leaves in place, see
      WALK_REMOVING.)
    - No PATH_MAX limit, and a bounded number of descriptors: the deepest

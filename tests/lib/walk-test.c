@@ -543,8 +543,27 @@ test_deep (int at, const char *where, int LEVELS)
          "deep %s: removed with a limit of 3 spare descriptors", where);
 }
 
-/* The parent of a deep directory is read again after coming back: from
-   the saved offset, on a descriptor opened again.  */
+/* Whether R visited each of the files TOP/a0..., TOP/b0... (FILES of
+   each, made before and after the subdirectories) once.  */
+static bool
+top_files_once (const struct run *r, const char *top, int files)
+{
+  char path[64];
+  for (int i = 0; i < files; i++)
+    {
+      snprintf (path, sizeof path, "%s/a%d", top, i);
+      if (count_path (r, path) != 1)
+        return false;
+      snprintf (path, sizeof path, "%s/b%d", top, i);
+      if (count_path (r, path) != 1)
+        return false;
+    }
+  return true;
+}
+
+/* The parent of a deep directory goes on after coming back, on a
+   descriptor opened again: the rest of its batch, then its listing from
+   the saved offset.  */
 static void
 test_resume (int at, const char *where, int LEVELS, int FILES)
 {
@@ -567,22 +586,71 @@ test_resume (int at, const char *where, int LEVELS, int FILES)
   struct run r = { .record = true };
   walk_at (at, "res", 0, NULL, visit, &r);
   size_t want = 2 * (LEVELS + 1) + (size_t) (LEVELS + 1) * 2 * FILES;
-  bool once = r.n == want;
-  /* Every file of the top level once.  */
-  char path[64];
-  for (int i = 0; i < FILES && once; i++)
-    {
-      snprintf (path, sizeof path, "res/a%d", i);
-      once = count_path (&r, path) == 1;
-      snprintf (path, sizeof path, "res/b%d", i);
-      once = once && count_path (&r, path) == 1;
-    }
+  bool once = r.n == want && top_files_once (&r, "res", FILES);
   check (once, "resume %s: each entry once after deep excursions (%zu "
          "visits, want %zu)", where, r.n, want);
   run_free (&r);
   struct run d = { .remove = true };
   walk_at (at, "res", WALK_REMOVING, NULL, visit, &d);
   check (!exists (at, "res"), "resume %s: removed", where);
+}
+
+/* A directory of several subdirectories, chains deeper than the
+   descriptors held and shallow ones in turn: its listing goes on after
+   each, on a descriptor opened again after a deep one, every entry
+   once.  */
+static void
+test_siblings (int at, const char *where)
+{
+  enum { SUBS = 5, DEPTH = 12, FILES = 30 };
+#define depth(s) ((s) % 2 ? 1 : DEPTH)
+  xmkdir (at, "sib");
+  int top = xopendir (at, "sib");
+  files (top, ".", "a", FILES);
+  for (int s = 0; s < SUBS; s++)
+    {
+      char name[16];
+      snprintf (name, sizeof name, "s%d", s);
+      xmkdir (top, name);
+      int fd = xopendir (top, name);
+      for (int i = 0; i < depth (s); i++)
+        {
+          files (fd, ".", "f", 2);
+          xmkdir (fd, "d");
+          int sub = xopendir (fd, "d");
+          close (fd);
+          fd = sub;
+        }
+      close (fd);
+    }
+  files (top, ".", "b", FILES);
+  close (top);
+  for (int removing = 0; removing <= 1; removing++)
+    {
+      struct run r = { .record = true, .remove = removing };
+      walk_at_fds (at, "sib", removing ? WALK_REMOVING : 0, 3, NULL, visit,
+                   &r);
+      /* Each file once, each directory twice (pre and post-order).  */
+      size_t levels = 0;
+      for (int s = 0; s < SUBS; s++)
+        levels += (size_t) depth (s);
+      size_t dirs = 1 + SUBS + levels;
+      size_t want = 2 * dirs + 2 * FILES + 2 * levels;
+      bool once = r.n == want && top_files_once (&r, "sib", FILES);
+      for (int s = 0; s < SUBS && once; s++)
+        {
+          char path[64];
+          snprintf (path, sizeof path, "sib/s%d", s);
+          once = count_path (&r, path) == 2;
+        }
+      check (once, "siblings %s%s: each entry once, the listing going on "
+             "after each deep subdirectory (%zu visits, want %zu)", where,
+             removing ? ", removing" : "", r.n, want);
+      dump (&r, !once);
+      run_free (&r);
+    }
+  check (!exists (at, "sib"), "siblings %s: removed", where);
+#undef depth
 }
 
 /* 100 000 entries removed while reading: each visited once, all gone.  */
@@ -1274,6 +1342,7 @@ main (void)
      bats suite removes 100 000 entries on ext4 and tmpfs).  */
   test_deep (dfd, "disk", 400);
   test_resume (dfd, "disk", 10, 40);
+  test_siblings (dfd, "disk");
   test_rescan ();
   test_kept_resume (dfd, "disk");
   test_replaced (dfd, "disk");
@@ -1286,6 +1355,7 @@ main (void)
     {
       test_deep (sfd, "tmpfs", 3000);
       test_resume (sfd, "tmpfs", 40, 300);
+      test_siblings (sfd, "tmpfs");
       test_kept_resume (sfd, "tmpfs");
       test_replaced (sfd, "tmpfs");
       test_moved (sfd, "tmpfs");

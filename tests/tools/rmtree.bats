@@ -737,6 +737,22 @@ first_line_after() {
   assert_line --index 7 --regexp 'unlinkat\(AT_FDCWD, "t", AT_REMOVEDIR\) += 0$'
 }
 
+@test "rmtree: a directory of 300 subdirectories is read once, not again after each" {
+  require_strace
+  mkdir t
+  for i in $(seq 300); do mkdir "t/d$i"; touch "t/d$i/f" "t/f$i"; done
+  run strace -o trace.log -e trace=getdents64,lseek rmtree t
+  assert_success
+  assert_not_exist t
+  # Two readings of each of the 301 directories (the entries, then the
+  # end), none of them again: the rest of t's listing is kept while its
+  # subdirectories are read.
+  run grep -c '^lseek' trace.log
+  assert_output 0
+  run grep -c '^getdents64' trace.log
+  assert_output 602
+}
+
 @test "rmtree: an operand with a directory part: opened once, then relative" {
   require_strace
   mkdir -p a/b/t/sub

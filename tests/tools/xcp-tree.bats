@@ -234,3 +234,26 @@ xcp: cannot copy a directory, 'src', into itself, 'dst/src'"
     assert [ "${#lines[@]}" -ge 297 ]
   done
 }
+
+@test "xcp -a: a directory of 300 subdirectories is read once, not again after each, and copied whole (-j 1, -j 2)" {
+  require_strace
+  mkdir src
+  for i in $(seq 300); do
+    mkdir "src/d$i"
+    echo "$i" >"src/d$i/f"
+    echo "$i" >"src/f$i"
+  done
+  for j in 1 2; do
+    run strace -f -o "trace$j.log" -e trace=getdents64,lseek "$XCP" -a -j "$j" src "dst$j"
+    assert_success
+    run diff -r src "dst$j"
+    assert_success
+    # Two readings of each of the 301 directories (the entries, then the
+    # end): the rest of src's listing is kept while its subdirectories are
+    # read.
+    run grep -c 'lseek(' "trace$j.log"
+    assert_output 0
+    run grep -c 'getdents64(' "trace$j.log"
+    assert_output 602
+  done
+}
