@@ -14,6 +14,9 @@ setup() {
   nc_setup
 }
 
+# Its benches time the tools against their peers: a file at work beside
+# it can bring a median down to nothing.
+# bats test_tags=serial
 @test "bench/report: a quick run reports every tool against its peer, from the JSON" {
   skip_under_qemu "the benches time the host's tools and namespaces"
   require_root

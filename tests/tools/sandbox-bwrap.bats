@@ -709,6 +709,9 @@ PY
   same_failure usage
 }
 
+# The whole mount table of the host, through --ro-bind / /, once by each
+# tool: a file beside it mounting a tmpfs between the two would differ.
+# bats test_tags=serial
 @test "the bwrap one-liner: same mount table, tree, process" {
   needs --dev --tmpfs --unshare-all --die-with-parent
   probe --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-all \
