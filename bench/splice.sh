@@ -46,7 +46,9 @@ n = len(times["splice-file"])
 for dest in ("file", "null"):
     s, c = med["splice-" + dest], med["cat-" + dest]
     where = "tmpfs file" if dest == "file" else "/dev/null"
+    # A median below the timer's grain (a small smoke run) has no ratio.
+    ratio = f"{c/s:.2f}x" if s > 0 else "none (too short to time)"
     print(f"splice.sh {sys.argv[1]} to {where}, {n} runs each: "
           f"splice-in|splice-out {s*1000:.0f} ms, cat|cat {c*1000:.0f} ms "
-          f"(medians); ratio {c/s:.2f}x")
+          f"(medians); ratio {ratio}")
 PY
