@@ -89,6 +89,37 @@ random_options() {
   echo "# $same of $n cases the same" >&3
 }
 
+@test "preadv-dump's dumps read back: the same bytes as xxd -r of them, the file itself from zeros" {
+  local i n=${NC_XXD_CASES:-1000} dump_opts rev_opts verdict
+  n=$((n / 5))
+  for ((i = 0; i < n; i++)); do
+    random_file f 3000
+    random_file base 4000
+    random_options
+    # shellcheck disable=SC2086 # word splitting of the option lists
+    preadv-dump $dump_opts f >dump
+    cp base by-xxd
+    cp base by-us
+    # shellcheck disable=SC2086
+    xxd -r $rev_opts dump by-xxd 2>/dev/null || true
+    # shellcheck disable=SC2086
+    pwritev-patch --from-xxd $rev_opts by-us <dump \
+      || fail "seed $SEED case $i: preadv-dump $dump_opts, -r $rev_opts"
+    cmp -s by-xxd by-us \
+      || fail "seed $SEED case $i: preadv-dump $dump_opts, -r $rev_opts:" \
+        "$(cmp by-xxd by-us 2>&1)"
+    # Into zeros of its size, without -s, the dump gives the file back.
+    [[ $rev_opts == *-s* ]] && continue
+    head -c "$(stat -c %s f)" /dev/zero >back
+    # shellcheck disable=SC2086
+    pwritev-patch --from-xxd $rev_opts back <dump
+    if [[ $dump_opts != -p* ]] && [[ $rev_opts != *-c* ]]; then
+      continue # xxd -r reads 16 bytes a line without -c: the rest is cut
+    fi
+    cmp f back || fail "seed $SEED case $i: preadv-dump $dump_opts"
+  done
+}
+
 # mangle FILE: one random change a few times over, of the kinds a
 # hand-edited dump has: a character in or out, a line doubled or
 # dropped, "\r\n" line ends, a comment.
