@@ -153,6 +153,21 @@ limited() {
   "$@"
 }
 
+# xxd -r REVERSE-OPTIONS dump into a copy of base in a tmpfs, as
+# by-xxd (under the same limit).
+xxd_on_tmpfs() {
+  local shm
+  shm=$(mktemp -d /dev/shm/nc-xxd.XXXXXX) || return 1
+  cp base "$shm/f"
+  # shellcheck disable=SC2086
+  (limited xxd -r $1 dump "$shm/f") 2>/dev/null || {
+    rm -rf "$shm"
+    return 1
+  }
+  cp "$shm/f" by-xxd
+  rm -rf "$shm"
+}
+
 @test "xxd -r and --from-xxd: mangled dumps: the same bytes, or refused with nothing written" {
   local i n=${NC_XXD_MANGLED:-200} same=0 refused=0 dump_opts rev_opts st xxd_st
   for ((i = 0; i < n; i++)); do
@@ -170,6 +185,14 @@ limited() {
     st=0
     # shellcheck disable=SC2086
     (limited pwritev-patch --from-xxd $rev_opts by-us <dump) 2>err || st=$?
+    if ((st == 0 && xxd_st != 0)); then
+      # A line with no byte but an offset past what this file system
+      # can seek to (ext4: 16 TiB): xxd -r, failing to seek, writes
+      # zeros up to it and dies; pwritev-patch, writing no byte there,
+      # goes nowhere.  On a tmpfs xxd -r seeks, and must agree.
+      xxd_st=0
+      xxd_on_tmpfs "$rev_opts" || xxd_st=$?
+    fi
     if ((st == 0 && xxd_st == 0)) && cmp -s by-xxd by-us; then
       same=$((same + 1))
     elif ((st == 2)) && cmp -s base by-us && grep -q "lines\? [0-9]" err; then
