@@ -193,11 +193,29 @@ search_failed (const char *path)
   free (dir);
 }
 
+/* Exit with a message naming the call if ERR says that one of the calls
+   a watch makes is missing or refused (seccomp?) on this kernel.  */
+static void
+watch_call_failed (const char *path, int err)
+{
+  static const char *const calls[] = { "statx", "inotify_init1", "openat" };
+  if (err != -ENOSYS && err != -EPERM)
+    return;
+  for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+    {
+      const char *trouble = cli_call_trouble (calls[i], err);
+      if (trouble)
+        error (EXIT_FAILURE, 0, "cannot watch %s: %s",
+               quote_file (short_path (path)), trouble);
+    }
+}
+
 _Noreturn void
 wait_watch_failed (const struct pathwatch *watch, int err)
 {
   const char *path = pathwatch_failed (watch);
   const char *why = "";
+  watch_call_failed (path, err);
   if (err == -EACCES)
     search_failed (path);
   if (err == -EACCES)

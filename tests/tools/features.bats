@@ -153,6 +153,16 @@ two"
   assert_equal "$stderr" "ppoll-wait: cannot wait for pid:$$: pidfd_open: refused (seccomp?)"
 }
 
+@test "statx missing or refused: ppoll-wait's watch of a path names it" {
+  require_strace_inject
+  inject statx ENOSYS ppoll-wait -t 1 --exists nothere
+  assert_failure 1
+  assert_equal "$stderr" "ppoll-wait: cannot watch './nothere': statx is not in this kernel (Linux 4.11 or later)"
+  inject statx EPERM ppoll-wait -t 1 --exists nothere
+  assert_failure 1
+  assert_equal "$stderr" "ppoll-wait: cannot watch './nothere': statx: refused (seccomp?)"
+}
+
 @test "unshare and the mount API missing or refused: unshare-run names them" {
   require_strace_inject
   inject unshare ENOSYS unshare-run -r true
