@@ -157,7 +157,7 @@ print_help (poptContext ctx, bool help)
     return;
   print_bug_report ();
   printf ("\nManual: man %s; what all the tools share: man 7 newcalls.\n",
-          program_name);
+          program_name ? program_name : PACKAGE_NAME);
 }
 
 enum { COMMON_HELP = 1, COMMON_USAGE, COMMON_VERSION, COMMON_FEATURES };
@@ -220,6 +220,10 @@ struct poptOption cli_progress_options[] = {
 int cli_status = EXIT_SUCCESS;
 
 /* cli_fail and cli_fail_file, about FILE (NULL: none).  */
+static void vfail (const char *file, int errnum, const char *format,
+                   va_list ap)
+  __attribute__ ((format (printf, 3, 0)));
+
 static void
 vfail (const char *file, int errnum, const char *format, va_list ap)
 {

@@ -151,6 +151,8 @@ void
 cli_print_features (const char *program)
 {
   struct utsname u;
+  if (!program)                 /* a caller that never named itself */
+    program = PACKAGE_NAME;
   if (uname (&u) == 0)
     printf ("This kernel: %s %s\n", u.sysname, u.release);
   const struct cli_call *t = calls_of (program);
