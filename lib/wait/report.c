@@ -22,6 +22,7 @@
 #include "error.h"
 #include "quotearg.h"
 #include "sys/calls.h"
+#include "sys/kernel.h"
 #include "xalloc.h"
 #include "wait/loop.h"
 #include "wait/pidfd.h"
@@ -203,6 +204,11 @@ watch_call_failed (const char *path, int err)
     return;
   for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
     {
+      /* ERR does not say which call it came from: the one whose probe
+         fails here is the one.  */
+      const struct sys_kernel_call *c = sys_kernel_call (calls[i]);
+      if (!c || sys_kernel_probe (c) == SYS_CALL_WORKS)
+        continue;
       const char *trouble = cli_call_trouble (calls[i], err);
       if (trouble)
         error (EXIT_FAILURE, 0, "cannot watch %s: %s",

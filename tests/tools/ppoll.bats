@@ -1151,7 +1151,7 @@ require_enosys_exec() {
     assert_output ""
     assert_err "ppoll-wait: cannot watch $want"
   done <<EOF
-inotify_init1|'$PWD/no/such': Function not implemented
+inotify_init1|'$PWD/no/such': inotify_init1 is not in this kernel (Linux 2.6.27 or later)
 inotify_init1:EMFILE|'$PWD/no/such' (the open file limit, or the inotify instance limit: fs.inotify.max_user_instances, one per path): Too many open files
 inotify_add_watch:ENOSPC|'/' (the inotify watch limit: fs.inotify.max_user_watches): No space left on device
 inotify_add_watch:EACCES|'/' (a watch needs read permission on each directory on the way): Permission denied
