@@ -13,8 +13,28 @@
 
 #include "cli/common.h"
 #include "human.h"
+#include "remove/unlinker.h"
 #include "sys/calls.h"
+#include "sys/fdroom.h"
 #include "xalloc.h"
+
+/* The most directory descriptors a walk of rmtree holds, and those left
+   for everything else.  A tree deeper than that is climbed by ".." and
+   checked, two more calls a level; the kernel's memory for each open
+   directory is a few hundred bytes.  */
+enum { REMOVE_MAX_FDS = 65536, REMOVE_SPARE_FDS = 32 };
+
+/* Whether each entry is removed without a word or a question: then the
+   unlinker can remove the files while the walk goes on, and a directory
+   can be removed before the read that would find its end.  */
+static bool
+removes_silently (const struct remove_options *o)
+{
+  return !o->dry_run && !o->verbose
+         && (o->ask == REMOVE_ASK_NEVER
+             || (o->ask == REMOVE_ASK_PROTECTED
+                 && (o->force || !o->stdin_tty)));
+}
 
 void
 removal_start (struct removal *r, const struct remove_options *o)
@@ -25,6 +45,21 @@ removal_start (struct removal *r, const struct remove_options *o)
   progress_start (&r->bar, o->progress > 0);
   r->progress = o->progress < 0 ? r->bar.tty && !o->verbose && !o->dry_run
                                 : o->progress > 0;
+  size_t limit = fd_raise_limit (REMOVE_MAX_FDS + REMOVE_SPARE_FDS);
+  r->max_fds = limit > WALK_MAX_FDS + REMOVE_SPARE_FDS
+               ? limit - REMOVE_SPARE_FDS : WALK_MAX_FDS;
+  r->silent = removes_silently (o);
+}
+
+struct unlinker *
+removal_unlinker (struct removal *r)
+{
+  if (!r->unlinker && r->silent && !r->unlinker_tried)
+    {
+      r->unlinker_tried = true;
+      r->unlinker = unlinker_start ();
+    }
+  return r->unlinker;
 }
 
 /* The progress line: the entries removed and their rate.  */
@@ -42,9 +77,25 @@ progress_line (struct removal *r, bool last)
                  r->removed, secs, rate);
 }
 
+static void
+report_lost (const char *name, int err, void *arg _GL_UNUSED)
+{
+  cli_fail_file (name, err, "cannot remove %s", quote_file (name));
+}
+
 void
 removal_finish (struct removal *r)
 {
+  if (r->unlinker)
+    {
+      /* Every directory's visit took its failures, unless the walk lost
+         the directory: those are said by name.  */
+      unlinker_wait (r->unlinker, UINT64_MAX);
+      removal_count_unlinked (r);
+      unlinker_failures (r->unlinker, UINT64_MAX, report_lost, NULL);
+      unlinker_stop (r->unlinker);
+      r->unlinker = NULL;
+    }
   if (progress_finish (&r->bar))
     progress_line (r, true);
   free (r->dirs);
@@ -86,6 +137,32 @@ removal_count (struct removal *r)
   /* The clock is read every 64 entries only.  */
   if (r->progress && (r->removed & 63) == 0 && progress_due (&r->bar))
     progress_line (r, false);
+}
+
+void
+removal_count_unlinked (struct removal *r)
+{
+  uintmax_t n = unlinker_removed (r->unlinker) - r->unlinked;
+  r->unlinked += n;
+  r->files += n;
+  uintmax_t before = r->removed;
+  r->removed += n;
+  if (r->progress && (r->removed >> 6) != (before >> 6)
+      && progress_due (&r->bar))
+    progress_line (r, false);
+}
+
+void
+remove_report_name (struct walk *w, const char *name, int err)
+{
+  const char *dir = walk_path (w);
+  size_t len = strlen (dir);
+  char *path = xmalloc (len + 1 + strlen (name) + 1);
+  stpcpy (stpcpy (stpcpy (path, dir), len && dir[len - 1] != '/' ? "/"
+                                                                  : ""),
+          name);
+  cli_fail_file (path, err, "cannot remove %s", quote_file (path));
+  free (path);
 }
 
 struct remove_dir *

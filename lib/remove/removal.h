@@ -63,6 +63,9 @@ struct remove_dir
 {
   unsigned long declined;       /* entries the user chose to keep */
   bool asked;                   /* the user already said to remove it */
+  bool queued;                  /* files queued to the unlinker, the last */
+  uint64_t ticket;              /* with this ticket, */
+  uint64_t key;                 /* all with this key (see next_key) */
 };
 
 /* The operand being removed: its last component without the trailing
@@ -91,14 +94,25 @@ struct removal
   uintmax_t removed;            /* entries removed, for the line */
   /* The files and directories removed (with -n: listed), for --json.  */
   uintmax_t files, directories;
+  /* The thread that removes files while the walk goes on, where nothing
+     is said or asked of each file (remove/unlinker.h), or NULL; the
+     files it removed that are counted above.  */
+  struct unlinker *unlinker;
+  bool unlinker_tried;
+  uintmax_t unlinked;
+  bool silent;                  /* nothing is said or asked of an entry */
+  uint64_t next_key;            /* the key of the next directory entered */
+  /* The most directory descriptors a walk holds.  */
+  size_t max_fds;
 };
 
 /* Start R, a run of the options O (which must outlive it): stat '/' for
-   --preserve-root, start the progress line's clock.  */
+   --preserve-root, start the progress line's clock, and raise the limit
+   of descriptors (see max_fds).  */
 void removal_start (struct removal *r, const struct remove_options *o);
 
-/* End R: the progress line's last draw, if it was asked for; free what
-   R holds.  */
+/* End R: stop the unlinker, the progress line's last draw, if it was
+   asked for; free what R holds.  */
 void removal_finish (struct removal *r);
 
 /* "cannot remove PATH: ERR" for the entry W visits; ERR is an errno
@@ -112,6 +126,17 @@ void removal_say (struct removal *r, struct walk *w, bool dir);
 
 /* One more entry removed, for the progress line.  */
 void removal_count (struct removal *r);
+
+/* R's unlinker, started the first time (a run that removes no file
+   below an operand starts no thread), or NULL: files are said or asked
+   about, or the thread could not be created.  */
+struct unlinker *removal_unlinker (struct removal *r);
+
+/* Count the files the unlinker removed since the last call.  */
+void removal_count_unlinked (struct removal *r);
+
+/* "cannot remove PATH/NAME: ERR": NAME of the directory W visits.  */
+void remove_report_name (struct walk *w, const char *name, int err);
 
 /* The state of the directory at DEPTH (zeroed the first time).  */
 struct remove_dir *removal_dir (struct removal *r, size_t depth);

@@ -18,6 +18,7 @@
 #include "cli/common.h"
 #include "remove/ask.h"
 #include "remove/guard.h"
+#include "remove/unlinker.h"
 #include "sys/calls.h"
 #include "walk/walker.h"
 #include "xalloc.h"
@@ -83,6 +84,48 @@ unlink_retry (int dirfd, const char *name, int flags)
   return ret;
 }
 
+static void
+report_unlinked (const char *name, int err, void *arg)
+{
+  remove_report_name (arg, name, err);
+}
+
+/* Wait for the files of the directory E handed to the unlinker, count
+   them, and report those it could not remove.  Return how many those
+   are: then E cannot be empty, and is left, its ancestors quietly.  */
+static size_t
+await_files (struct removal *r, struct walk *w, const struct walk_entry *e)
+{
+  struct remove_dir *ds = removal_dir (r, e->depth);
+  if (!ds->queued)
+    return 0;
+  ds->queued = false;
+  unlinker_wait (r->unlinker, ds->ticket);
+  removal_count_unlinked (r);
+  return unlinker_failures (r->unlinker, ds->key, report_unlinked, w);
+}
+
+/* The walk closes FD before its post-order visit: what was queued in it
+   must be done first.  */
+static void
+await_all (int fd _GL_UNUSED, void *arg)
+{
+  struct removal *r = arg;
+  if (r->unlinker)
+    unlinker_wait (r->unlinker, UINT64_MAX);
+}
+
+/* Hand the file E to the unlinker: counted, or reported, when its
+   directory's post-order visit waits for it (await_files).  */
+static int
+queue_file (struct removal *r, const struct walk_entry *e)
+{
+  struct remove_dir *ds = removal_dir (r, e->depth - 1);
+  ds->queued = true;
+  ds->ticket = unlinker_add (r->unlinker, e->dirfd, e->name, ds->key);
+  return WALK_REMOVED;
+}
+
 static int
 remove_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
 {
@@ -100,6 +143,8 @@ remove_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
       removal_say (r, w, true);
       return WALK_CONTINUE;
     }
+  if (await_files (r, w, e) > 0)
+    return WALK_CONTINUE;
   struct remove_dir *ds = removal_dir (r, e->depth);
   /* Reading while removing can skip entries on some file systems: a
      directory found not empty is read once again, not more (see
@@ -128,9 +173,9 @@ remove_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
         }
       return WALK_REMOVED;
     }
-  /* Entries may have been missed while others were removed: read it
-     again.  */
-  if ((ret == -ENOTEMPTY || ret == -EEXIST) && again)
+  /* Its end was not read, or entries may have been missed while others
+     were removed: read on, or again.  */
+  if ((ret == -ENOTEMPTY || ret == -EEXIST) && (e->unread || again))
     return WALK_RESCAN;
   /* LINK/ was emptied, and the link is not a directory: the link stays.
      -f takes ENOTDIR for a missing operand, as rm -f does.  */
@@ -155,6 +200,8 @@ remove_file (struct removal *r, struct walk *w, const struct walk_entry *e)
       if (answer <= 0)
         return answer == 0 ? removal_keep (r, e) : WALK_CONTINUE;
     }
+  if (e->depth > 0 && removal_unlinker (r))
+    return queue_file (r, e);
   int ret = unlink_retry (e->dirfd, e->name, 0);
   if (ret == 0 || ret == -ENOENT)
     {
@@ -253,9 +300,11 @@ enter_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
       if (r->o->dir && !r->o->recursive)
         return remove_empty_operand (r, w, e);
       r->top.dev = e->st->st_dev;
+      if (r->silent)
+        walk_on_closing (w, await_all, r);
     }
   struct remove_dir *ds = removal_dir (r, e->depth);
-  *ds = (struct remove_dir) { 0 };
+  *ds = (struct remove_dir) { .key = r->next_key++ };
   bool protected;
   if (!remove_must_ask (r->o, e, false, &protected))
     return WALK_CONTINUE;
@@ -362,8 +411,9 @@ remove_operand (struct removal *r, const char *arg)
   name[blen] = '/';
   name[blen + r->top.slash] = '\0';
   int flags = (o->dry_run ? 0 : WALK_REMOVING)
-              | (o->one_file_system ? WALK_ONE_FS : 0);
-  walk_at (dirfd, name, flags, display, visit, r);
+              | (o->one_file_system ? WALK_ONE_FS : 0)
+              | (r->silent ? WALK_EARLY_END : 0);
+  walk_at_fds (dirfd, name, flags, r->max_fds, display, visit, r);
   free (name);
   if (dirfd >= 0)
     sys_close (dirfd);

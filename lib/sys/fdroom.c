@@ -26,3 +26,19 @@ fd_room (size_t want)
       free_fds++;
   return free_fds;
 }
+
+size_t
+fd_raise_limit (size_t want)
+{
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return want;
+  if (rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max)
+    {
+      rlim_t cur = rl.rlim_cur;
+      rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+      if (setrlimit (RLIMIT_NOFILE, &rl) != 0)
+        rl.rlim_cur = cur;
+    }
+  return rl.rlim_cur < want ? rl.rlim_cur : want;
+}

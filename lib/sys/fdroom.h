@@ -16,4 +16,10 @@
    Without a limit (RLIM_INFINITY, or getrlimit failing), WANT.  */
 size_t fd_room (size_t want);
 
+/* Raise the soft RLIMIT_NOFILE toward the hard one, up to WANT (a tool
+   that never uses select(2), whose sets stop at 1024, may hold more
+   descriptors than the 1024 a session is usually given).  Return the
+   soft limit now (WANT without a limit, or if getrlimit fails).  */
+size_t fd_raise_limit (size_t want);
+
 #endif

@@ -77,6 +77,7 @@ struct level
   size_t saved_len;      /* length (0: none), and the offset in it of */
   size_t saved_last;     /* the last entry to handle */
   bool dino_ok;          /* "." was listed with d_ino == st_ino */
+  bool short_batch;      /* its last batch was well short of the buffer */
   bool removed;          /* an entry was removed in this pass */
   bool linked;           /* entered through a symbolic link (WALK_FOLLOW):
                             its ".." is not lv[i - 1] */
@@ -233,6 +234,17 @@ walk_stack_init (struct walk_stack *s, size_t max_fds)
   *s = (struct walk_stack) { .max_fds = max_fds < 2 ? 2 : max_fds };
 }
 
+/* Close dir[LEVEL] of S to hold fewer descriptors, telling the caller
+   first (closing).  */
+static void
+close_level (struct walk_stack *s, size_t level)
+{
+  if (s->closing)
+    s->closing (s->dir[level].fd, s->closing_arg);
+  sys_close (s->dir[level].fd);
+  s->dir[level].fd = -1;
+}
+
 /* Close the shallowest open level other than the deepest; false if there
    is none.  */
 static bool
@@ -240,8 +252,7 @@ evict (struct walk_stack *s)
 {
   if (s->low + 1 >= s->n)
     return false;
-  sys_close (s->dir[s->low].fd);
-  s->dir[s->low].fd = -1;
+  close_level (s, s->low);
   s->low++;
   return true;
 }
@@ -436,9 +447,14 @@ pop_level (struct walk *w, bool resume)
   l->saved_len = 0;
 }
 
+/* Forget lv[depth] without its post-order visit (it was lost, or the
+   walk is over), telling the caller before its descriptor is closed.  */
 static void
 pop (struct walk *w)
 {
+  struct walk_dir *d = dir_of (w, depth (w));
+  if (d->fd >= 0 && w->dirs.closing)
+    w->dirs.closing (d->fd, w->dirs.closing_arg);
   pop_level (w, false);
 }
 
@@ -753,8 +769,7 @@ redescend (struct walk *w)
       /* Room first, unless the one to close is the one to open from.  */
       if (i >= w->dirs.max_fds && i - w->dirs.max_fds + 1 < i)
         {
-          sys_close (dir_of (w, i - w->dirs.max_fds)->fd);
-          dir_of (w, i - w->dirs.max_fds)->fd = -1;
+          close_level (&w->dirs, i - w->dirs.max_fds);
         }
       int fd = open_level (w, dirfd, i);
       int ret = fd;
@@ -797,8 +812,7 @@ redescend (struct walk *w)
       w->lv[i].pos_ok = false;
       if (w->dirs.max_fds == 1 && i > 0)
         {
-          sys_close (dir_of (w, i - 1)->fd);
-          dir_of (w, i - 1)->fd = -1;
+          close_level (&w->dirs, i - 1);
         }
     }
   w->dirs.low = top + 1 > w->dirs.max_fds ? top + 1 - w->dirs.max_fds : 0;
@@ -854,10 +868,11 @@ parent_removed (struct walk *w)
   return removed (dir_of (w, d - 1)->fd);
 }
 
-/* lv[depth] is read to its end: visit it in post-order and leave it.
-   Return WALK_STOP, 1 if the walk is over, or 0.  */
+/* lv[depth] is read to its end (or, if UNREAD, to a batch short enough
+   that its end is likely: see WALK_EARLY_END): visit it in post-order and
+   leave it.  Return WALK_STOP, 1 if the walk is over, or 0.  */
 static int
-leave (struct walk *w)
+leave (struct walk *w, bool unread)
 {
   size_t d = depth (w);
   if (d > 0 && dir_of (w, d - 1)->fd < 0)
@@ -874,12 +889,19 @@ leave (struct walk *w)
                           .st = &dir_of (w, d)->st,
                           .depth = d, .is_dir = true, .kept = l->kept,
                           .complete = !l->removed,
-                          .rescans = l->rescans };
+                          .rescans = l->rescans, .unread = unread };
   int action = call (w, &e, d ? d - 1 : 0, d ? name : NULL);
+  if (action == WALK_RESCAN && unread)
+    {
+      /* Not the end: read on.  */
+      l->short_batch = false;
+      return 0;
+    }
   if (action == WALK_RESCAN && (w->flags & WALK_REMOVING))
     {
       l->rescans++;
       l->removed = false;
+      l->short_batch = false;
       l->resume = 0;
       l->pos_ok = false;
       w->buf_pos = w->buf_len = 0;
@@ -1009,6 +1031,16 @@ unreadable (struct walk *w, int err)
    one it was in next), ended the walk, or was told to stop.  */
 enum batch { BATCH_READ, BATCH_LEFT, BATCH_OVER, BATCH_STOP };
 
+/* Leave lv[depth] (see leave) and say what next_batch did.  */
+static enum batch
+leave_batch (struct walk *w, bool unread)
+{
+  int ret = leave (w, unread);
+  if (ret == WALK_STOP)
+    return BATCH_STOP;
+  return ret == 1 || w->dirs.n == 0 ? BATCH_OVER : BATCH_LEFT;
+}
+
 /* The buffer is handled: read lv[depth]'s next batch, a removing walk's
    files handled first.  At the directory's end, or if it cannot be read
    (reported, unless it went with a removed subtree: see parent_removed),
@@ -1017,6 +1049,8 @@ static enum batch
 next_batch (struct walk *w)
 {
   struct level *l = &w->lv[depth (w)];
+  if (l->short_batch && !l->kept && (w->flags & WALK_EARLY_END))
+    return leave_batch (w, true);
   ssize_t n = read_batch (w);
   /* Removed, it fails to be read with ENOENT, or with EINVAL from the
      lseek on tmpfs: ENOENT is what it is.  */
@@ -1031,12 +1065,11 @@ next_batch (struct walk *w)
   if (n < 0 && !gone)
     l->kept++;
   if (n <= 0)
-    {
-      int ret = leave (w);
-      if (ret == WALK_STOP)
-        return BATCH_STOP;
-      return ret == 1 || w->dirs.n == 0 ? BATCH_OVER : BATCH_LEFT;
-    }
+    return leave_batch (w, false);
+  /* A file system fills the buffer as far as the directory goes; one
+     that stops short of it at other times (a network one) costs a
+     failed rmdir at most (see WALK_EARLY_END).  */
+  l->short_batch = (size_t) n <= WALK_BUFSIZE / 2;
   w->buf_len = n;
   w->buf_pos = 0;
   if (w->order && files_first (w) == WALK_STOP)
@@ -1103,7 +1136,11 @@ walk_tree (struct walk *w, int fd, const struct stat *st, size_t max_fds)
   w->lv = xnmalloc (w->nalloc, sizeof *w->lv);
   w->lv[0] = (struct level) { .pos_ok = true,
                               .linked = w->flags & WALK_FOLLOW_TOP };
+  /* The top directory's visit may have asked to be told of closes.  */
+  void (*closing) (int fd, void *arg) = w->dirs.closing;
+  void *closing_arg = w->dirs.closing_arg;
   walk_stack_init (&w->dirs, max_fds);
+  walk_on_closing (w, closing, closing_arg);
   walk_stack_push (&w->dirs, fd, st);
   w->buf = xmalloc (WALK_BUFSIZE);
   if ((w->flags & WALK_REMOVING) && !(w->flags & WALK_STAT))
@@ -1199,6 +1236,14 @@ walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
     action = walk_top_dir (&w, &e, &st, max_fds);
   free (w.path);
   return action == WALK_STOP ? WALK_STOP : 0;
+}
+
+void
+walk_on_closing (struct walk *w, void (*closing) (int fd, void *arg),
+                 void *arg)
+{
+  w->dirs.closing = closing;
+  w->dirs.closing_arg = arg;
 }
 
 const char *

@@ -111,7 +111,15 @@ enum
   /* NAME itself is followed if it is a symbolic link (cp -H, -L): it is
      visited as what it names, with followed set (a file) or walked (a
      directory).  */
-  WALK_FOLLOW_TOP = 1 << 5
+  WALK_FOLLOW_TOP = 1 << 5,
+  /* With WALK_REMOVING: a directory whose last batch of entries was well
+     short of the buffer, and that has no entry left in place, is visited
+     in post-order without the read that would find its end (unread set),
+     the call that read would cost on every directory.  A remover whose
+     removal of it fails with ENOTEMPTY returns WALK_RESCAN: the walker
+     then reads on from where it stopped, as if that visit had not been,
+     and visits it again at its real end.  */
+  WALK_EARLY_END = 1 << 6
 };
 
 /* What VISIT returns.  */
@@ -175,6 +183,9 @@ struct walk_entry
   unsigned long kept;
   bool complete;
   unsigned int rescans;
+  /* WALK_DIR_POST with WALK_EARLY_END: the end of the directory was not
+     read (see WALK_EARLY_END).  */
+  bool unread;
 };
 
 struct walk;
@@ -196,6 +207,13 @@ int walk_at (int dirfd, const char *name, int flags, const char *display,
    walk_at is walk_at_fds with WALK_MAX_FDS.  */
 int walk_at_fds (int dirfd, const char *name, int flags, size_t max_fds,
                  const char *display, walk_fn visit, void *arg);
+
+/* Have W call CLOSING (FD, ARG) before it closes the descriptor FD of a
+   directory still being walked, to hold fewer descriptors (see struct
+   walk_stack's closing); a visit that hands e->dirfd to another thread
+   sets it.  */
+void walk_on_closing (struct walk *w, void (*closing) (int fd, void *arg),
+                      void *arg);
 
 /* The path of the entry being visited: DISPLAY, then the names down to
    the entry, joined by '/'.  Built on the call; valid until the next
@@ -231,6 +249,12 @@ struct walk_stack
                            closed; low == n: none is */
   size_t max_fds;       /* at most this many open (2 at least) */
   size_t nalloc;
+  /* Called with a level's descriptor before it is closed other than
+     after the level's post-order visit (to make room, or the level is
+     lost): a caller that handed the descriptor to work still running
+     finishes that work first.  NULL: none.  */
+  void (*closing) (int fd, void *arg);
+  void *closing_arg;
 };
 
 /* Make S an empty stack holding at most MAX_FDS descriptors (2 if

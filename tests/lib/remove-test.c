@@ -4,7 +4,9 @@
    to and keeps LINK; -n removes nothing and says what it would; '.' and
    '..' are refused; -d without -r removes only an empty directory; -f
    spares a missing operand; -i asks before entering and removing, and
-   what the user keeps stays, with its ancestors.
+   what the user keeps stays, with its ancestors.  The unlinker removes
+   what is queued, in two threads, and keeps each failure for the
+   directory it was queued with.
 
    Output: TAP lines (tests/lib/tap.h).  What the removal writes on standard
    output and error, and the answers it reads, go through files of the
@@ -22,6 +24,7 @@
 #include "progname.h"
 #include "remove/removal.h"
 #include "remove/remover.h"
+#include "remove/unlinker.h"
 
 /* gnulib replaces these; the tests want glibc's own.  */
 #undef open
@@ -242,6 +245,67 @@ test_interactive (void)
   run (&o, "i", "");
 }
 
+/* The failures unlinker_failures gives: their names, joined.  */
+static void
+failed_name (const char *name, int err, void *arg)
+{
+  char *names = arg;
+  char one[64];
+  snprintf (one, sizeof one, "%s:%d ", name, err);
+  strcat (names, one);
+}
+
+static void
+test_unlinker (void)
+{
+  make_dir ("ul");
+  make_dir ("ul/a");
+  make_dir ("ul/b");
+  make_dir ("ul/b/sub");
+  char path[64];
+  for (int i = 0; i < 100; i++)
+    {
+      snprintf (path, sizeof path, "ul/%s/f%d", i % 2 ? "a" : "b", i);
+      make_file (path);
+    }
+  int a = open ("ul/a", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int b = open ("ul/b", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct unlinker *u = unlinker_start ();
+  if (!u || a < 0 || b < 0)
+    tap_die ("unlinker_start");
+  uint64_t last_a = 0;
+  for (int i = 0; i < 100; i++)
+    {
+      snprintf (path, sizeof path, "f%d", i);
+      uint64_t t = unlinker_add (u, i % 2 ? a : b, path, i % 2 ? 1 : 2);
+      if (i % 2)
+        last_a = t;
+    }
+  /* Gone already (no failure, not counted); a directory (EISDIR).  */
+  unlinker_add (u, b, "missing", 2);
+  unlinker_add (u, b, "sub", 2);
+  unlinker_wait (u, last_a);
+  tap_ok (rmdir ("ul/a") == 0, "unlinker_wait: every file queued up to "
+          "the ticket is removed");
+  unlinker_wait (u, UINT64_MAX);
+  char names[256] = "";
+  size_t n1 = unlinker_failures (u, 1, failed_name, names);
+  size_t n2 = unlinker_failures (u, 2, failed_name, names);
+  size_t again = unlinker_failures (u, UINT64_MAX, failed_name, names);
+  char want[64];
+  snprintf (want, sizeof want, "sub:%d ", EISDIR);
+  tap_ok (n1 == 0 && n2 == 1 && again == 0 && strcmp (names, want) == 0,
+          "unlinker_failures: the one failure, of its directory, once "
+          "(%s)", names);
+  tap_check_int ((long) unlinker_removed (u), 100,
+                 "unlinker_removed: the files removed, not the missing");
+  unlinker_stop (u);
+  close (a);
+  close (b);
+  tap_ok (rmdir ("ul/b/sub") == 0 && rmdir ("ul/b") == 0
+          && rmdir ("ul") == 0, "unlinker: nothing else removed");
+}
+
 int
 main (void)
 {
@@ -258,5 +322,6 @@ main (void)
   test_refusals ();
   test_dir_only ();
   test_interactive ();
+  test_unlinker ();
   return tap_done ();
 }

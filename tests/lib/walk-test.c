@@ -1,7 +1,8 @@
 /* walk-test.c -- the C test driver for lib/walk/walker.c: the order and types
    of the visits, skip and stop, descriptors bounded beyond PATH_MAX, entries
    replaced or moved during the walk, one file system, removal of wide
-   directories with and without rescans.
+   directories with and without rescans, the post-order before the end
+   is read (WALK_EARLY_END), the closes told (walk_on_closing).
 
    Every check prints "ok N - what" or "not ok N - what (detail)"; a skip
    prints "ok N - # SKIP why".  The last line is
@@ -1324,6 +1325,123 @@ test_stack (int at, const char *where)
   remove_all (at, "stk");
 }
 
+/* ------------------------------------------------------------------ */
+/* WALK_EARLY_END: a directory is visited in post-order before the read
+   of its end; a remover that finds it not empty has it read on.  */
+
+struct early
+{
+  int posts[2];          /* post-order visits of depth 0 and 1 */
+  bool first_unread;     /* the first one of depth 0 had unread, */
+  bool second_unread;    /* the second */
+  bool any_unread;
+  int late_visits;       /* visits of "late", made at that first one */
+};
+
+static int
+early_visit (struct walk *w, const struct walk_entry *e, void *arg)
+{
+  (void) w;
+  struct early *x = arg;
+  if (e->type == WALK_DIR)
+    return WALK_CONTINUE;
+  if (e->type != WALK_DIR_POST)
+    {
+      x->late_visits += strcmp (e->name, "late") == 0;
+      return unlinkat (e->dirfd, e->name, 0) == 0 ? WALK_REMOVED
+                                                  : WALK_CONTINUE;
+    }
+  x->any_unread |= e->unread;
+  if (e->depth == 0 && x->posts[0]++ == 0)
+    {
+      x->first_unread = e->unread;
+      xfile (e->fd, "late");
+    }
+  else if (e->depth == 0 && x->posts[0] == 2)
+    x->second_unread = e->unread;
+  else if (e->depth == 1)
+    x->posts[1]++;
+  if (unlinkat (e->dirfd, e->name, AT_REMOVEDIR) == 0)
+    return WALK_REMOVED;
+  /* As a remover: read on, or once again if entries may have been
+     missed (that finds "late" where the end was read already).  */
+  return errno == ENOTEMPTY && (e->unread
+                                || (!e->complete && e->rescans == 0))
+         ? WALK_RESCAN : WALK_CONTINUE;
+}
+
+static void
+test_early_end (int at, const char *where)
+{
+  for (int flag = 0; flag < 2; flag++)
+    {
+      xmkdir (at, "ee");
+      files (at, "ee", "f", 10);
+      xmkdir (at, "ee/sub");
+      files (at, "ee/sub", "g", 2);
+      struct early x = { 0 };
+      walk_at (at, "ee", WALK_REMOVING | (flag ? WALK_EARLY_END : 0), NULL,
+               early_visit, &x);
+      if (flag)
+        check (x.first_unread && !x.second_unread && x.late_visits == 1
+               && x.posts[0] == 3 && x.posts[1] == 1 && !exists (at, "ee"),
+               "%s: early end: post-order before the end is read; not "
+               "empty, read on to the end, read again, removed", where);
+      else
+        {
+          check (!x.any_unread && x.late_visits == 1 && x.posts[0] == 2
+                 && !exists (at, "ee"),
+                 "%s: without WALK_EARLY_END, no post-order is unread",
+                 where);
+        }
+      if (exists (at, "ee"))
+        remove_all (at, "ee");
+    }
+}
+
+/* walk_on_closing: every descriptor closed to hold fewer is told of
+   while still open.  */
+
+struct closing
+{
+  int calls, open;
+};
+
+static void
+closing_hook (int fd, void *arg)
+{
+  struct closing *c = arg;
+  c->calls++;
+  c->open += fcntl (fd, F_GETFD) >= 0;
+}
+
+static int
+closing_visit (struct walk *w, const struct walk_entry *e, void *arg)
+{
+  if (e->type == WALK_DIR)
+    {
+      if (e->depth == 0)
+        walk_on_closing (w, closing_hook, arg);
+      return WALK_CONTINUE;
+    }
+  return unlinkat (e->dirfd, e->name,
+                   e->type == WALK_DIR_POST ? AT_REMOVEDIR : 0) == 0
+         ? WALK_REMOVED : WALK_CONTINUE;
+}
+
+static void
+test_closing (int at, const char *where)
+{
+  chain (at, "cl", "d", 40, 1);
+  struct closing c = { 0 };
+  walk_at_fds (at, "cl", WALK_REMOVING, 4, NULL, closing_visit, &c);
+  check (c.calls >= 36 && c.open == c.calls && !exists (at, "cl"),
+         "%s: walk_on_closing: %d closes told, each while open", where,
+         c.calls);
+  if (exists (at, "cl"))
+    remove_all (at, "cl");
+}
+
 int
 main (void)
 {
@@ -1351,6 +1469,8 @@ main (void)
   test_wide (dfd, "disk", 2000);
   test_ino (dfd, "disk");
   test_stack (dfd, "disk");
+  test_early_end (dfd, "disk");
+  test_closing (dfd, "disk");
   if (sfd >= 0)
     {
       test_deep (sfd, "tmpfs", 3000);
@@ -1363,6 +1483,8 @@ main (void)
       test_wide (sfd, "tmpfs", 100000);
       test_ino (sfd, "tmpfs");
       test_stack (sfd, "tmpfs");
+      test_early_end (sfd, "tmpfs");
+      test_closing (sfd, "tmpfs");
     }
   else
     skip ("tmpfs: no /dev/shm");

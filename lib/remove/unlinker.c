@@ -1,0 +1,292 @@
+/* remove/unlinker.c -- files removed by a second thread; see
+   remove/unlinker.h.
+
+   The queue is a list of batches in the order of their tickets.  The
+   walk's thread fills one batch at a time without the lock and queues it
+   when it is full or waited for; the unlinker's thread, and the walk's
+   while it waits, claim the oldest batch not claimed yet.  Batches end
+   in any order, and leave the list from its head only when done, so that
+   every ticket below the head's first one is done.  */
+
+#include <config.h>
+
+#include "remove/unlinker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/calls.h"
+#include "xalloc.h"
+
+/* A batch: enough files that the lock and a wake-up are rare beside
+   their unlinkat calls, few enough that both threads get some of a
+   directory of a hundred files.  */
+enum { BATCH_FILES = 32, BATCH_NAMES = 32 * 64 };
+
+struct queued_file
+{
+  int dirfd;
+  unsigned int name;     /* offset in the batch's names */
+  uint64_t dir;
+};
+
+struct batch
+{
+  struct batch *next;
+  uint64_t first;        /* the ticket of file[0] */
+  unsigned int n;
+  unsigned int names_len;
+  bool done;
+  struct queued_file file[BATCH_FILES];
+  char names[BATCH_NAMES];
+};
+
+struct failure
+{
+  uint64_t dir;
+  int err;
+  char *name;
+};
+
+struct unlinker
+{
+  pthread_mutex_t lock;
+  pthread_cond_t work;     /* a batch to claim, or the end */
+  pthread_cond_t done;     /* a batch done */
+  pthread_t thread;
+  /* Under the lock: the batches queued and not done yet, oldest first;
+     the oldest one not claimed (NULL: none); the end asked for.  */
+  struct batch *head, *tail, *unclaimed;
+  bool stopping;
+  uintmax_t removed;
+  struct failure *failures;
+  size_t nfailures, failures_alloc;
+  /* The walk's thread's alone: the batch it fills, the next ticket.  */
+  struct batch *filling;
+  uint64_t next_ticket;
+};
+
+/* unlinkat, EINTR retried: on a network or FUSE file system a signal
+   can interrupt the call, which then removed nothing.  */
+static int
+unlink_retry (int dirfd, const char *name)
+{
+  int ret;
+  while ((ret = sys_unlinkat (dirfd, name, 0)) == -EINTR)
+    continue;
+  return ret;
+}
+
+/* Keep the failure of file I of B (U locked).  */
+static void
+keep_failure (struct unlinker *u, const struct batch *b, unsigned int i,
+              int err)
+{
+  if (u->nfailures == u->failures_alloc)
+    u->failures = x2nrealloc (u->failures, &u->failures_alloc,
+                              sizeof *u->failures);
+  u->failures[u->nfailures++] = (struct failure) {
+    .dir = b->file[i].dir, .err = err,
+    .name = xstrdup (b->names + b->file[i].name) };
+}
+
+/* Remove the files of B, claimed by this thread; called and returning
+   with U locked.  */
+static void
+run_batch (struct unlinker *u, struct batch *b)
+{
+  pthread_mutex_unlock (&u->lock);
+  int err[BATCH_FILES];
+  unsigned int removed = 0;
+  for (unsigned int i = 0; i < b->n; i++)
+    {
+      int ret = unlink_retry (b->file[i].dirfd, b->names + b->file[i].name);
+      err[i] = ret == -ENOENT ? 0 : -ret;
+      removed += ret == 0;
+    }
+  pthread_mutex_lock (&u->lock);
+  u->removed += removed;
+  for (unsigned int i = 0; i < b->n; i++)
+    if (err[i])
+      keep_failure (u, b, i, err[i]);
+  b->done = true;
+  while (u->head && u->head->done)
+    {
+      struct batch *old = u->head;
+      u->head = old->next;
+      free (old);
+    }
+  if (!u->head)
+    u->tail = NULL;
+  pthread_cond_broadcast (&u->done);
+}
+
+/* The oldest batch not claimed, now claimed (U locked).  */
+static struct batch *
+claim (struct unlinker *u)
+{
+  struct batch *b = u->unclaimed;
+  u->unclaimed = b->next;
+  return b;
+}
+
+static void *
+unlinker_thread (void *arg)
+{
+  struct unlinker *u = arg;
+  pthread_mutex_lock (&u->lock);
+  for (;;)
+    {
+      while (!u->unclaimed && !u->stopping)
+        pthread_cond_wait (&u->work, &u->lock);
+      if (!u->unclaimed)
+        break;
+      run_batch (u, claim (u));
+    }
+  pthread_mutex_unlock (&u->lock);
+  return NULL;
+}
+
+struct unlinker *
+unlinker_start (void)
+{
+  struct unlinker *u = xzalloc (sizeof *u);
+  pthread_mutex_init (&u->lock, NULL);
+  pthread_cond_init (&u->work, NULL);
+  pthread_cond_init (&u->done, NULL);
+  /* Signals stay the walk's thread's: its handlers run there, as they
+     did before the unlinker.  */
+  sigset_t all, old;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  int err = pthread_create (&u->thread, NULL, unlinker_thread, u);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (err == 0)
+    return u;
+  pthread_cond_destroy (&u->done);
+  pthread_cond_destroy (&u->work);
+  pthread_mutex_destroy (&u->lock);
+  free (u);
+  return NULL;
+}
+
+/* Queue the batch being filled.  */
+static void
+queue_filling (struct unlinker *u)
+{
+  struct batch *b = u->filling;
+  u->filling = NULL;
+  pthread_mutex_lock (&u->lock);
+  if (u->tail)
+    u->tail->next = b;
+  else
+    u->head = b;
+  u->tail = b;
+  if (!u->unclaimed)
+    u->unclaimed = b;
+  pthread_cond_signal (&u->work);
+  pthread_mutex_unlock (&u->lock);
+}
+
+uint64_t
+unlinker_add (struct unlinker *u, int dirfd, const char *name, uint64_t dir)
+{
+  size_t len = strlen (name) + 1;
+  struct batch *b = u->filling;
+  if (b && (b->n == BATCH_FILES || BATCH_NAMES - b->names_len < len))
+    {
+      queue_filling (u);
+      b = NULL;
+    }
+  if (!b)
+    {
+      b = u->filling = xmalloc (sizeof *b);
+      b->next = NULL;
+      b->first = u->next_ticket;
+      b->n = b->names_len = 0;
+      b->done = false;
+    }
+  memcpy (b->names + b->names_len, name, len);
+  b->file[b->n++] = (struct queued_file) { .dirfd = dirfd,
+                                           .name = b->names_len,
+                                           .dir = dir };
+  b->names_len += len;
+  return u->next_ticket++;
+}
+
+void
+unlinker_wait (struct unlinker *u, uint64_t ticket)
+{
+  if (u->filling && u->filling->first <= ticket)
+    queue_filling (u);
+  pthread_mutex_lock (&u->lock);
+  /* Every ticket below the head's first is done.  */
+  while (u->head && u->head->first <= ticket)
+    {
+      if (u->unclaimed && u->unclaimed->first <= ticket)
+        run_batch (u, claim (u));
+      else
+        pthread_cond_wait (&u->done, &u->lock);
+    }
+  pthread_mutex_unlock (&u->lock);
+}
+
+size_t
+unlinker_failures (struct unlinker *u, uint64_t dir,
+                   void (*failed) (const char *name, int err, void *arg),
+                   void *arg)
+{
+  struct failure *mine = NULL;
+  size_t n = 0, alloc = 0;
+  pthread_mutex_lock (&u->lock);
+  size_t kept = 0;
+  for (size_t i = 0; i < u->nfailures; i++)
+    if (dir == UINT64_MAX || u->failures[i].dir == dir)
+      {
+        if (n == alloc)
+          mine = x2nrealloc (mine, &alloc, sizeof *mine);
+        mine[n++] = u->failures[i];
+      }
+    else
+      u->failures[kept++] = u->failures[i];
+  u->nfailures = kept;
+  pthread_mutex_unlock (&u->lock);
+  for (size_t i = 0; i < n; i++)
+    {
+      failed (mine[i].name, mine[i].err, arg);
+      free (mine[i].name);
+    }
+  free (mine);
+  return n;
+}
+
+uintmax_t
+unlinker_removed (struct unlinker *u)
+{
+  pthread_mutex_lock (&u->lock);
+  uintmax_t removed = u->removed;
+  pthread_mutex_unlock (&u->lock);
+  return removed;
+}
+
+void
+unlinker_stop (struct unlinker *u)
+{
+  unlinker_wait (u, UINT64_MAX);
+  pthread_mutex_lock (&u->lock);
+  u->stopping = true;
+  pthread_cond_signal (&u->work);
+  pthread_mutex_unlock (&u->lock);
+  pthread_join (u->thread, NULL);
+  for (size_t i = 0; i < u->nfailures; i++)
+    free (u->failures[i].name);
+  free (u->failures);
+  pthread_cond_destroy (&u->done);
+  pthread_cond_destroy (&u->work);
+  pthread_mutex_destroy (&u->lock);
+  free (u);
+}
