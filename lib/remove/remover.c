@@ -173,9 +173,13 @@ remove_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
         }
       return WALK_REMOVED;
     }
-  /* Its end was not read, or entries may have been missed while others
-     were removed: read on, or again.  */
-  if ((ret == -ENOTEMPTY || ret == -EEXIST) && (e->unread || again))
+  /* Its end was not read: read on (entries there are removed even if
+     the directory cannot be), and try again at the end.  */
+  if (e->unread)
+    return WALK_RESCAN;
+  /* Entries may have been missed while others were removed: read it
+     again.  */
+  if ((ret == -ENOTEMPTY || ret == -EEXIST) && again)
     return WALK_RESCAN;
   /* LINK/ was emptied, and the link is not a directory: the link stays.
      -f takes ENOTDIR for a missing operand, as rm -f does.  */

@@ -116,9 +116,9 @@ enum
      short of the buffer, and that has no entry left in place, is visited
      in post-order without the read that would find its end (unread set),
      the call that read would cost on every directory.  A remover whose
-     removal of it fails with ENOTEMPTY returns WALK_RESCAN: the walker
-     then reads on from where it stopped, as if that visit had not been,
-     and visits it again at its real end.  */
+     removal of it fails (ENOTEMPTY: there is more) returns WALK_RESCAN:
+     the walker then reads on from where it stopped, as if that visit had
+     not been, and visits it again at its real end.  */
   WALK_EARLY_END = 1 << 6
 };
 
