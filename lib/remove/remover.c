@@ -123,6 +123,9 @@ queue_file (struct removal *r, const struct walk_entry *e)
   struct remove_dir *ds = removal_dir (r, e->depth - 1);
   ds->queued = true;
   ds->ticket = unlinker_add (r->unlinker, e->dirfd, e->name, ds->key);
+  /* The progress line moves in a wide directory too.  */
+  if (r->progress && (ds->ticket & 1023) == 1023)
+    removal_count_unlinked (r);
   return WALK_REMOVED;
 }
 
