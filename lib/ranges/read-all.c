@@ -5,10 +5,9 @@
 
 #include "ranges/read-all.h"
 
-#include <errno.h>
 #include <stdlib.h>
 
-#include "sys/calls.h"
+#include "sys/readwait.h"
 #include "xalloc.h"
 
 int
@@ -21,9 +20,7 @@ nc_read_all (int fd, unsigned char **buf, size_t *len)
     {
       if (alloc - n < 4096)
         *buf = xpalloc (*buf, &alloc, 65536, -1, 1);
-      ssize_t got = sys_read (fd, *buf + n, alloc - n);
-      if (got == -EINTR)
-        continue;
+      ssize_t got = read_wait (fd, *buf + n, alloc - n);
       if (got < 0)
         {
           free (*buf);

@@ -7,8 +7,9 @@
 #include <stddef.h>
 
 /* Read FD to its end into *BUF (xmalloc'd, never NULL), its length in
-   *LEN, EINTR retried: 0, or the -errno of the read that failed (*BUF
-   then freed and NULL).  */
+   *LEN, by sys/readwait.h's reads (EINTR retried, EAGAIN waited out):
+   0, or the -errno of the read or the wait that failed (*BUF then freed
+   and NULL).  */
 int nc_read_all (int fd, unsigned char **buf, size_t *len);
 
 #endif

@@ -6,12 +6,11 @@
 #include "ranges/stream.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 
 #include "error.h"
 #include "ranges/dumpfmt.h"
-#include "sys/calls.h"
+#include "sys/readwait.h"
 
 void
 stream_init (struct stream_reader *s, int fd, const char *name)
@@ -24,21 +23,13 @@ stream_init (struct stream_reader *s, int fd, const char *name)
 static size_t
 read_some (struct stream_reader *s, void *buf, size_t n)
 {
-  for (;;)
-    {
-      ssize_t got = sys_read (s->fd, buf, n);
-      if (got >= 0)
-        return got;
-      if (got == -EAGAIN)
-        {
-          struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
-          int ret = sys_ppoll (&pfd, 1, NULL, NULL);
-          if (ret < 0 && ret != -EINTR)
-            error (EXIT_FAILURE, -ret, "error waiting for %s", s->name);
-        }
-      else if (got != -EINTR)
-        error (EXIT_FAILURE, (int) -got, "error reading %s", s->name);
-    }
+  ssize_t got = read_wait (s->fd, buf, n);
+  /* -ENOMEM is the wait's failure (sys/readwait.h).  */
+  if (got == -ENOMEM)
+    error (EXIT_FAILURE, ENOMEM, "error waiting for %s", s->name);
+  if (got < 0)
+    error (EXIT_FAILURE, (int) -got, "error reading %s", s->name);
+  return got;
 }
 
 size_t

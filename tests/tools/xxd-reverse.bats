@@ -297,3 +297,67 @@ xxd_on_tmpfs() {
   run pwritev-patch --from-xxd -c 257 f
   assert_failure 2
 }
+
+# python3 -c NONBLOCK_EXEC COMMAND...: COMMAND run with its standard
+# input, the read end of a pipe, made O_NONBLOCK (a flag of the pipe's
+# open file description, which only this end shares).
+NONBLOCK_EXEC='import fcntl, os, sys
+fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execvp(sys.argv[1], sys.argv[1:])'
+
+# python3 -c DRIP_FEED FILE...: each FILE written to standard output, a
+# pipe, 0.3 s after the reader has drained what came before (FIONREAD
+# 0): its reads in between find the pipe empty, however slowly it
+# started.
+DRIP_FEED='import fcntl, sys, termios, time
+for name in sys.argv[1:]:
+    while int.from_bytes(fcntl.ioctl(1, termios.FIONREAD, bytes(4)),
+                         sys.byteorder):
+        time.sleep(0.01)
+    time.sleep(0.3)
+    with open(name, "rb") as f:
+        sys.stdout.buffer.write(f.read())
+    sys.stdout.buffer.flush()'
+
+# The dump of two patches of abcdef, in two pieces for DRIP_FEED.
+two_piece_dump() {
+  printf '00000001: 5859\n' >dump1
+  printf '00000004: 5a\n' >dump2
+  printf 'abcdef' >f
+}
+
+@test "--from-xxd from a non-blocking pipe: waits for a slow writer" {
+  require_cmd python3
+  two_piece_dump
+  python3 -c "$DRIP_FEED" dump1 dump2 \
+    | python3 -c "$NONBLOCK_EXEC" pwritev-patch --from-xxd f 2>err
+  assert_equal "$(cat err)" ""
+  assert_equal "$(cat f)" aXYdZf
+}
+
+@test "--from-xxd from a non-blocking pipe: the wait is ppoll's" {
+  require_strace
+  require_cmd python3
+  two_piece_dump
+  python3 -c "$DRIP_FEED" dump1 dump2 \
+    | strace -f -o log -e trace=ppoll,read \
+      python3 -c "$NONBLOCK_EXEC" pwritev-patch --from-xxd f
+  assert_equal "$(cat f)" aXYdZf
+  run grep -c '^[0-9]* *read(0, .*= -1 EAGAIN' log
+  assert_success
+  run grep -c '^[0-9]* *ppoll(\[{fd=0, events=POLLIN}\], 1, NULL' log
+  assert_success
+}
+
+@test "preadv-dump | pwritev-patch --from-xxd, each from a non-blocking pipe" {
+  require_cmd python3
+  make_random g 5000
+  head -c 5000 /dev/zero >f
+  head -c 3000 g >g1
+  tail -c +3001 g >g2
+  python3 -c "$DRIP_FEED" g1 g2 \
+    | python3 -c "$NONBLOCK_EXEC" preadv-dump 2>err \
+    | python3 -c "$NONBLOCK_EXEC" pwritev-patch --from-xxd f 2>>err
+  assert_equal "$(cat err)" ""
+  assert_same g f
+}
