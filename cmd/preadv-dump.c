@@ -400,10 +400,16 @@ check_range_operand (const char *arg)
   parse_range (arg, &nr, 0);
 }
 
-/* The options of CTX: the last of -f, -p, -b, -e and -i says the format,
+/* The option context, reachable from here until the exit: a usage
+   error, or a FILE that cannot be opened or read, ends the process
+   inside a function main calls, where LeakSanitizer would otherwise
+   count what only main's frame held as leaked.  */
+static poptContext ctx;
+
+/* The options of ctx: the last of -f, -p, -b, -e and -i says the format,
    as the last of xxd's does.  */
 static void
-parse_options (poptContext ctx)
+parse_options (void)
 {
   int rc;
   while ((rc = cli_next_option_operands (ctx, check_range_operand)) >= 0)
@@ -442,11 +448,11 @@ start_output (size_t n)
   unit = dump_start (&opt);
 }
 
-/* The ranges of the operands of CTX and of --ranges-from (in LIST), all
+/* The ranges of the operands of ctx and of --ranges-from (in LIST), all
    checked before anything is read, *N of them; with none, the whole
    file.  */
 static struct range *
-get_ranges (poptContext ctx, struct range_list *list, size_t *n)
+get_ranges (struct range_list *list, size_t *n)
 {
   const char **args = poptGetArgs (ctx);
   size_t nargs = 0;
@@ -535,9 +541,8 @@ int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
-  poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... [FILE [RANGE]...]");
-  parse_options (ctx);
+  ctx = cli_context (argc, argv, options, "[OPTION]... [FILE [RANGE]...]");
+  parse_options ();
   file = poptGetArg (ctx);
   if (!file)
     file = "-";
@@ -555,7 +560,7 @@ main (int argc, char **argv)
   int rw_flags = (nowait ? RWF_NOWAIT : 0) | (hipri ? RWF_HIPRI : 0);
   size_t n;
   struct range_list list;
-  struct range *r = get_ranges (ctx, &list, &n);
+  struct range *r = get_ranges (&list, &n);
   xxd_parse_seek (seek_arg, len_arg, &seek);
   start_output (seek_arg || len_arg ? 1 : n);
   mode_t mode;

@@ -10,7 +10,8 @@
    without a gap go out together, one pwritev (or one WRITEV SQE) whose
    iovecs gather them; bytes between patches are never written.  All or
    nothing, also when a write fails: ranges/patch-write.h, which writes
-   them.  */
+   them.  Runs on one file take turns, by a lock taken before its
+   journal is looked at: ranges/patch-lock.h.  */
 
 #include <config.h>
 
@@ -29,6 +30,7 @@
 #include "progname.h"
 #include "ranges/journal.h"
 #include "ranges/operands.h"
+#include "ranges/patch-lock.h"
 #include "ranges/patch-show.h"
 #include "ranges/patch-write.h"
 #include "ranges/read-all.h"
@@ -57,6 +59,7 @@ static int dump_cols = NC_XXD_DEFAULT_COLS;
 static int64_t dump_base;
 static int journal = -1;        /* -1: as --sync says */
 static int recover;
+static int wait_lock;
 
 enum { OPT_ENGINE = 1, OPT_COLS, OPT_SEEK };
 
@@ -88,6 +91,9 @@ static struct poptOption tool_options[] = {
     "put back the old bytes of FILE's journal, if an interrupted patch "
     "left one, and write nothing else (every run on FILE does that "
     "first)", NULL },
+  { "wait", '\0', POPT_ARG_NONE, &wait_lock, 0,
+    "if another pwritev-patch is on FILE, wait for its end instead of "
+    "failing", NULL },
   { "from-xxd", '\0', POPT_ARG_NONE, &from_xxd, 0,
     "the patches are an xxd dump, read from DUMP or standard input as "
     "xxd -r reads it (FILE grows where the dump goes past its end)", NULL },
@@ -116,7 +122,7 @@ static struct poptOption options[] = {
     "and FILE is as it was; with --journal (or --sync), also after a "
     "crash, once the next run on FILE has found the journal.\n"
     "Exit status: 0 success, 1 failure, 2 usage error (overlapping patches "
-    "too).\n\nOptions:", NULL },
+    "too) or FILE locked by another run.\n\nOptions:", NULL },
   CLI_COMMON_OPTIONS
 };
 
@@ -297,9 +303,21 @@ stat_file (struct stat *st)
     error (EXIT_FAILURE, -ret, "cannot stat %s", quote_file (plan.file));
 }
 
-/* Open FILE into plan.fd, its status in *ST, after putting back what a
-   journal left there says; return whether its size is known, and store
-   it in *SIZE.  A patch past the end is a failure without --extend.  */
+/* Lock plan.fd against other runs on FILE (ranges/patch-lock.h), for
+   reading only under --dry-run.  */
+static void
+lock_file (void)
+{
+  int err = nc_patch_lock (plan.fd, plan.file, !dry_run, wait_lock);
+  if (err < 0 && debug)
+    error (0, -err, "%s: not locked against other runs",
+           quote_file (plan.file));
+}
+
+/* Open FILE into plan.fd and lock it, its status in *ST, after putting
+   back what a journal left there says; return whether its size is
+   known, and store it in *SIZE.  A patch past the end is a failure
+   without --extend.  */
 static bool
 open_file (struct stat *st, uint64_t *size)
 {
@@ -309,6 +327,9 @@ open_file (struct stat *st, uint64_t *size)
   if (fd < 0)
     error (EXIT_FAILURE, -fd, "cannot open %s", quote_file (file));
   plan.fd = fd;
+  /* Before the journal is looked at, and the status taken: a run waited
+     for may have changed both.  */
+  lock_file ();
   stat_file (st);
   /* Only a regular file has a journal: --journal refuses others.  */
   if (S_ISREG (st->st_mode))
@@ -364,9 +385,14 @@ parse_seek (const char *arg)
   return negative ? -(int64_t) v : (int64_t) v;
 }
 
-/* The option of CTX whose val is OPT, and whose argument is in CTX.  */
+/* The option context, reachable from here until the exit: every check
+   that fails ends the process through error(), where LeakSanitizer
+   would otherwise count what only main's frame held as leaked.  */
+static poptContext ctx;
+
+/* The option whose val is OPT, and whose argument is in ctx.  */
 static void
-option_argument (poptContext ctx, int opt)
+option_argument (int opt)
 {
   char *arg = poptGetOptArg (ctx);
   if (opt == OPT_ENGINE)
@@ -381,12 +407,12 @@ option_argument (poptContext ctx, int opt)
 
 /* The options, and FILE, the first operand, into plan.file.  */
 static void
-parse_options (poptContext ctx)
+parse_options (void)
 {
   int opt;
   while ((opt = cli_next_option_operands (ctx, check_patch_operand)) >= 0)
     if (opt > 0)
-      option_argument (ctx, opt);
+      option_argument (opt);
   plan.file = poptGetArg (ctx);
   if (!plan.file)
     cli_usage_error ("missing file operand");
@@ -515,11 +541,11 @@ int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
-  poptContext ctx = cli_context (argc, argv, options,
-                                 "[OPTION]... FILE PATCH...\n"
-                                 "  or:  pwritev-patch --from-xxd [OPTION]... "
-                                 "FILE [DUMP]");
-  parse_options (ctx);
+  ctx = cli_context (argc, argv, options,
+                     "[OPTION]... FILE PATCH...\n"
+                     "  or:  pwritev-patch --from-xxd [OPTION]... "
+                     "FILE [DUMP]");
+  parse_options ();
   read_patches (poptGetArgs (ctx));
   sort_patches ();
   struct stat st;

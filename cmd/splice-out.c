@@ -50,11 +50,17 @@ static struct poptOption options[] = {
   CLI_COMMON_OPTIONS
 };
 
+/* The option context, reachable from here until the exit: a FILE that
+   cannot be created or written ends the process through error(), where
+   LeakSanitizer would otherwise count what only main's frame held as
+   leaked.  */
+static poptContext ctx;
+
 int
 main (int argc, char **argv)
 {
   cli_init (argc, argv);
-  poptContext ctx = cli_context (argc, argv, options, "[OPTION]... FILE");
+  ctx = cli_context (argc, argv, options, "[OPTION]... FILE");
   const char *file = cli_file_operand (ctx, NULL);
   cli_no_more_operands (ctx);
   if (append && offset_arg)

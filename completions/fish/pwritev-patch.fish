@@ -13,6 +13,7 @@ complete -c pwritev-patch -l debug -d 'tell on standard error which engine wrote
 complete -c pwritev-patch -l journal -d 'keep the bytes the patches replace in a journal beside FILE, synced before the first write'
 complete -c pwritev-patch -l no-journal -d 'keep no journal, also with --sync'
 complete -c pwritev-patch -l recover -d 'put back the old bytes of FILE\'s journal, if an interrupted patch left one, and write nothing else'
+complete -c pwritev-patch -l wait -d 'if another pwritev-patch is on FILE, wait for its end instead of failing'
 complete -c pwritev-patch -l from-xxd -d 'the patches are an xxd dump, read from DUMP or standard input as xxd -r reads it'
 complete -c pwritev-patch -s p -d '--from-xxd: a plain dump (xxd -p): hex digits only, from offset 0'
 complete -c pwritev-patch -l plain -d '--from-xxd: a plain dump (xxd -p): hex digits only, from offset 0'

@@ -781,6 +781,15 @@ sys_ioctl (int fd, unsigned long request, unsigned long arg)
   return nc_syscall3 (NC_SYS_ioctl, fd, request, arg);
 }
 
+/* int fcntl (int fd, int cmd, struct flock *lock);  */
+int
+sys_fcntl_lock (int fd, int cmd, struct flock *lock)
+{
+  /* With a 64-bit off_t (above), struct flock is the kernel's flock64,
+     which fcntl64 takes, and which the F_OFD_* commands require.  */
+  return nc_syscall3 (NC_SYS_fcntl, fd, cmd, lock);
+}
+
 /* --- io_uring rings -------------------------------------------------- */
 
 /* int io_uring_setup (u32 entries, struct io_uring_params *p);  */

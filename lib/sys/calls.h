@@ -234,6 +234,9 @@ int sys_fremovexattr (int fd, const char *name);
 /* Descriptor control.  */
 int sys_fcntl (int fd, int cmd, long arg);
 int sys_ioctl (int fd, unsigned long request, unsigned long arg);
+/* The record locks of fcntl: F_OFD_SETLK, F_OFD_SETLKW, F_OFD_GETLK
+   (Linux 3.15) and their POSIX forms, on *LOCK.  */
+int sys_fcntl_lock (int fd, int cmd, struct flock *lock);
 
 /* io_uring rings (lib/sys/uring.c is their one user).  sys_io_uring_enter is
    the form without a signal mask: see sys/calls.c.  */

@@ -43,16 +43,18 @@ assert_old_or_new() {
 }
 
 # recover ROUND: the recovery, itself killed at its Nth CALL now and
-# then, and then run again.
+# then, and then run again.  It waits for the killed run's lock: timeout
+# -s KILL kills its own process group too, so it returns while the run it
+# killed may still be ending, its last write under way.
 recover() {
   local calls=(pwritev fsync unlinkat ftruncate) call
   if ((RANDOM % 4 == 0)); then
     call=${calls[RANDOM % 4]}
     strace -o /dev/null -e "trace=$call" \
       -e "inject=$call:signal=KILL:when=$((RANDOM % 8 + 1))" \
-      "$NC_BINDIR/pwritev-patch" --recover f 2>/dev/null || true
+      "$NC_BINDIR/pwritev-patch" --recover --wait f 2>/dev/null || true
   fi
-  command pwritev-patch --recover f 2>/dev/null \
+  command pwritev-patch --recover --wait f 2>/dev/null \
     || fail "seed $SEED round $1: --recover failed"
 }
 
