@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # call-fallback.bats -- the calls with a fallback, made missing (ENOSYS)
 # or refused as by a seccomp filter (EPERM) with strace -e inject:
-# renameat2, by which xcp puts a copy over a name, gives way to renameat.
-# The copy is then the one made without injection, and the trace shows
-# the calls that made it.  Where renameat
+# renameat2, by which xcp puts a copy over a name, gives way to renameat;
+# preadv and pwritev, by which the read/write engine reads and writes at
+# an offset, to pread and pwrite.  The copy is then the one made without
+# injection, and the trace shows the calls that made it.  Where renameat
 # is refused too, nothing replaces a name in one step: the name is left
 # as it was, no temporary name stays, and xcp fails.
 
@@ -76,6 +77,12 @@ as_without() {
   assert_equal "$stderr" ""
   assert_equal "$(cd got && tree_state)" "$(cd ref && tree_state)"
   no_tmp got
+}
+
+# in_trace REGEX: a line of $TRACE matches the extended REGEX.
+in_trace() {
+  grep -Eq -- "$1" "$TRACE" \
+    || fail "no line like '$1' in the trace: $(cat "$TRACE")"
 }
 
 # renamed_by_renameat ERR: the trace shows renameat2 failing with ERR and
@@ -179,4 +186,55 @@ LINKED='mkdir d; echo x >d/a; echo y >d/b'
   assert_equal "$stderr" "xcp: cannot create symbolic link 'd/l': renameat2 is not in this kernel (Linux 3.15 or later)"
   left_whole EPERM "$SPECIAL" -rP "$SRC/l" d/l
   assert_equal "$stderr" "xcp: cannot create symbolic link 'd/l': renameat2: refused (seccomp?)"
+}
+
+# The read/write engine reads or writes at an offset: splice-in's input
+# with --offset, splice-out's output with --offset, xcp's with
+# --sparse=always.  splice-in writing to an O_APPEND output takes that
+# engine from the start; splice-out is brought to it by the failures of
+# copy_file_range and splice.
+
+@test "preadv missing or refused: splice-in --offset reads by pread" {
+  local err
+  printf '0123456789\n' >in
+  for err in ENOSYS EPERM; do
+    : >out
+    traced preadv "$err" sh -c 'splice-in --offset 3 in >>out'
+    assert_success
+    assert_equal "$stderr" ""
+    assert_equal "$(cat out)" 3456789
+    in_trace "^[0-9]+ +preadv\\(.*, 3\\) = -1 $err .*\\(INJECTED\\)$"
+    in_trace '^[0-9]+ +pread64\([0-9]+, "3456789\\n", [0-9]+, 3\) = 8$'
+  done
+}
+
+@test "pwritev missing or refused: splice-out --offset writes by pwrite" {
+  local err
+  printf '0123456789\n' >in
+  for err in ENOSYS EPERM; do
+    printf abcdefghij >f
+    traced copy_file_range,splice,pwritev "$err" \
+      sh -c 'splice-out --offset 3 f <in'
+    assert_success
+    assert_equal "$stderr" ""
+    assert_equal "$(cat f)" abc0123456789
+    in_trace "^[0-9]+ +pwritev\\(.*, 3\\) = -1 $err .*\\(INJECTED\\)$"
+    in_trace '^[0-9]+ +pwrite64\([0-9]+, "0123456789\\n", 11, 3\) = 11$'
+  done
+}
+
+@test "preadv and pwritev missing or refused: xcp --sparse=always by pread and pwrite" {
+  local err
+  for err in ENOSYS EPERM; do
+    rm -f dst
+    traced preadv,pwritev "$err" xcp --sparse=always "$SRC/f" dst
+    assert_success
+    assert_equal "$stderr" ""
+    cmp "$SRC/f" dst
+    # Each asked once: the copy goes on with the call that answered.
+    assert_equal "$(grep -c ' preadv(' "$TRACE")" 1
+    assert_equal "$(grep -c ' pwritev(' "$TRACE")" 1
+    in_trace '^[0-9]+ +pread64\([0-9]+, .*, 0\) = 70000$'
+    in_trace '^[0-9]+ +pwrite64\([0-9]+, .*, 0\) = [0-9]+$'
+  done
 }
