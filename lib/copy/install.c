@@ -360,9 +360,10 @@ install_tmp_forget (void)
 /* --- renames ------------------------------------------------------- */
 
 /* renameat as the C library makes it: the renameat call where the
-   architecture has one, for a kernel without renameat2 (before 3.15) or
-   a seccomp filter that refuses it (most container profiles of that time
-   knew renameat alone).  Both replace NEW in one step.  */
+   architecture has one (elsewhere renameat2 again), for a kernel without
+   renameat2 (before 3.15) or a seccomp filter that refuses it and knows
+   renameat (one written before renameat2 was).  Without flags, both
+   replace NEW in one step.  */
 static int
 renameat_of_libc (int dirfd, const char *old, const char *new)
 {
@@ -381,7 +382,7 @@ rename_over (int dirfd, const char *old, const char *new)
   int ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, old, dirfd, new, 0));
   if (ret != -ENOSYS && ret != -EPERM)
     return ret;
-  int again = renameat_of_libc (dirfd, old, new);
+  int again = SYS_RETRY_EINTR (renameat_of_libc (dirfd, old, new));
   return again == -ENOSYS || again == -EPERM ? ret : again;
 }
 
