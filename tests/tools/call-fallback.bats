@@ -25,6 +25,8 @@ setup() {
   SRC=$BATS_TEST_TMPDIR/s
   LINKS=$BATS_TEST_TMPDIR/h
   TRACE=$BATS_TEST_TMPDIR/trace
+  # What xcp runs under: nothing, or enosys-exec's filter.
+  WRAP=()
 }
 
 # traced CALLS ERR CMD...: run CMD with every call of CALLS (a list with
@@ -61,17 +63,19 @@ no_tmp() {
 }
 
 # as_without ERR PREP XCP-ARG...: in ./ref, the shell command PREP then
-# xcp XCP-ARG...; in ./got the same, with renameat2 failing with ERR:
-# both succeed quietly and leave the same files, and no temporary name.
+# xcp XCP-ARG... (under WRAP); in ./got the same, with renameat2 failing
+# with ERR: both succeed quietly and leave the same files, and no
+# temporary name.
 as_without() {
   local err=$1 prep=$2
   shift 2
   rm -rf ref got
   mkdir ref got
-  (cd ref && eval "$prep" && xcp "$@") || fail "xcp $* failed untraced"
+  (cd ref && eval "$prep" && "${WRAP[@]}" xcp "$@") \
+    || fail "xcp $* failed untraced"
   cd got || return 1
   eval "$prep"
-  traced renameat2 "$err" xcp "$@"
+  traced renameat2 "$err" "${WRAP[@]}" xcp "$@"
   cd "$BATS_TEST_TMPDIR" || return 1
   assert_success
   assert_equal "$stderr" ""
@@ -95,9 +99,10 @@ renamed_by_renameat() {
   assert_equal "$made" "$asked"
 }
 
-# left_whole ERR PREP XCP-ARG...: in ./got, PREP then xcp XCP-ARG... with
-# renameat2 and renameat failing with ERR: xcp fails with status 1, the
-# files are as PREP left them, and no temporary name stays.
+# left_whole ERR PREP XCP-ARG...: in ./got, PREP then xcp XCP-ARG...
+# (under WRAP) with renameat2 and renameat failing with ERR: xcp fails
+# with status 1, the files are as PREP left them, and no temporary name
+# stays.
 left_whole() {
   local err=$1 prep=$2 before
   shift 2
@@ -106,7 +111,7 @@ left_whole() {
   cd got || return 1
   eval "$prep"
   before=$(tree_state)
-  traced renameat2,renameat "$err" xcp "$@"
+  traced renameat2,renameat "$err" "${WRAP[@]}" xcp "$@"
   assert_failure 1
   assert_equal "$(tree_state)" "$before"
   cd "$BATS_TEST_TMPDIR" || return 1
@@ -131,6 +136,21 @@ LINKED='mkdir d; echo x >d/a; echo y >d/b'
   for err in ENOSYS EPERM; do
     as_without "$err" "$OVER" "$SRC/f" dst
     renamed_by_renameat "$err"
+  done
+}
+
+@test "renameat2 missing or refused, no O_TMPFILE: the temporary name renamed by renameat" {
+  local err
+  WRAP=("${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/enosys-exec"
+    o_tmpfile:EOPNOTSUPP)
+  require_helper "${WRAP[0]}"
+  for err in ENOSYS EPERM; do
+    as_without "$err" : "$SRC/f" dst
+    renamed_by_renameat "$err"
+    as_without "$err" "$OVER" "$SRC/f" dst
+    renamed_by_renameat "$err"
+    left_whole "$err" : "$SRC/f" dst
+    left_whole "$err" "$OVER" "$SRC/f" dst
   done
 }
 
