@@ -9,8 +9,10 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <linux/fs.h>
 #include <sys/stat.h>
 
@@ -272,6 +274,63 @@ call_splice_out_of_pipe (const struct copy_state *s, size_t len)
                      SPLICE_F_MOVE);
 }
 
+/* Whether preadv, or pwritev, answered ENOSYS or EPERM once: missing
+   (before Linux 2.6.30) or refused by a seccomp filter.  The C library's
+   pread and pwrite then read and write at the offset, by the pread64 and
+   pwrite64 calls, which every kernel has.  Workers of one tree may race
+   to set them: they set them alike.  A real EPERM (a file sealed against
+   writing) is pwrite's answer too.  */
+static atomic_bool no_preadv, no_pwritev;
+
+/* Whether ERR says a call is missing or refused.  */
+static bool
+is_call_trouble (ssize_t err)
+{
+  return err == -ENOSYS || err == -EPERM;
+}
+
+/* The C library's answer N as -errno, errno left as it was.  */
+static ssize_t
+libc_result (ssize_t n, int saved)
+{
+  if (n < 0)
+    n = -errno;
+  errno = saved;
+  return n;
+}
+
+/* Read up to LEN bytes of FD at OFF into BUF: preadv, or pread.  */
+static ssize_t
+read_at (int fd, char *buf, size_t len, off_t off)
+{
+  if (!atomic_load_explicit (&no_preadv, memory_order_relaxed))
+    {
+      struct iovec iov = { .iov_base = buf, .iov_len = len };
+      ssize_t n = sys_preadv (fd, &iov, 1, off);
+      if (!is_call_trouble (n))
+        return n;
+      atomic_store_explicit (&no_preadv, true, memory_order_relaxed);
+    }
+  int saved = errno;
+  return libc_result (pread (fd, buf, len, off), saved);
+}
+
+/* Write up to LEN bytes of BUF to FD at OFF: pwritev, or pwrite.  */
+static ssize_t
+write_at (int fd, const char *buf, size_t len, off_t off)
+{
+  if (!atomic_load_explicit (&no_pwritev, memory_order_relaxed))
+    {
+      struct iovec iov = { .iov_base = (void *) buf, .iov_len = len };
+      ssize_t n = sys_pwritev (fd, &iov, 1, off);
+      if (!is_call_trouble (n))
+        return n;
+      atomic_store_explicit (&no_pwritev, true, memory_order_relaxed);
+    }
+  int saved = errno;
+  return libc_result (pwrite (fd, buf, len, off), saved);
+}
+
 int
 copy_write_all (int fd, off_t *off, const char *buf, size_t len,
                 size_t *written)
@@ -281,10 +340,7 @@ copy_write_all (int fd, off_t *off, const char *buf, size_t len,
     {
       ssize_t n;
       if (off)
-        {
-          struct iovec iov = { .iov_base = (void *) buf, .iov_len = len };
-          n = sys_pwritev (fd, &iov, 1, *off);
-        }
+        n = write_at (fd, buf, len, *off);
       else
         n = sys_write (fd, buf, len);
       if (n == -EINTR)
@@ -317,8 +373,7 @@ copy_read_some (int fd, off_t *off, char *buf, size_t len)
       ssize_t n;
       if (off)
         {
-          struct iovec iov = { .iov_base = buf, .iov_len = len };
-          n = sys_preadv (fd, &iov, 1, *off);
+          n = read_at (fd, buf, len, *off);
           if (n > 0)
             *off += n;
         }

@@ -121,12 +121,14 @@ int copy_clone (int in_fd, int out_fd);
 #define COPY_RW_BUFSIZE (128 * 1024)
 
 /* Read up to LEN bytes of FD into BUF, at *OFF (then advanced) if OFF is
-   set, else at FD's own offset: EINTR retried, EAGAIN waited out.
+   set, else at FD's own offset: EINTR retried, EAGAIN waited out.  At an
+   offset by preadv, or by pread where preadv is missing or refused.
    Return the count read, 0 at the end, or -errno.  */
 ssize_t copy_read_some (int fd, off_t *off, char *buf, size_t len);
 
 /* Write all LEN bytes of BUF to FD, at *OFF (then advanced) if OFF is
-   set: short writes continued, EINTR retried, EAGAIN waited out.  Return
+   set (by pwritev, or by pwrite where pwritev is missing or refused):
+   short writes continued, EINTR retried, EAGAIN waited out.  Return
    0 or -errno (-EIO for a write of nothing); *WRITTEN is the count
    written, also when a write after a short one fails: those bytes are in
    FD, and a copy's count must say so.  */

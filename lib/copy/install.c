@@ -357,6 +357,45 @@ install_tmp_forget (void)
     atomic_store (&my_slot->state, SLOT_FREE);
 }
 
+/* --- renames ------------------------------------------------------- */
+
+/* renameat as the C library makes it: the renameat call where the
+   architecture has one (elsewhere renameat2 again), for a kernel without
+   renameat2 (before 3.15) or a seccomp filter that refuses it and knows
+   renameat (one written before renameat2 was).  Without flags, both
+   replace NEW in one step.  */
+static int
+renameat_of_libc (int dirfd, const char *old, const char *new)
+{
+  int saved = errno;
+  int ret = renameat (dirfd, old, dirfd, new) == 0 ? 0 : -errno;
+  errno = saved;
+  return ret;
+}
+
+/* Rename OLD of DIRFD over NEW of DIRFD, in one step.  A kernel that
+   answers neither call keeps NEW as it is: nothing else replaces a name
+   in one step, and the failure is renameat2's own.  */
+static int
+rename_over (int dirfd, const char *old, const char *new)
+{
+  int ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, old, dirfd, new, 0));
+  if (ret != -ENOSYS && ret != -EPERM)
+    return ret;
+  int again = SYS_RETRY_EINTR (renameat_of_libc (dirfd, old, new));
+  return again == -ENOSYS || again == -EPERM ? ret : again;
+}
+
+int
+install_rename (int dirfd, const char *tmp, const char *name)
+{
+  int ret = rename_over (dirfd, tmp, name);
+  if (ret < 0)
+    sys_unlinkat (dirfd, tmp, 0);
+  install_tmp_forget ();
+  return ret;
+}
+
 /* --- links --------------------------------------------------------- */
 
 /* Whether linkat takes AT_EMPTY_PATH from us (CAP_DAC_READ_SEARCH), which
@@ -424,10 +463,7 @@ link_renamed_over (const struct link_source *s, int dirfd, const char *name)
       if (ret < 0)
         break;
       install_tmp_made ();
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, tmp, dirfd, name, 0));
-      if (ret < 0)
-        sys_unlinkat (dirfd, tmp, 0);
-      break;
+      return install_rename (dirfd, tmp, name);
     }
   install_tmp_forget ();
   return ret;
@@ -487,14 +523,7 @@ install_tmp (int fd, bool named, int dirfd, const char *name, bool exists)
 {
   int ret;
   if (named)
-    {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, my_slot->name, dirfd,
-                                            name, 0));
-      if (ret < 0)
-        sys_unlinkat (dirfd, my_slot->name, 0);
-      install_tmp_forget ();
-      return ret;
-    }
+    return install_rename (dirfd, my_slot->name, name);
   struct link_source s = { .fd = fd, .base = -1 };
   if (!exists)
     {

@@ -4,7 +4,8 @@
    the file system has no O_TMPFILE, a temporary name of its directory
    (".xcp-PID-N.tmp"), and given its real name only once it is complete:
    by linkat where the name is free, else through a temporary name renamed
-   over the old file (renameat2).  Whoever opens the name therefore finds
+   over the old file (renameat2, or renameat where renameat2 is missing or
+   refused).  Whoever opens the name therefore finds
    the old file or the new one, never a half-written file, and a failure
    or a caught signal leaves no temporary name behind.
 
@@ -59,6 +60,15 @@ void install_thread_end (void);
 
 /* The temporary name is gone (renamed or removed): unregister it.  */
 void install_tmp_forget (void);
+
+/* Rename TMP, the calling thread's temporary name in DIRFD (made), over
+   NAME in DIRFD in one step: by renameat2, else, where that is missing
+   or refused, by the C library's renameat.  TMP is then forgotten, and
+   removed after a failure, which leaves NAME as it was.  Return 0 or
+   -errno; -ENOSYS or -EPERM where neither call answered: renameat2's
+   (copy/msg.h's copy_fail_install words it), nothing else replacing a
+   name in one step.  */
+int install_rename (int dirfd, const char *tmp, const char *name);
 
 /* A new file of mode MODE (less the umask) in directory DIRFD (which may
    be an O_PATH descriptor), open for writing: an O_TMPFILE file, or a

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli/common.h"
+#include "cli/features.h"
 #include "cli/shortpath.h"
 #include "walk/walker.h"
 
@@ -66,5 +67,23 @@ void copy_msg_threads (bool on);
     : cli_fail_file (name, 0, format ": %s", quote_msg (name), \
                      walk_strerror (err))), \
    copy_msg_unlock ())
+
+/* copy_fail_create for ERR from install.h's calls, which rename a
+   temporary name over NAME: where ERR says renameat2 is missing or
+   refused, the words name it, and the Linux it needs, in place of the
+   errno's.  */
+static inline void
+copy_fail_install (int err, mode_t mode, const char *name)
+{
+  copy_msg_lock ();
+  const char *why = cli_call_trouble ("renameat2", -err);
+  if (why)
+    cli_fail_file (name, 0, "cannot create %s %s: %s", copy_kind (mode),
+                   quote_msg (name), why);
+  else
+    cli_fail_file (name, err, "cannot create %s %s", copy_kind (mode),
+                   quote_msg (name));
+  copy_msg_unlock ();
+}
 
 #endif

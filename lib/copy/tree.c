@@ -619,17 +619,10 @@ make_special (const struct copy_options *x, int parent, const char *name,
       return -1;
     }
   set_entry_attrs (x, parent, make, st, dst, made_mode, 0);
-  if (exists)
+  if (exists && (ret = install_rename (parent, make, name)) < 0)
     {
-      ret = SYS_RETRY_EINTR (sys_renameat2 (parent, make, parent, name, 0));
-      if (ret < 0)
-        {
-          sys_unlinkat (parent, make, 0);
-          copy_fail_create (-ret, st->st_mode, dst);
-        }
-      install_tmp_forget ();
-      if (ret < 0)
-        return -1;
+      copy_fail_install (-ret, st->st_mode, dst);
+      return -1;
     }
   return 0;
 }
