@@ -49,6 +49,19 @@ removal_start (struct removal *r, const struct remove_options *o)
   r->max_fds = limit > WALK_MAX_FDS + REMOVE_SPARE_FDS
                ? limit - REMOVE_SPARE_FDS : WALK_MAX_FDS;
   r->silent = removes_silently (o);
+  r->fds_reserved = 64;
+}
+
+void
+removal_reserve_fds (struct removal *r, size_t depth)
+{
+  size_t most = r->max_fds + REMOVE_SPARE_FDS;
+  if (!r->unlinker || depth < r->fds_reserved / 2 || r->fds_reserved >= most)
+    return;
+  r->fds_reserved = r->fds_reserved * 8 < most ? r->fds_reserved * 8 : most;
+  unlinker_pause (r->unlinker);
+  fd_table_reserve (r->fds_reserved);
+  unlinker_resume (r->unlinker);
 }
 
 struct unlinker *

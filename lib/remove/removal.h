@@ -102,8 +102,9 @@ struct removal
   uintmax_t unlinked;
   bool silent;                  /* nothing is said or asked of an entry */
   uint64_t next_key;            /* the key of the next directory entered */
-  /* The most directory descriptors a walk holds.  */
-  size_t max_fds;
+  /* The most directory descriptors a walk holds, and the size the table
+     of descriptors was grown to (see removal_reserve_fds).  */
+  size_t max_fds, fds_reserved;
 };
 
 /* Start R, a run of the options O (which must outlive it): stat '/' for
@@ -126,6 +127,12 @@ void removal_say (struct removal *r, struct walk *w, bool dir);
 
 /* One more entry removed, for the progress line.  */
 void removal_count (struct removal *r);
+
+/* The walk holds a descriptor a level, now at DEPTH: grow the table of
+   descriptors ahead of it, eight times at a time, with the unlinker's
+   thread paused (see unlinker_pause): one step where the kernel would
+   take one a doubling, each waiting for an RCU grace period.  */
+void removal_reserve_fds (struct removal *r, size_t depth);
 
 /* R's unlinker, started the first time (a run that removes no file
    below an operand starts no thread), or NULL: files are said or asked

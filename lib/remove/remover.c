@@ -312,6 +312,7 @@ enter_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
     }
   struct remove_dir *ds = removal_dir (r, e->depth);
   *ds = (struct remove_dir) { .key = r->next_key++ };
+  removal_reserve_fds (r, e->depth);
   bool protected;
   if (!remove_must_ask (r->o, e, false, &protected))
     return WALK_CONTINUE;

@@ -58,6 +58,7 @@ struct unlinker
   pthread_cond_t work;     /* a batch to claim, or the end */
   pthread_cond_t done;     /* a batch done */
   pthread_t thread;
+  bool running;            /* the thread is there (see unlinker_pause) */
   /* Under the lock: the batches queued and not done yet, oldest first;
      the oldest one not claimed (NULL: none); the end asked for.  */
   struct batch *head, *tail, *unclaimed;
@@ -151,6 +152,36 @@ unlinker_thread (void *arg)
   return NULL;
 }
 
+/* Start U's thread; false if it cannot be created.  */
+static bool
+start_thread (struct unlinker *u)
+{
+  /* Signals stay the walk's thread's: its handlers run there, as they
+     did before the unlinker.  */
+  sigset_t all, old;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  u->stopping = false;
+  u->running = pthread_create (&u->thread, NULL, unlinker_thread, u) == 0;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  return u->running;
+}
+
+/* End U's thread, once every file queued was tried.  */
+static void
+stop_thread (struct unlinker *u)
+{
+  unlinker_wait (u, UINT64_MAX);
+  if (!u->running)
+    return;
+  pthread_mutex_lock (&u->lock);
+  u->stopping = true;
+  pthread_cond_signal (&u->work);
+  pthread_mutex_unlock (&u->lock);
+  pthread_join (u->thread, NULL);
+  u->running = false;
+}
+
 struct unlinker *
 unlinker_start (void)
 {
@@ -158,20 +189,26 @@ unlinker_start (void)
   pthread_mutex_init (&u->lock, NULL);
   pthread_cond_init (&u->work, NULL);
   pthread_cond_init (&u->done, NULL);
-  /* Signals stay the walk's thread's: its handlers run there, as they
-     did before the unlinker.  */
-  sigset_t all, old;
-  sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
-  int err = pthread_create (&u->thread, NULL, unlinker_thread, u);
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
-  if (err == 0)
+  if (start_thread (u))
     return u;
   pthread_cond_destroy (&u->done);
   pthread_cond_destroy (&u->work);
   pthread_mutex_destroy (&u->lock);
   free (u);
   return NULL;
+}
+
+void
+unlinker_pause (struct unlinker *u)
+{
+  stop_thread (u);
+}
+
+void
+unlinker_resume (struct unlinker *u)
+{
+  if (!u->running)
+    start_thread (u);
 }
 
 /* Queue the batch being filled.  */
@@ -276,12 +313,7 @@ unlinker_removed (struct unlinker *u)
 void
 unlinker_stop (struct unlinker *u)
 {
-  unlinker_wait (u, UINT64_MAX);
-  pthread_mutex_lock (&u->lock);
-  u->stopping = true;
-  pthread_cond_signal (&u->work);
-  pthread_mutex_unlock (&u->lock);
-  pthread_join (u->thread, NULL);
+  stop_thread (u);
   for (size_t i = 0; i < u->nfailures; i++)
     free (u->failures[i].name);
   free (u->failures);

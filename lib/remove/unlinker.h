@@ -48,6 +48,17 @@ size_t unlinker_failures (struct unlinker *u, uint64_t dir,
                                           void *arg),
                           void *arg);
 
+/* Wait for every file queued and end U's thread, keeping the failures:
+   a process of one thread grows its table of descriptors at once, where
+   one of two waits for every processor to pass a grace period (RCU) at
+   each growth.  Until unlinker_resume, the walk's thread removes the
+   files it queues itself, when it waits for them.  */
+void unlinker_pause (struct unlinker *u);
+
+/* Start U's thread again after unlinker_pause (if it cannot be, the
+   walk's thread goes on removing the files itself).  */
+void unlinker_resume (struct unlinker *u);
+
 /* The files removed so far.  */
 uintmax_t unlinker_removed (struct unlinker *u);
 

@@ -6,6 +6,7 @@
 #include "sys/fdroom.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/resource.h>
 
 #include "sys/calls.h"
@@ -41,4 +42,18 @@ fd_raise_limit (size_t want)
         rl.rlim_cur = cur;
     }
   return rl.rlim_cur < want ? rl.rlim_cur : want;
+}
+
+void
+fd_table_reserve (size_t n)
+{
+  if (n == 0 || n > INT_MAX)
+    return;
+  int fd = sys_openat (AT_FDCWD, "/", O_PATH | O_CLOEXEC, 0);
+  if (fd < 0)
+    return;
+  int high = sys_fcntl (fd, F_DUPFD_CLOEXEC, (long) (n - 1));
+  if (high >= 0)
+    sys_close (high);
+  sys_close (fd);
 }

@@ -22,4 +22,10 @@ size_t fd_room (size_t want);
    soft limit now (WANT without a limit, or if getrlimit fails).  */
 size_t fd_raise_limit (size_t want);
 
+/* Make the table of descriptors of this process hold N at least, at
+   once, as the kernel does when a descriptor as high as N - 1 is opened
+   (it is closed again): a process that will hold many can grow it in
+   one step while it has one thread (see remove/unlinker.h).  */
+void fd_table_reserve (size_t n);
+
 #endif

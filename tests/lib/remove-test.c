@@ -19,6 +19,7 @@
 
 #include <stdio_ext.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/common.h"
 #include "progname.h"
@@ -299,6 +300,23 @@ test_unlinker (void)
           "(%s)", names);
   tap_check_int ((long) unlinker_removed (u), 100,
                  "unlinker_removed: the files removed, not the missing");
+  /* Paused, its failures are kept; what is queued then is removed by
+     the thread that waits; resumed, its thread removes again.  */
+  make_file ("ul/b/late");
+  make_file ("ul/b/later");
+  unlinker_add (u, b, "sub", 3);
+  unlinker_pause (u);
+  uint64_t t = unlinker_add (u, b, "late", 3);
+  unlinker_wait (u, t);
+  bool late_gone = access ("ul/b/late", F_OK) != 0;
+  unlinker_resume (u);
+  unlinker_wait (u, unlinker_add (u, b, "later", 3));
+  names[0] = '\0';
+  tap_ok (late_gone && access ("ul/b/later", F_OK) != 0
+          && unlinker_failures (u, 3, failed_name, names) == 1
+          && strcmp (names, want) == 0,
+          "unlinker_pause, unlinker_resume: files removed while paused "
+          "and after, the failure from before kept");
   unlinker_stop (u);
   close (a);
   close (b);

@@ -141,6 +141,23 @@ file_unlinks() {
   assert_output 0
 }
 
+@test "rmtree: the table of descriptors of a deep walk grows in steps of eight times, its second thread paused for each" {
+  require_strace
+  require_helper "$HELPER"
+  (( $(ulimit -Hn) >= 4096 )) || skip "hard descriptor limit below 4096"
+  "$HELPER" deep deep 3000 2
+  run --separate-stderr strace -f -o trace.log -e trace=fcntl,clone3 \
+    bash -c 'ulimit -n 4096 && exec rmtree deep'
+  assert_success
+  assert_not_exist deep
+  # 512, then 4096 (the limit: 4064 held and 32 spare),
+  # each with the thread stopped: a thread more each time.
+  run grep -oE 'F_DUPFD_CLOEXEC, [0-9]+' trace.log
+  assert_output $'F_DUPFD_CLOEXEC, 511\nF_DUPFD_CLOEXEC, 4095'
+  run grep -c '^[0-9]* *clone3(' trace.log
+  assert_output 3
+}
+
 @test "rmtree: a deep tree under a hard limit of 32 descriptors: the second thread's files are done before a level is closed" {
   require_helper "$HELPER"
   "$HELPER" deep deep 3000 2
