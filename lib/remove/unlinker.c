@@ -3,10 +3,11 @@
 
    The queue is a list of batches in the order of their tickets.  The
    walk's thread fills one batch at a time without the lock and queues it
-   when it is full or waited for; the unlinker's thread, and the walk's
-   while it waits, claim the oldest batch not claimed yet.  Batches end
-   in any order, and leave the list from its head only when done, so that
-   every ticket below the head's first one is done.  */
+   when it is full (a batch waited for before that, it removes itself);
+   the unlinker's thread, and the walk's while it waits, claim the oldest
+   batch not claimed yet.  Batches end in any order, and leave the list
+   from its head only when done, so that every ticket below the head's
+   first one is done.  */
 
 #include <config.h>
 
@@ -95,10 +96,10 @@ keep_failure (struct unlinker *u, const struct batch *b, unsigned int i,
     .name = xstrdup (b->names + b->file[i].name) };
 }
 
-/* Remove the files of B, claimed by this thread; called and returning
-   with U locked.  */
+/* Remove the files of B, claimed by this thread or never queued; called
+   and returning with U locked.  */
 static void
-run_batch (struct unlinker *u, struct batch *b)
+unlink_batch (struct unlinker *u, struct batch *b)
 {
   pthread_mutex_unlock (&u->lock);
   int err[BATCH_FILES];
@@ -114,6 +115,14 @@ run_batch (struct unlinker *u, struct batch *b)
   for (unsigned int i = 0; i < b->n; i++)
     if (err[i])
       keep_failure (u, b, i, err[i]);
+}
+
+/* Remove the files of B, claimed from the queue by this thread, and let
+   the batches done leave it (U locked).  */
+static void
+run_batch (struct unlinker *u, struct batch *b)
+{
+  unlink_batch (u, b);
   b->done = true;
   while (u->head && u->head->done)
     {
@@ -258,9 +267,21 @@ unlinker_add (struct unlinker *u, int dirfd, const char *name, uint64_t dir)
 void
 unlinker_wait (struct unlinker *u, uint64_t ticket)
 {
+  /* The batch being filled, not full, is removed here: the files of a
+     small directory are not worth waking the other thread and waiting
+     for it.  Newer than every batch queued, it is done first.  */
+  struct batch *mine = NULL;
   if (u->filling && u->filling->first <= ticket)
-    queue_filling (u);
+    {
+      mine = u->filling;
+      u->filling = NULL;
+    }
   pthread_mutex_lock (&u->lock);
+  if (mine)
+    {
+      unlink_batch (u, mine);
+      free (mine);
+    }
   /* Every ticket below the head's first is done.  */
   while (u->head && u->head->first <= ticket)
     {

@@ -3,7 +3,9 @@
 
    The walk's thread queues each file with its directory's descriptor
    (unlinker_add) and goes on listing and entering directories; a thread
-   of the unlinker removes the queued files in order, in batches.  Before
+   of the unlinker removes the queued files in order, in batches of 32
+   (fewer files, waited for, the walk's thread removes itself: waking the
+   other thread would cost more).  Before
    the walk removes a directory, or closes the descriptor of one, it
    waits for the files it queued (unlinker_wait), removing queued files
    itself meanwhile: both processors remove files, whatever the shape of
