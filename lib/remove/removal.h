@@ -63,6 +63,8 @@ struct remove_dir
 {
   unsigned long declined;       /* entries the user chose to keep */
   bool asked;                   /* the user already said to remove it */
+  bool failed;                  /* it stays: its failure was said, or
+                                   one of its files' was */
   bool queued;                  /* files queued to the unlinker, the last */
   uint64_t ticket;              /* with this ticket, */
   uint64_t key;                 /* all with this key (see next_key) */

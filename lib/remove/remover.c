@@ -146,9 +146,13 @@ remove_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
       removal_say (r, w, true);
       return WALK_CONTINUE;
     }
-  if (await_files (r, w, e) > 0)
-    return WALK_CONTINUE;
+  size_t failed = await_files (r, w, e);
   struct remove_dir *ds = removal_dir (r, e->depth);
+  ds->failed |= failed > 0;
+  /* It stays: its end not read yet, it is still read to the end, as rm
+     removes every entry it can.  */
+  if (ds->failed)
+    return e->unread ? WALK_RESCAN : WALK_CONTINUE;
   /* Reading while removing can skip entries on some file systems: a
      directory found not empty is read once again, not more (see
      RESCANS_MAX).  */
@@ -176,20 +180,16 @@ remove_dir (struct removal *r, struct walk *w, const struct walk_entry *e)
         }
       return WALK_REMOVED;
     }
-  /* Its end was not read: read on (entries there are removed even if
-     the directory cannot be), and try again at the end.  */
-  if (e->unread)
-    return WALK_RESCAN;
-  /* Entries may have been missed while others were removed: read it
-     again.  */
-  if ((ret == -ENOTEMPTY || ret == -EEXIST) && again)
+  /* Its end was not read, or entries may have been missed while others
+     were removed: read on, or read it again.  */
+  if ((ret == -ENOTEMPTY || ret == -EEXIST) && (e->unread || again))
     return WALK_RESCAN;
   /* LINK/ was emptied, and the link is not a directory: the link stays.
      -f takes ENOTDIR for a missing operand, as rm -f does.  */
-  if (e->depth == 0 && o->force && ret == -ENOTDIR)
-    return WALK_CONTINUE;
-  remove_report (w, -ret);
-  return WALK_CONTINUE;
+  if (!(e->depth == 0 && o->force && ret == -ENOTDIR))
+    remove_report (w, -ret);
+  ds->failed = true;
+  return e->unread ? WALK_RESCAN : WALK_CONTINUE;
 }
 
 static int
