@@ -24,13 +24,13 @@ struct cli_call
 /* xcp.  */
 static const struct cli_call xcp_calls[] = {
   { "statx", "the C library's fstatat, which tells no mount's root" },
-  { "renameat2", NULL },
+  { "renameat2", "renameat, where the architecture has it" },
   { "copy_file_range", "splice, sendfile, or read and write" },
   { "pipe2", NULL },
   { "splice", "sendfile, or read and write" },
   { "sendfile", "read and write" },
-  { "preadv", NULL },
-  { "pwritev", NULL },
+  { "preadv", "pread" },
+  { "pwritev", "pwrite" },
   { "ppoll", NULL },
   { "faccessat2", "faccessat, with the real ids for the effective ones" },
   { "fchmodat2", "chmod through /proc/self/fd" },
@@ -53,8 +53,8 @@ static const struct cli_call splice_in_calls[] = {
   { "splice", "sendfile, or read and write" },
   { "copy_file_range", "splice, sendfile, or read and write" },
   { "sendfile", "read and write" },
-  { "preadv", NULL },
-  { "pwritev", NULL },
+  { "preadv", "pread" },
+  { "pwritev", "pwrite" },
   { "ppoll", NULL },
   { NULL, NULL }
 };

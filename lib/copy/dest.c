@@ -421,7 +421,7 @@ dest_backup (const struct copy_options *o, int dirfd, const char *name,
   int ret = backup_make (dirfd, name, o->backup, o->backup_suffix, &made);
   if (ret < 0)
     {
-      copy_fail (-ret, "cannot backup %s", display);
+      copy_fail_rename (-ret, "cannot backup %s", display);
       return -1;
     }
   size_t dir_len = last_component (display) - display;

@@ -181,7 +181,7 @@ done_by_link (struct one_copy *c, int check, bool track)
       if (copy_link_claim (c->st.st_dev, c->st.st_ino, &first) == LINK_MINE)
         copy_link_add (c->st.st_dev, c->st.st_ino, d->link_path);
       else if ((ret = link_over (d->link_base, first, p)) < 0)
-        copy_fail (-ret, "cannot create hard link %s", d->display);
+        copy_fail_rename (-ret, "cannot create hard link %s", d->display);
     }
   if (check <= 0)
     return true;
@@ -197,8 +197,8 @@ done_by_link (struct one_copy *c, int check, bool track)
       else if (ret == -EACCES || ret == -EPERM)
         {
           /* Not allowed there: cp then copies nothing either.  */
-          copy_fail2 (-ret, "cannot create hard link %s to %s", d->display,
-                      first);
+          copy_fail_rename2 (-ret, "cannot create hard link %s to %s",
+                             d->display, first);
           return true;
         }
       /* Too long a path, another file system...: copy it.  */
@@ -320,7 +320,7 @@ finish_copy (struct one_copy *c)
       c->named = false;
       if (ret < 0)
         {
-          copy_fail (-ret, "cannot create regular file %s", d->display);
+          copy_fail_install (-ret, S_IFREG, d->display);
           return false;
         }
       if (x->fsync && (ret = install_fsync_dir (p->dirfd)) < 0)

@@ -386,14 +386,27 @@ rename_over (int dirfd, const char *old, const char *new)
   return again == -ENOSYS || again == -EPERM ? ret : again;
 }
 
+/* Set by install_rename, reset by each call that may rename: see
+   install_rename_refused.  */
+static _Thread_local bool rename_refused;
+
 int
 install_rename (int dirfd, const char *tmp, const char *name)
 {
   int ret = rename_over (dirfd, tmp, name);
+  rename_refused = ret == -ENOSYS || ret == -EPERM;
   if (ret < 0)
     sys_unlinkat (dirfd, tmp, 0);
   install_tmp_forget ();
   return ret;
+}
+
+bool
+install_rename_refused (void)
+{
+  bool refused = rename_refused;
+  rename_refused = false;
+  return refused;
 }
 
 /* --- links --------------------------------------------------------- */
@@ -454,6 +467,7 @@ static int
 link_renamed_over (const struct link_source *s, int dirfd, const char *name)
 {
   int ret = -EEXIST;
+  rename_refused = false;
   for (int tries = 0; tries < 100; tries++)
     {
       const char *tmp = install_tmp_name (dirfd);
@@ -522,6 +536,7 @@ int
 install_tmp (int fd, bool named, int dirfd, const char *name, bool exists)
 {
   int ret;
+  rename_refused = false;
   if (named)
     return install_rename (dirfd, my_slot->name, name);
   struct link_source s = { .fd = fd, .base = -1 };

@@ -70,6 +70,14 @@ void install_tmp_forget (void);
    name in one step.  */
 int install_rename (int dirfd, const char *tmp, const char *name);
 
+/* Whether the calling thread's last install_rename, install_tmp,
+   install_link, install_link_flags or install_symlink failed in its
+   rename, -ENOSYS or -EPERM from both calls: its failure is then
+   renameat2's (copy/msg.h words it), where a -EPERM of the call that
+   made the temporary name (linkat, symlinkat...) is that call's own.
+   Asked once: false after, until such a failure again.  */
+bool install_rename_refused (void);
+
 /* A new file of mode MODE (less the umask) in directory DIRFD (which may
    be an O_PATH descriptor), open for writing: an O_TMPFILE file, or a
    temporary name (*NAMED set true) where the file system has none.

@@ -235,9 +235,9 @@ copy_file_link (const struct copy_options *x, int src_dirfd,
     }
   ret = make_link (&l, replace);
   if (ret < 0)
-    copy_fail2 (-ret, symbolic ? "cannot create symbolic link %s to %s"
-                               : "cannot create hard link %s to %s",
-                d->display, src);
+    copy_fail_renaming (d->display, -ret, "cannot create %s link %s to %s",
+                        symbolic ? "symbolic" : "hard",
+                        quote_msg (d->display), quote_msg2 (src));
   else
     link_made (&l);
 }

@@ -68,22 +68,37 @@ void copy_msg_threads (bool on);
                      walk_strerror (err))), \
    copy_msg_unlock ())
 
-/* copy_fail_create for ERR from install.h's calls, which rename a
-   temporary name over NAME: where ERR says renameat2 is missing or
-   refused, the words name it, and the Linux it needs, in place of the
-   errno's.  */
-static inline void
-copy_fail_install (int err, mode_t mode, const char *name)
-{
-  copy_msg_lock ();
-  const char *why = cli_call_trouble ("renameat2", -err);
-  if (why)
-    cli_fail_file (name, 0, "cannot create %s %s: %s", copy_kind (mode),
-                   quote_msg (name), why);
-  else
-    cli_fail_file (name, err, "cannot create %s %s", copy_kind (mode),
-                   quote_msg (name));
-  copy_msg_unlock ();
-}
+/* Where ERR (an errno value) is the failure of copy/install.h's rename
+   (install_rename_refused: asked here) and says that renameat2 is
+   missing or refused: cli_call_trouble's words, which name it and the
+   Linux it needs; else NULL, the errno's words to be used.  Under
+   copy_msg_lock: the words are in a shared buffer.  */
+const char *copy_rename_trouble (int err);
+
+/* Report ERR, a failure of copy/install.h's calls that rename, about
+   FILE, as cli_fail_file (FILE, ERR, FORMAT, ...) would, but with
+   copy_rename_trouble's words in place of the errno's where it has
+   some.  */
+#define copy_fail_renaming(file, err, format, ...) \
+  do \
+    { \
+      copy_msg_lock (); \
+      const char *why_ = copy_rename_trouble (err); \
+      if (why_) \
+        cli_fail_file (file, 0, format ": %s", __VA_ARGS__, why_); \
+      else \
+        cli_fail_file (file, err, format, __VA_ARGS__); \
+      copy_msg_unlock (); \
+    } \
+  while (0)
+/* copy_fail and copy_fail2 so.  */
+#define copy_fail_rename(err, format, name) \
+  copy_fail_renaming (name, err, format, quote_msg (name))
+#define copy_fail_rename2(err, format, a, b) \
+  copy_fail_renaming (a, err, format, quote_msg (a), quote_msg2 (b))
+/* copy_fail_create so.  */
+#define copy_fail_install(err, mode, name) \
+  copy_fail_renaming (name, err, "cannot create %s %s", copy_kind (mode), \
+                      quote_msg (name))
 
 #endif

@@ -171,9 +171,12 @@ nc_journal_begin (struct nc_journal *j, const struct nc_patch_plan *plan,
   int fd = sys_openat (j->dirfd, j->name,
                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                        0600);
+  /* Made since the recovery looked, by a run that no lock kept off (no
+     record locks here, or FILE's name since given to another file, whose
+     lock is its own): a journal a crash may leave, never overwritten.  */
   if (fd == -EEXIST)
-    error (EXIT_FAILURE, 0, "%s: the journal %s exists: another "
-           "pwritev-patch is patching it; nothing written",
+    error (EXIT_FAILURE, 0, "%s: the journal %s was made meanwhile by "
+           "another run, which no lock kept off; nothing written",
            quote_file (j->file), quote_journal (j));
   if (fd < 0)
     error (EXIT_FAILURE, -fd, "%s: cannot create the journal %s; nothing "

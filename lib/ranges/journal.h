@@ -4,12 +4,14 @@
 
    CONTRACT.  The journal of FILE is ".BASE.pwritev-journal" in FILE's
    directory (BASE its last component), created with O_EXCL and mode
-   0600, which also keeps a second pwritev-patch off a file being
-   patched.  Its contents: a magic string; the device and inode of FILE;
-   FILE's size before; whether the patches go past that size (the
-   recovery then cuts FILE back to it); the number of records; each
-   record's offset, length and old bytes; and last, an FNV-1a 64
-   checksum of everything before it.  The steps, in order:
+   0600: a journal that a crash left is recovered, never overwritten.
+   Two runs on FILE take turns by ranges/patch-lock.h's lock, which the
+   caller takes before the journal is looked at.  Its contents: a magic
+   string; the device and inode of FILE; FILE's size before; whether the
+   patches go past that size (the recovery then cuts FILE back to it);
+   the number of records; each record's offset, length and old bytes;
+   and last, an FNV-1a 64 checksum of everything before it.  The steps,
+   in order:
 
      1. nc_journal_begin: the journal written, fsync'd, its directory
         fsync'd;

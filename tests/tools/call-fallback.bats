@@ -6,7 +6,8 @@
 # an offset, to pread and pwrite.  The copy is then the one made without
 # injection, and the trace shows the calls that made it.  Where renameat
 # is refused too, nothing replaces a name in one step: the name is left
-# as it was, no temporary name stays, and xcp fails.
+# as it was, no temporary name stays, and xcp fails, naming renameat2 and
+# the Linux it needs; a link refused before the rename keeps its words.
 
 # shellcheck disable=SC2154 # run --separate-stderr sets stderr
 
@@ -99,23 +100,54 @@ renamed_by_renameat() {
   assert_equal "$made" "$asked"
 }
 
-# left_whole ERR PREP XCP-ARG...: in ./got, PREP then xcp XCP-ARG...
-# (under WRAP) with renameat2 and renameat failing with ERR: xcp fails
-# with status 1, the files are as PREP left them, and no temporary name
-# stays.
-left_whole() {
-  local err=$1 prep=$2 before
-  shift 2
+# left_whole_by CALLS ERR PREP XCP-ARG...: in ./got, PREP then xcp
+# XCP-ARG... (under WRAP) with each call of CALLS failing with ERR: xcp
+# fails with status 1, the files are as PREP left them, and no temporary
+# name stays.
+left_whole_by() {
+  local calls=$1 err=$2 prep=$3 before
+  shift 3
   rm -rf got
   mkdir got
   cd got || return 1
   eval "$prep"
   before=$(tree_state)
-  traced renameat2,renameat "$err" "${WRAP[@]}" xcp "$@"
+  traced "$calls" "$err" "${WRAP[@]}" xcp "$@"
   assert_failure 1
   assert_equal "$(tree_state)" "$before"
   cd "$BATS_TEST_TMPDIR" || return 1
   no_tmp got
+}
+
+# left_whole ERR PREP XCP-ARG...: the same with renameat2 and renameat
+# failing.
+left_whole() {
+  left_whole_by renameat2,renameat "$@"
+}
+
+# errno_words ERR: strerror's words for ERR.
+errno_words() {
+  case $1 in
+    ENOSYS) echo "Function not implemented" ;;
+    EPERM) echo "Operation not permitted" ;;
+  esac
+}
+
+# refusal_of ERR: what a failure names for renameat2 failing with ERR.
+refusal_of() {
+  case $1 in
+    ENOSYS) echo "renameat2 is not in this kernel (Linux 3.15 or later)" ;;
+    EPERM) echo "renameat2: refused (seccomp?)" ;;
+  esac
+}
+
+# says_refused ERR MESSAGE PREP XCP-ARG...: left_whole ERR PREP
+# XCP-ARG..., its one message MESSAGE, ": ", and refusal_of ERR.
+says_refused() {
+  local err=$1 msg=$2
+  shift 2
+  left_whole "$err" "$@"
+  assert_equal "$stderr" "xcp: $msg: $(refusal_of "$err")"
 }
 
 # What the copies below find at their destination.
@@ -206,6 +238,92 @@ LINKED='mkdir d; echo x >d/a; echo y >d/b'
   assert_equal "$stderr" "xcp: cannot create symbolic link 'd/l': renameat2 is not in this kernel (Linux 3.15 or later)"
   left_whole EPERM "$SPECIAL" -rP "$SRC/l" d/l
   assert_equal "$stderr" "xcp: cannot create symbolic link 'd/l': renameat2: refused (seccomp?)"
+}
+
+@test "renameat and renameat2 both refused: a copy over a file names renameat2" {
+  local err
+  for err in ENOSYS EPERM; do
+    says_refused "$err" "cannot create regular file 'dst'" \
+      "$OVER" "$SRC/f" dst
+  done
+}
+
+@test "renameat and renameat2 both refused, no O_TMPFILE: the copy names renameat2" {
+  local err
+  WRAP=("${NC_BUILDDIR:-$NC_BINDIR/..}/tests/helpers/enosys-exec"
+    o_tmpfile:EOPNOTSUPP)
+  require_helper "${WRAP[0]}"
+  for err in ENOSYS EPERM; do
+    says_refused "$err" "cannot create regular file 'dst'" : "$SRC/f" dst
+    says_refused "$err" "cannot create regular file 'dst'" \
+      "$OVER" "$SRC/f" dst
+  done
+}
+
+@test "renameat and renameat2 both refused: --backup names renameat2" {
+  local err
+  for err in ENOSYS EPERM; do
+    says_refused "$err" "cannot backup 'dst'" "$BACKUPS" --backup \
+      "$SRC/f" dst
+  done
+}
+
+@test "renameat and renameat2 both refused: -s and -l over a file name renameat2" {
+  local err
+  for err in ENOSYS EPERM; do
+    says_refused "$err" "cannot create symbolic link 'dst' to '$SRC/f'" \
+      "$OVER" -sf "$SRC/f" dst
+    says_refused "$err" "cannot create hard link 'dst' to '$SRC/f'" \
+      "$OVER" -lf "$SRC/f" dst
+  done
+}
+
+# The names of one file as operands, in their order: the second is made
+# a link to the copy of the first, over what is there.
+@test "renameat and renameat2 both refused: -a's hard link over a file names renameat2" {
+  local err
+  # -u: the destinations are up to date, the second made a link all the
+  # same, as cp -u keeps links.
+  for err in ENOSYS EPERM; do
+    says_refused "$err" "cannot create hard link 'd/b'" \
+      "$LINKED; touch -d tomorrow d/a d/b" -au "$LINKS/a" "$LINKS/b" d
+  done
+  # Without -u, the first name copied anew: where the link is refused,
+  # the copy is too, as in cp; missing, it is copied instead, and the
+  # copy's rename is refused.  The first name as the links keep it,
+  # whatever that is.
+  local link="cannot create hard link 'd/b' to '[^']+'"
+  local copy="cannot create regular file 'd/b'"
+  for err in ENOSYS EPERM; do
+    rm -rf got
+    mkdir -p got/d
+    echo y >got/d/b
+    cd got || return 1
+    traced renameat2,renameat "$err" xcp -a "$LINKS/a" "$LINKS/b" d
+    cd "$BATS_TEST_TMPDIR" || return 1
+    assert_failure 1
+    assert_equal "$(cat got/d/a got/d/b)" "linked
+y"
+    no_tmp got
+    if [[ $err == EPERM ]]; then
+      assert_regex "$stderr" "^xcp: $link: renameat2: refused \\(seccomp\\?\\)\$"
+    else
+      assert_equal "$stderr" "xcp: $copy: $(refusal_of "$err")"
+    fi
+  done
+}
+
+@test "renameat and renameat2 both refused, the link refused too: the link's own words" {
+  local err
+  for err in ENOSYS EPERM; do
+    left_whole_by renameat2,renameat,linkat "$err" "$OVER" -lf "$SRC/f" dst
+    assert_equal "$stderr" \
+      "xcp: cannot create hard link 'dst' to '$SRC/f': $(errno_words "$err")"
+    left_whole_by renameat2,renameat,symlinkat "$err" "$OVER" -sf "$SRC/f" \
+      dst
+    assert_equal "$stderr" \
+      "xcp: cannot create symbolic link 'dst' to '$SRC/f': $(errno_words "$err")"
+  done
 }
 
 # The read/write engine reads or writes at an offset: splice-in's input

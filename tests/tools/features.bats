@@ -21,6 +21,12 @@ inject() {
     -e "inject=$call:error=$err" "$@"
 }
 
+# without CALL: what $output, a --features, says the tool does without
+# CALL (the line after CALL's).
+without() {
+  grep -A1 "^$1 " <<<"$output" | sed -n 's/^ \{19\}without it: //p'
+}
+
 # A line of --features: the call, "Linux X.Y", and its state here.
 FEATURE_LINE='^[a-z_0-9]+ +Linux [0-9]+\.[0-9]+(\.[0-9]+)? +(works|missing: needs Linux [0-9.]+|refused \(seccomp\?\))$'
 WITHOUT_LINE='^ {19}without it: [^ ].*[^ ]$'
@@ -44,6 +50,14 @@ WITHOUT_LINE='^ {19}without it: [^ ].*[^ ]$'
   run xcp --features
   assert_line --regexp '^copy_file_range +Linux 4\.5 '
   assert_line '                   without it: splice, sendfile, or read and write'
+  assert_line --regexp '^renameat2 +Linux 3\.15 '
+  assert_equal "$(without renameat2)" "renameat, where the architecture has it"
+  local tool
+  for tool in xcp splice-in splice-out; do
+    run "$tool" --features
+    assert_equal "$(without preadv)" pread
+    assert_equal "$(without pwritev)" pwrite
+  done
   run unshare-run --features
   assert_line --regexp '^openat2 +Linux 5\.6 '
   assert_line --regexp '^mount_setattr +Linux 5\.12 '
