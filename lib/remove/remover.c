@@ -78,10 +78,7 @@ top_not_dir (const struct removal *r)
 static int
 unlink_retry (int dirfd, const char *name, int flags)
 {
-  int ret;
-  while ((ret = sys_unlinkat (dirfd, name, flags)) == -EINTR)
-    continue;
-  return ret;
+  return SYS_RETRY_EINTR (sys_unlinkat (dirfd, name, flags));
 }
 
 static void

@@ -72,17 +72,6 @@ struct unlinker
   uint64_t next_ticket;
 };
 
-/* unlinkat, EINTR retried: on a network or FUSE file system a signal
-   can interrupt the call, which then removed nothing.  */
-static int
-unlink_retry (int dirfd, const char *name)
-{
-  int ret;
-  while ((ret = sys_unlinkat (dirfd, name, 0)) == -EINTR)
-    continue;
-  return ret;
-}
-
 /* Keep the failure of file I of B (U locked).  */
 static void
 keep_failure (struct unlinker *u, const struct batch *b, unsigned int i,
@@ -106,7 +95,11 @@ unlink_batch (struct unlinker *u, struct batch *b)
   unsigned int removed = 0;
   for (unsigned int i = 0; i < b->n; i++)
     {
-      int ret = unlink_retry (b->file[i].dirfd, b->names + b->file[i].name);
+      /* A network or FUSE file system's unlinkat can be interrupted
+         before it removed anything.  */
+      int ret = SYS_RETRY_EINTR (sys_unlinkat (b->file[i].dirfd,
+                                               b->names + b->file[i].name,
+                                               0));
       err[i] = ret == -ENOENT ? 0 : -ret;
       removed += ret == 0;
     }
