@@ -143,13 +143,22 @@ removal_say (struct removal *r, struct walk *w, bool dir)
            dir ? " directory" : "", quote_file (walk_path (w)));
 }
 
+/* N more entries removed, for the progress line.  */
+static void
+count_removed (struct removal *r, uintmax_t n)
+{
+  uintmax_t before = r->removed;
+  r->removed += n;
+  /* The clock is read every 64 entries only.  */
+  if (r->progress && (r->removed >> 6) != (before >> 6)
+      && progress_due (&r->bar))
+    progress_line (r, false);
+}
+
 void
 removal_count (struct removal *r)
 {
-  r->removed++;
-  /* The clock is read every 64 entries only.  */
-  if (r->progress && (r->removed & 63) == 0 && progress_due (&r->bar))
-    progress_line (r, false);
+  count_removed (r, 1);
 }
 
 void
@@ -158,11 +167,7 @@ removal_count_unlinked (struct removal *r)
   uintmax_t n = unlinker_removed (r->unlinker) - r->unlinked;
   r->unlinked += n;
   r->files += n;
-  uintmax_t before = r->removed;
-  r->removed += n;
-  if (r->progress && (r->removed >> 6) != (before >> 6)
-      && progress_due (&r->bar))
-    progress_line (r, false);
+  count_removed (r, n);
 }
 
 void
