@@ -234,13 +234,21 @@ walk_stack_init (struct walk_stack *s, size_t max_fds)
   *s = (struct walk_stack) { .max_fds = max_fds < 2 ? 2 : max_fds };
 }
 
+/* Tell the caller that dir[LEVEL] of S, open, is about to be closed
+   other than after its post-order visit (see closing).  */
+static void
+tell_closing (struct walk_stack *s, size_t level)
+{
+  if (s->closing && s->dir[level].fd >= 0)
+    s->closing (s->dir[level].fd, s->closing_arg);
+}
+
 /* Close dir[LEVEL] of S to hold fewer descriptors, telling the caller
-   first (closing).  */
+   first.  */
 static void
 close_level (struct walk_stack *s, size_t level)
 {
-  if (s->closing)
-    s->closing (s->dir[level].fd, s->closing_arg);
+  tell_closing (s, level);
   sys_close (s->dir[level].fd);
   s->dir[level].fd = -1;
 }
@@ -452,9 +460,7 @@ pop_level (struct walk *w, bool resume)
 static void
 pop (struct walk *w)
 {
-  struct walk_dir *d = dir_of (w, depth (w));
-  if (d->fd >= 0 && w->dirs.closing)
-    w->dirs.closing (d->fd, w->dirs.closing_arg);
+  tell_closing (&w->dirs, depth (w));
   pop_level (w, false);
 }
 
