@@ -359,30 +359,18 @@ install_tmp_forget (void)
 
 /* --- renames ------------------------------------------------------- */
 
-/* renameat as the C library makes it: the renameat call where the
-   architecture has one (elsewhere renameat2 again), for a kernel without
-   renameat2 (before 3.15) or a seccomp filter that refuses it and knows
-   renameat (one written before renameat2 was).  Without flags, both
-   replace NEW in one step.  */
-static int
-renameat_of_libc (int dirfd, const char *old, const char *new)
-{
-  int saved = errno;
-  int ret = renameat (dirfd, old, dirfd, new) == 0 ? 0 : -errno;
-  errno = saved;
-  return ret;
-}
-
-/* Rename OLD of DIRFD over NEW of DIRFD, in one step.  A kernel that
-   answers neither call keeps NEW as it is: nothing else replaces a name
-   in one step, and the failure is renameat2's own.  */
+/* Rename OLD of DIRFD over NEW of DIRFD, in one step: renameat2, or
+   where it is missing or refused renameat (without flags, both replace
+   NEW in one step).  A kernel that answers neither call keeps NEW as it
+   is: nothing else replaces a name in one step, and the failure is
+   renameat2's own.  */
 static int
 rename_over (int dirfd, const char *old, const char *new)
 {
   int ret = SYS_RETRY_EINTR (sys_renameat2 (dirfd, old, dirfd, new, 0));
   if (ret != -ENOSYS && ret != -EPERM)
     return ret;
-  int again = SYS_RETRY_EINTR (renameat_of_libc (dirfd, old, new));
+  int again = SYS_RETRY_EINTR (sys_renameat (dirfd, old, dirfd, new));
   return again == -ENOSYS || again == -EPERM ? ret : again;
 }
 

@@ -542,6 +542,22 @@ sys_renameat2 (int olddirfd, const char *oldpath, int newdirfd,
                       flags);
 }
 
+/* int renameat (int olddirfd, const char *oldpath, int newdirfd,
+                 const char *newpath);
+   As the C library makes it: the renameat call where the architecture has
+   one (elsewhere renameat2 again), for a kernel without renameat2 (before
+   3.15) or a seccomp filter that refuses it and knows renameat (one
+   written before renameat2 was).  */
+int
+sys_renameat (int olddirfd, const char *oldpath, int newdirfd,
+              const char *newpath)
+{
+  int saved = errno;
+  int ret = renameat (olddirfd, oldpath, newdirfd, newpath) == 0 ? 0 : -errno;
+  errno = saved;
+  return ret;
+}
+
 /* int fchownat (int dirfd, const char *pathname, uid_t owner,
                  gid_t group, int flags);  */
 int

@@ -195,6 +195,8 @@ int sys_linkat (int olddirfd, const char *oldpath, int newdirfd,
                 const char *newpath, int flags);
 int sys_renameat2 (int olddirfd, const char *oldpath, int newdirfd,
                    const char *newpath, unsigned int flags);
+int sys_renameat (int olddirfd, const char *oldpath, int newdirfd,
+                  const char *newpath);
 int sys_fchownat (int dirfd, const char *path, uid_t owner, gid_t group,
                   int flags);
 int sys_utimensat (int dirfd, const char *path, const struct timespec ts[2],
