@@ -29,6 +29,7 @@
 #include "same-inode.h"
 #include "sys/calls.h"
 #include "walk/walker.h"
+#include "xalloc.h"
 
 
 /* Copy the data of IN_FD (described by ST) to OUT_FD on device DST_DEV:
@@ -161,6 +162,31 @@ open_source (struct one_copy *c, int src_dirfd, const char *name,
   return true;
 }
 
+/* FIRST, the copy of another name of the file as the link table keeps
+   it (relative to D's link_base), as the user would name it: D's display
+   up to where D's own link path starts, then FIRST.  cp names the
+   earlier copy so in a failed link's message.  */
+static char *
+first_display (const struct dest *d, const char *first)
+{
+  size_t n = strlen (d->display), k = strlen (d->link_path);
+  if (k > n || strcmp (d->display + n - k, d->link_path) != 0)
+    return xstrdup (first);
+  char *name = xmalloc (n - k + strlen (first) + 1);
+  strcpy (mempcpy (name, d->display, n - k), first);
+  return name;
+}
+
+/* Report that D could not be made a link to FIRST (ERR).  */
+static void
+fail_link (int err, const struct dest *d, const char *first)
+{
+  char *to = first_display (d, first);
+  copy_fail_rename2 (err, "cannot create hard link %s to %s", d->display,
+                     to);
+  free (to);
+}
+
 /* After check_dest said CHECK: whether nothing is left to copy, the
    destination being left as it is, or made a link to the copy of
    another name of the source.  TRACK: such names are tracked; a file
@@ -181,7 +207,7 @@ done_by_link (struct one_copy *c, int check, bool track)
       if (copy_link_claim (c->st.st_dev, c->st.st_ino, &first) == LINK_MINE)
         copy_link_add (c->st.st_dev, c->st.st_ino, d->link_path);
       else if ((ret = link_over (d->link_base, first, p)) < 0)
-        copy_fail_rename (-ret, "cannot create hard link %s", d->display);
+        fail_link (-ret, d, first);
     }
   if (check <= 0)
     return true;
@@ -197,8 +223,7 @@ done_by_link (struct one_copy *c, int check, bool track)
       else if (ret == -EACCES || ret == -EPERM)
         {
           /* Not allowed there: cp then copies nothing either.  */
-          copy_fail_rename2 (-ret, "cannot create hard link %s to %s",
-                             d->display, first);
+          fail_link (-ret, d, first);
           return true;
         }
       /* Too long a path, another file system...: copy it.  */

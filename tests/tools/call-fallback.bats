@@ -285,14 +285,14 @@ LINKED='mkdir d; echo x >d/a; echo y >d/b'
   # -u: the destinations are up to date, the second made a link all the
   # same, as cp -u keeps links.
   for err in ENOSYS EPERM; do
-    says_refused "$err" "cannot create hard link 'd/b'" \
+    says_refused "$err" "cannot create hard link 'd/b' to 'd/a'" \
       "$LINKED; touch -d tomorrow d/a d/b" -au "$LINKS/a" "$LINKS/b" d
   done
   # Without -u, the first name copied anew: where the link is refused,
   # the copy is too, as in cp; missing, it is copied instead, and the
-  # copy's rename is refused.  The first name as the links keep it,
-  # whatever that is.
-  local link="cannot create hard link 'd/b' to '[^']+'"
+  # copy's rename is refused.  The link's message names the first
+  # name's copy by its path, as cp's does.
+  local link="cannot create hard link 'd/b' to 'd/a'"
   local copy="cannot create regular file 'd/b'"
   for err in ENOSYS EPERM; do
     rm -rf got
@@ -311,6 +311,24 @@ y"
       assert_equal "$stderr" "xcp: $copy: $(refusal_of "$err")"
     fi
   done
+}
+
+# In a tree, the copies are named by the paths the user would type,
+# as cp names them: whichever of the two names the walk meets first.
+@test "renameat and renameat2 both refused: a link's message in a tree names both copies by path" {
+  mkdir -p got/e/h
+  echo x >got/e/h/a
+  echo y >got/e/h/b
+  touch -d tomorrow got/e/h/a got/e/h/b
+  cd got || return 1
+  traced renameat2,renameat EPERM xcp -au "$LINKS" e
+  assert_failure 1
+  assert_regex "$stderr" \
+    "^xcp: cannot create hard link 'e/h/([ab])' to 'e/h/[ab]': renameat2: refused \\(seccomp\\?\\)\$"
+  [[ $stderr != *"'e/h/${BASH_REMATCH[1]}' to 'e/h/${BASH_REMATCH[1]}'"* ]] ||
+    fail "a link to itself: $stderr"
+  assert_equal "$(cat e/h/a e/h/b)" "x
+y"
 }
 
 @test "renameat and renameat2 both refused, the link refused too: the link's own words" {

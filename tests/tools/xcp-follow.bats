@@ -237,7 +237,7 @@ feed() {
   run setpriv --reuid=65534 --regid=65534 --clear-groups -- bash -c \
     'cd w && "$0" --preserve=link --parents a x/b c dst' "$NC_BINDIR/xcp"
   assert_failure 1
-  assert_output --partial "cannot create hard link 'dst/x/b'"
+  assert_output --partial "cannot create hard link 'dst/x/b' to 'dst/a'"
   assert [ "$(stat -c %i w/dst/a)" = "$(stat -c %i w/dst/c)" ]
   assert [ "$(stat -c %i w/dst/a)" != "$(stat -c %i w/dst/x/b)" ]
 }
