@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "sys/calls.h"
+#include "sys/readwait.h"
 
 /* An engine's answer meaning "not this way; try the next engine".  It is
    only given before the engine moved a byte.  */
@@ -368,17 +369,13 @@ copy_write_all (int fd, off_t *off, const char *buf, size_t len,
 ssize_t
 copy_read_some (int fd, off_t *off, char *buf, size_t len)
 {
+  if (!off)
+    return read_wait (fd, buf, len);
   for (;;)
     {
-      ssize_t n;
-      if (off)
-        {
-          n = read_at (fd, buf, len, *off);
-          if (n > 0)
-            *off += n;
-        }
-      else
-        n = sys_read (fd, buf, len);
+      ssize_t n = read_at (fd, buf, len, *off);
+      if (n > 0)
+        *off += n;
       if (n == -EINTR)
         continue;
       if (n == -EAGAIN)
