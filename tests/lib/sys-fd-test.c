@@ -1,7 +1,8 @@
 /* sys-fd-test.c -- the C test driver of lib/sys/calls.h's descriptor
-   control (fcntl, ioctl), of the descriptor room (sys/fdroom.h) and of
-   paths shortened for messages (cli/shortpath.h): each wrapper against
-   the libc function called with the same arguments (sys-test.h).  */
+   control (fcntl, its record locks, ioctl), of the descriptor room
+   (sys/fdroom.h) and of paths shortened for messages (cli/shortpath.h):
+   each wrapper against the libc function called with the same arguments
+   (sys-test.h).  */
 
 #include <config.h>
 
@@ -116,6 +117,60 @@ test_fcntl_ioctl (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* The record locks of sys_fcntl_lock, as pwritev-patch takes them: an
+   OFD lock beyond 4 GiB (struct flock is flock64), the conflict of a
+   second open file, the lock reported, released and bad descriptors,
+   each as libc's fcntl answers.  */
+
+static void
+test_fcntl_lock (void)
+{
+  long long s, l;
+  int se, le;
+  int a = open_rw ("exists"), b = open_rw ("exists");
+  struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+                      .l_start = 6 * GiB, .l_len = 0 };
+  SYS (s, se, sys_fcntl_lock (a, F_OFD_SETLK, &lk));
+  check_int (s, 0, "sys_fcntl_lock F_OFD_SETLK from 6 GiB to the end");
+  struct flock mine = lk, libcs = lk;
+  CMP (sys_fcntl_lock (b, F_OFD_SETLK, &mine), fcntl (b, F_OFD_SETLK, &libcs),
+       "sys_fcntl_lock F_OFD_SETLK of another open file: EAGAIN");
+  mine = (struct flock) { .l_type = F_RDLCK, .l_whence = SEEK_SET,
+                          .l_start = 7 * GiB, .l_len = 1 };
+  libcs = mine;
+  SYS (s, se, sys_fcntl_lock (b, F_OFD_GETLK, &mine));
+  LIBC (l, le, fcntl (b, F_OFD_GETLK, &libcs));
+  cmp_sys_libc (s, se, l, le, "sys_fcntl_lock F_OFD_GETLK");
+  check (mine.l_type == F_WRLCK && mine.l_start == 6 * GiB
+         && mine.l_len == 0 && mine.l_pid == -1, "not the lock",
+         "sys_fcntl_lock F_OFD_GETLK: the write lock, pid -1 (OFD)");
+  check (mine.l_type == libcs.l_type && mine.l_start == libcs.l_start
+         && mine.l_len == libcs.l_len && mine.l_pid == libcs.l_pid,
+         "differs", "sys_fcntl_lock F_OFD_GETLK: the struct as libc's");
+  mine = (struct flock) { .l_type = F_RDLCK, .l_whence = SEEK_SET,
+                          .l_start = 0, .l_len = 6 * GiB };
+  SYS (s, se, sys_fcntl_lock (b, F_OFD_SETLKW, &mine));
+  check_int (s, 0, "sys_fcntl_lock F_OFD_SETLKW below the lock: no wait");
+  lk.l_type = F_UNLCK;
+  SYS (s, se, sys_fcntl_lock (a, F_OFD_SETLK, &lk));
+  check_int (s, 0, "sys_fcntl_lock F_UNLCK");
+  mine = (struct flock) { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+                          .l_start = 6 * GiB, .l_len = 0 };
+  SYS (s, se, sys_fcntl_lock (b, F_OFD_SETLK, &mine));
+  check_int (s, 0, "sys_fcntl_lock F_OFD_SETLK once released");
+  mine.l_pid = 1;
+  libcs = mine;
+  CMP (sys_fcntl_lock (a, F_OFD_SETLK, &mine), fcntl (a, F_OFD_SETLK, &libcs),
+       "sys_fcntl_lock F_OFD_SETLK with l_pid set: EINVAL");
+  mine.l_pid = 0;
+  libcs = mine;
+  CMP (sys_fcntl_lock (-1, F_OFD_SETLK, &mine),
+       fcntl (-1, F_OFD_SETLK, &libcs), "sys_fcntl_lock of fd -1: EBADF");
+  close (a);
+  close (b);
+}
+
+/* ------------------------------------------------------------------ */
 /* Descriptor room, and paths shortened for messages.  */
 
 static int
@@ -227,6 +282,7 @@ main (void)
   make_file ("exists", "data", 4);
 
   test_fcntl_ioctl ();
+  test_fcntl_lock ();
   test_fdroom ();
   test_shortpath ();
 
