@@ -220,6 +220,30 @@ remove_file (struct removal *r, struct walk *w, const struct walk_entry *e)
   return WALK_CONTINUE;
 }
 
+/* E, a directory that cannot be opened (EACCES, EPERM): removed if it
+   is empty.  Asked about, it is tried only with -d, which is for empty
+   directories; with -r alone, rm reports it unasked.  Return what the
+   walker is told, or -1 for E's error to be reported.  */
+static int
+remove_inaccessible (struct removal *r, struct walk *w,
+                     const struct walk_entry *e)
+{
+  bool protected;
+  if (remove_must_ask (r->o, e, false, &protected))
+    {
+      if (!r->o->dir)
+        return -1;
+      if (!remove_ask (r, w, "attempt removal of", false,
+                       "inaccessible directory"))
+        return removal_keep (r, e);
+    }
+  if (unlink_retry (e->dirfd, e->name, AT_REMOVEDIR) < 0)
+    return -1;
+  removal_say (r, w, true);
+  removal_count (r);
+  return WALK_REMOVED;
+}
+
 static int
 failed (struct removal *r, struct walk *w, const struct walk_entry *e)
 {
@@ -240,17 +264,9 @@ failed (struct removal *r, struct walk *w, const struct walk_entry *e)
   if (e->is_dir && e->fd < 0 && e->dirfd != -1 && !o->dry_run
       && (e->err == EACCES || e->err == EPERM))
     {
-      bool protected;
-      if (remove_must_ask (o, e, false, &protected)
-          && !remove_ask (r, w, "remove", protected, "directory"))
-        return removal_keep (r, e);
-      int ret = unlink_retry (e->dirfd, e->name, AT_REMOVEDIR);
-      if (ret == 0)
-        {
-          removal_say (r, w, true);
-          removal_count (r);
-          return WALK_REMOVED;
-        }
+      int ret = remove_inaccessible (r, w, e);
+      if (ret >= 0)
+        return ret;
     }
   remove_report (w, err);
   return WALK_CONTINUE;

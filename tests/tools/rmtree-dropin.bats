@@ -340,6 +340,41 @@ protected_on_terminal() {
   assert_not_exist rmtree/f
 }
 
+# An empty directory that cannot be opened (mode 0, uid 65534).  rm -d
+# asks "attempt removal of inaccessible directory" and removes it on yes;
+# asked about with -r alone, it is reported unasked; -f, or no question
+# due, removes it.  Those are coreutils 9.2's words and rules
+# (tests/rm/empty-inacc.sh); Debian 12's rm 9.1 asks otherwise, so they
+# are written out here.
+@test "rmtree -di: an empty directory that cannot be opened is asked about as rm -di (tests/rm/empty-inacc); -ri reports it" {
+  require_nobody
+  local said
+  mkdir w
+  chown 65534 w
+  cd w || return 1
+  as_nobody mkdir -m0 a b c d
+  # (Captured whole: bats' run drops the space that ends a question.)
+  said=$(as_nobody rmtree -di a 2>&1 <<<n) || fail "-di a, n: $?"
+  assert_equal "$said" "rmtree: attempt removal of inaccessible directory 'a'? "
+  assert [ -d a ]
+  said=$(as_nobody rmtree -di a 2>&1 <<<y) || fail "-di a, y: $?"
+  assert_not_exist a
+  run --separate-stderr as_nobody rmtree -ri b <<<y
+  assert_failure 1
+  assert_err "rmtree: cannot remove 'b': Permission denied"
+  assert [ -d b ]
+  said=$(as_nobody rmtree -rdi b 2>&1 <<<y) || fail "-rdi b: $?"
+  assert_equal "$said" "rmtree: attempt removal of inaccessible directory 'b'? "
+  assert_not_exist b
+  run --separate-stderr as_nobody rmtree -r c </dev/null
+  assert_success
+  assert_err ""
+  run --separate-stderr as_nobody rmtree -if d
+  assert_success
+  assert_err ""
+  assert_not_exist c d
+}
+
 # --- --preserve-root=all ---------------------------------------------------
 
 # In a mount namespace of its own, on a tmpfs of its own: m/t is another
