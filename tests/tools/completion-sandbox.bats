@@ -44,6 +44,7 @@ declare -gA SANDBOX_ARGS=(
   [--cap-drop]=caps [--cap-add]=caps [--seccomp]=fds
   [--uid]=nothing [--gid]=nothing [--map-users]=map [--map-groups]=map
   [--map-auto]='' [--info-fd]=fds [--sync-fd]=fds [--block-fd]=fds
+  [--args]=fds
 )
 
 # help_names: the long options that unshare-run --help names in the option
