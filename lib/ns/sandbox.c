@@ -76,6 +76,8 @@ static const struct option options[] = {
   STEP ("--file", "FD DST", 2, NS_STEP_FILE, 0),
   STEP ("--bind-data", "FD DST", 2, NS_STEP_BIND_DATA, 0),
   STEP ("--ro-bind-data", "FD DST", 2, NS_STEP_BIND_DATA, NS_BIND_RO),
+  STEP ("--bind-fd", "FD DST", 2, NS_STEP_BIND_FD, 0),
+  STEP ("--ro-bind-fd", "FD DST", 2, NS_STEP_BIND_FD, NS_BIND_RO),
   STEP ("--chmod", "MODE PATH", 2, NS_STEP_CHMOD, 0),
   OPT ("--perms", "MODE", 1, A_PERMS),
   OPT ("--size", "BYTES", 1, A_SIZE),
@@ -276,6 +278,9 @@ add_step (struct ns_sandbox *s, const struct option *o, char **args,
     case NS_STEP_BIND_DATA:
       st->fd = parse_fd (o->name, args[0]);
       st->mode = o->kind == NS_STEP_FILE ? 0666 : 0600;
+      break;
+    case NS_STEP_BIND_FD:
+      st->fd = parse_fd (o->name, args[0]);
       break;
     case NS_STEP_CHMOD:
       st->mode = parse_mode (o->name, args[0]);
@@ -715,6 +720,11 @@ const char ns_sandbox_help[] =
   "      --bind-data FD DST         the same, in a file of its own bound"
   " on DST\n"
   "      --ro-bind-data FD DST      the same, read-only\n"
+  "      --bind-fd FD DST           bind the directory open on FD, and"
+  " every mount\n"
+  "                                 under it, on DST\n"
+  "      --ro-bind-fd FD DST        the same, read-only in every"
+  " submount\n"
   "      --chmod MODE PATH          set the octal mode of PATH\n"
   "      --setenv VAR VALUE         set VAR for COMMAND\n"
   "      --unsetenv VAR             remove VAR from COMMAND's"

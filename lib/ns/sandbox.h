@@ -33,6 +33,7 @@ enum ns_step_kind
   NS_STEP_SYMLINK,              /* --symlink TARGET DST */
   NS_STEP_FILE,                 /* --file FD DST (--perms) */
   NS_STEP_BIND_DATA,            /* --bind-data, --ro-bind-data FD DST */
+  NS_STEP_BIND_FD,              /* --bind-fd, --ro-bind-fd FD DST */
   NS_STEP_CHMOD                 /* --chmod MODE PATH */
 };
 
@@ -48,7 +49,8 @@ struct ns_step
   uint64_t size;                /* --tmpfs: bytes, 0 for the default */
   mode_t mode;                  /* --tmpfs, --dir, --file, --chmod */
   bool mode_set;                /* --perms given (else the default) */
-  int fd;                       /* --file, --bind-data: read from */
+  int fd;                       /* --file, --bind-data: read from;
+                                   --bind-fd: the directory bound */
 };
 
 /* One change of COMMAND's environment, in the order given: NAME set to

@@ -194,6 +194,15 @@ test_steps (void)
   tap_check_str (s.steps[13].dst, "/d", "--chmod's PATH");
   tap_check_int (s.steps[0].fd, -1, "a step without FD: -1");
   tap_ok (ns_sandbox_has_root (&s), "ns_sandbox_has_root");
+  take (W ("--bind-fd", "7", "/a", "--ro-bind-fd", "9", "/c",
+           "--ro-bind-fd=8", "/b"), &s, rest, sizeof rest);
+  tap_ok (s.n_steps == 2 && s.steps[0].kind == NS_STEP_BIND_FD
+          && s.steps[0].fd == 7 && s.steps[0].flags == 0
+          && strcmp (s.steps[0].dst, "/a") == 0
+          && s.steps[1].kind == NS_STEP_BIND_FD && s.steps[1].fd == 9
+          && s.steps[1].flags == NS_BIND_RO && !s.steps[1].src
+          && strcmp (rest, "--ro-bind-fd=8 /b") == 0,
+          "--bind-fd, --ro-bind-fd: FD and DST; not written with '='");
   take (W ("-n", "true"), &s, rest, sizeof rest);
   tap_ok (!ns_sandbox_has_root (&s), "no step: no new root");
   tap_ok (s.seccomp_fd == -1 && s.info_fd == -1 && s.sync_fd == -1
@@ -307,6 +316,9 @@ test_process_options (void)
   check_error (W ("--uid", "4294967295"), "invalid --uid '4294967295'");
   check_error (W ("--file", "-1", "/a"), "invalid --file '-1'");
   check_error (W ("--bind-data", "3x", "/a"), "invalid --bind-data '3x'");
+  check_error (W ("--bind-fd", "", "/a"), "invalid --bind-fd ''");
+  check_error (W ("--ro-bind-fd", "/a"),
+               "--ro-bind-fd needs 2 arguments: --ro-bind-fd FD DST");
   check_error (W ("--seccomp", "2147483648"), "invalid --seccomp");
   check_error (W ("--map-users", "0:1"), "invalid --map-users '0:1'");
   check_error (W ("--map-users", "0:1:0"), "invalid --map-users '0:1:0'");

@@ -37,6 +37,8 @@
 # - `--remount-ro` is recursive in unshare-run, and its `--mqueue`
 #   nosuid, nodev, noexec (both documented in unshare-run(1)): those
 #   tests say so (inherent) and compare the rest;
+# - `--bind-fd` of a file: bwrap binds it, unshare-run binds a directory
+#   only (documented): that test says so;
 # - `--args`: a word of its data that is no option, COMMAND, ends
 #   bwrap's reading of the data, the rest ignored; unshare-run refuses it
 #   (documented): that test says so;
@@ -502,6 +504,31 @@ fixture_tree() {
       -- t:/d 'c:echo new >/d/e'
     same
   done
+}
+
+@test "--bind-fd, --ro-bind-fd: the directory open on FD, as --bind, --ro-bind" {
+  needs --bind-fd --ro-bind-fd
+  mkdir host
+  (cd host && fixture_tree)
+  # Standard input is the directory: each sandbox opens it anew.
+  SBX_IN=host/src probe "${BASE[@]}" --bind-fd 0 /b -- t:/b w:/b w:/b/sub
+  same
+  SBX_IN=host/src probe "${BASE[@]}" --dir /d --ro-bind-fd 0 /d/r \
+    -- t:/d w:/d w:/d/r w:/d/r/sub
+  same
+}
+
+@test "--bind-fd of a file: bwrap binds it, unshare-run refuses" {
+  needs --bind-fd
+  echo data >file
+  SBX_IN=./file both "${BASE[@]}" --bind-fd 0 /f cat /f
+  [[ $(<peer.rc) == 0 && $(<peer.out) == data ]] \
+    || fail "$PEER: status $(<peer.rc), output $(<peer.out) $(<peer.err)"
+  [[ ${TOOL##*/} != bwrap ]] || return 0
+  # unshare-run(1), "Differences from bwrap": a directory only.
+  [[ $(<tool.rc) == 1 && ! -s tool.out ]] \
+    || fail "$TOOL: status $(<tool.rc), output $(<tool.out)"
+  grep -q -- "--bind-fd 0: Not a directory" tool.err || fail "$(<tool.err)"
 }
 
 @test "--chmod: an existing path; a missing one fails" {
