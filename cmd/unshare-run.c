@@ -445,7 +445,7 @@ parse_options (int argc, char **argv)
 {
   fill_ns_options ();
   /* First, those popt cannot read: two words after one option.  */
-  ns_sandbox_take_popt (&cfg.sandbox, &argc, argv, options);
+  ns_sandbox_take_popt (&cfg.sandbox, &argc, &argv, options);
   /* As unshare(1): -n, --net and -nf take no FILE, only --net=FILE does;
      options end at COMMAND.  */
   ctx = cli_context_flags (argc, argv, options,

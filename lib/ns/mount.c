@@ -343,14 +343,16 @@ ns_mount_begin (struct ns_mount *m)
   return 0;
 }
 
-int
-ns_mount_bind (struct ns_mount *m, const char *src, const char *dst,
-               unsigned int flags)
+/* A detached clone of the tree at SRC, a path of the old root, with
+   every mount under it: nosuid, nodev unless NS_BIND_DEV, read-only with
+   NS_BIND_RO; the status of its root in *ST.  Its descriptor, or
+   -errno.  */
+static int
+clone_tree (struct ns_mount *m, const char *src, unsigned int flags,
+            struct stat *st)
 {
   int tree = sys_open_tree (AT_FDCWD, src, OPEN_TREE_CLONE
                             | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
-  if (tree == -ENOENT && (flags & NS_BIND_TRY))
-    return 0;
   if (failed (m, tree, "open_tree", SINCE_MOUNT_API) < 0)
     return tree;
   /* Set on the detached clone, before anything can use it.  */
@@ -363,15 +365,69 @@ ns_mount_bind (struct ns_mount *m, const char *src, const char *dst,
                                           AT_EMPTY_PATH | AT_RECURSIVE,
                                           &attr),
                     "mount_setattr", SINCE_SETATTR);
-  struct stat st;
   if (ret == 0)
-    ret = failed (m, sys_fstat (tree, &st), "fstat", NULL);
+    ret = failed (m, sys_fstat (tree, st), "fstat", NULL);
   if (ret < 0)
     {
       sys_close (tree);
       return ret;
     }
+  return tree;
+}
+
+int
+ns_mount_bind (struct ns_mount *m, const char *src, const char *dst,
+               unsigned int flags)
+{
+  struct stat st;
+  int tree = clone_tree (m, src, flags, &st);
+  if (tree == -ENOENT && (flags & NS_BIND_TRY))
+    return 0;
+  if (tree < 0)
+    return tree;
   return attach (m, tree, dst, S_ISDIR (st.st_mode));
+}
+
+/* The path of the directory FD refers to, as /proc/self/fd reads it,
+   into PATH (PATH_MAX bytes).  0 or -errno.  */
+static int
+fd_path (struct ns_mount *m, int fd, char *path)
+{
+  char link[sizeof "/proc/self/fd/" + 3 * sizeof (int)];
+  snprintf (link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = sys_readlinkat (AT_FDCWD, link, path, PATH_MAX);
+  if (n == PATH_MAX)
+    n = -ENAMETOOLONG;
+  /* A directory out of the process's root reads "(unreachable)/...", a
+     removed one ends in " (deleted)": the clone's check refuses it, or
+     what another made under that name.  */
+  if (n >= 0)
+    path[n] = '\0';
+  return failed (m, n < 0 ? n : 0, "readlink of /proc/self/fd", NULL);
+}
+
+int
+ns_mount_bind_fd (struct ns_mount *m, int fd, const char *dst,
+                  unsigned int flags)
+{
+  struct stat want, got;
+  char path[PATH_MAX];
+  int ret = failed (m, sys_fstat (fd, &want), "fstat", NULL);
+  if (ret == 0 && !S_ISDIR (want.st_mode))
+    ret = failed (m, -ENOTDIR, "its descriptor", NULL);
+  if (ret == 0)
+    ret = fd_path (m, fd, path);
+  int tree = ret < 0 ? ret : clone_tree (m, path, flags, &got);
+  if (tree < 0)
+    return tree;
+  if (got.st_dev != want.st_dev || got.st_ino != want.st_ino)
+    {
+      sys_close (tree);
+      return failed (m, -ESTALE, "the descriptor's path, which names "
+                     "another directory now (removed, replaced or covered "
+                     "since it was opened)", NULL);
+    }
+  return attach (m, tree, dst, true);
 }
 
 int

@@ -103,6 +103,18 @@ int ns_mount_begin (struct ns_mount *m);
 int ns_mount_bind (struct ns_mount *m, const char *src, const char *dst,
                    unsigned int flags);
 
+/* Bind the directory descriptor FD refers to (opened, or O_PATH), and
+   every mount under it, on DST, as ns_mount_bind with FLAGS.  FD's
+   mount is one of the old mount namespace, which open_tree cannot
+   clone from this one (EINVAL): the clone is of its path, as
+   /proc/self/fd reads it, the old root's, and is attached only if its
+   root is FD's directory (the same device and inode), else -ESTALE:
+   the directory was removed, or its path replaced or covered by a
+   mount, since FD was opened (a rename is followed).
+   -ENOTDIR for anything but a directory.  */
+int ns_mount_bind_fd (struct ns_mount *m, int fd, const char *dst,
+                      unsigned int flags);
+
 /* Make the mount at DST, with every mount under it, read-only.  DST
    must be the root of a mount (EINVAL).  */
 int ns_mount_remount_ro (struct ns_mount *m, const char *dst);

@@ -4,18 +4,24 @@
 
 #include "ns/sandbox.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <popt.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli/common.h"
 #include "cli/number.h"
+#include "error.h"
+#include "ns/argsfd.h"
 #include "ns/idmap.h"
 #include "ns/mount.h"
+#include "sys/calls.h"
 #include "xalloc.h"
 
 /* --- the options ------------------------------------------------------- */
@@ -29,6 +35,7 @@ enum action
   A_CAP_ADD, A_CAP_DROP, A_SECCOMP, A_UID, A_GID,
   A_MAP_USERS, A_MAP_GROUPS, A_MAP_AUTO,
   A_INFO_FD, A_SYNC_FD, A_BLOCK_FD,
+  A_ARGS,                       /* read more options from a descriptor */
   A_UNSHARE, A_UNSHARE_TRY, A_SHARE,   /* FLAGS: CLONE_NEW* */
   A_UNSHARE_ALL
 };
@@ -69,6 +76,8 @@ static const struct option options[] = {
   STEP ("--file", "FD DST", 2, NS_STEP_FILE, 0),
   STEP ("--bind-data", "FD DST", 2, NS_STEP_BIND_DATA, 0),
   STEP ("--ro-bind-data", "FD DST", 2, NS_STEP_BIND_DATA, NS_BIND_RO),
+  STEP ("--bind-fd", "FD DST", 2, NS_STEP_BIND_FD, 0),
+  STEP ("--ro-bind-fd", "FD DST", 2, NS_STEP_BIND_FD, NS_BIND_RO),
   STEP ("--chmod", "MODE PATH", 2, NS_STEP_CHMOD, 0),
   OPT ("--perms", "MODE", 1, A_PERMS),
   OPT ("--size", "BYTES", 1, A_SIZE),
@@ -87,6 +96,7 @@ static const struct option options[] = {
   OPT ("--info-fd", "FD", 1, A_INFO_FD),
   OPT ("--sync-fd", "FD", 1, A_SYNC_FD),
   OPT ("--block-fd", "FD", 1, A_BLOCK_FD),
+  OPT ("--args", "FD", 1, A_ARGS),
   { "--unshare-user", "", 0, A_UNSHARE, 0, CLONE_NEWUSER },
   { "--unshare-user-try", "", 0, A_UNSHARE_TRY, 0, CLONE_NEWUSER },
   { "--unshare-ipc", "", 0, A_UNSHARE, 0, CLONE_NEWIPC },
@@ -269,6 +279,9 @@ add_step (struct ns_sandbox *s, const struct option *o, char **args,
       st->fd = parse_fd (o->name, args[0]);
       st->mode = o->kind == NS_STEP_FILE ? 0666 : 0600;
       break;
+    case NS_STEP_BIND_FD:
+      st->fd = parse_fd (o->name, args[0]);
+      break;
     case NS_STEP_CHMOD:
       st->mode = parse_mode (o->name, args[0]);
       st->mode_set = true;
@@ -302,7 +315,8 @@ takes_perms (enum ns_step_kind kind)
 static void
 check_pending (const struct pending *p, const struct option *o)
 {
-  if (o && (o->action == A_PERMS || o->action == A_SIZE))
+  if (o && (o->action == A_PERMS || o->action == A_SIZE
+            || o->action == A_ARGS))
     return;
   bool step = o && o->action == A_STEP;
   if (p->perms_set && !(step && takes_perms (o->kind)))
@@ -418,72 +432,190 @@ other_option (struct ns_sandbox *s, const struct option *o, char **args,
     }
 }
 
-/* How many words of ARGV, from ARGV[I], an option of the tool's own
-   takes, itself included, as IS_ARG_OPTION tells.  */
-static int
-tool_option_words (char **argv, int argc, int i,
-                   bool (*is_arg_option) (const char *name, bool lng))
+/* Whether WORD, an option of the tool's own as written, takes the next
+   word as its argument, as IS_ARG_OPTION tells.  */
+static bool
+tool_option_takes_next (const char *word,
+                        bool (*is_arg_option) (const char *name, bool lng))
 {
-  const char *word = argv[i];
   if (word[1] == '-')
-    {
-      /* "--NAME=ARG" holds its argument.  */
-      if (strchr (word, '=') || !is_arg_option (word + 2, true))
-        return 1;
-      return i + 1 < argc ? 2 : 1;
-    }
+    /* "--NAME=ARG" holds its argument.  */
+    return !strchr (word, '=') && is_arg_option (word + 2, true);
   /* A cluster of letters: the first that takes an argument takes the
      rest of the word, or the next word if it is the last.  */
   for (const char *p = word + 1; *p; p++)
     {
       char letter[2] = { *p, '\0' };
       if (is_arg_option (letter, false))
-        return !p[1] && i + 1 < argc ? 2 : 1;
+        return !p[1];
     }
-  return 1;
+  return false;
+}
+
+/* The command line as ns_sandbox_take reads it: the words of ARGV from
+   I on are still to read, those before OUT are kept for popt.  The
+   words read from --args DATA_FD stand in [I, DATA_END), DATA_END -1
+   when I is past them.  */
+struct line
+{
+  char **argv;
+  int argc;
+  int i, out;
+  int data_end;
+  int data_fd;
+  size_t words_read;            /* from every --args */
+};
+
+/* The most words every --args together may give: bubblewrap's bound.  */
+#define MAX_ARGS_WORDS 9000
+
+/* The end of the words that may follow the option at L->I: those of
+   its --args if it is one of them, else the command line's.  An option
+   read from --args takes its arguments there too, as bubblewrap's.  */
+static int
+option_end (const struct line *l)
+{
+  return l->data_end >= 0 ? l->data_end : l->argc;
+}
+
+/* --args FD at L->I, its words ADVANCE: read FD's words into S, and put
+   them in its place in L's command line, for what follows to read.  */
+static void
+take_args (struct ns_sandbox *s, struct line *l, int advance, int fd)
+{
+  struct ns_args_words w;
+  int ret = ns_args_read (fd, MAX_ARGS_WORDS - l->words_read, &w);
+  if (ret == -EFBIG)
+    cli_usage_error ("--args %d: more than %zu bytes", fd,
+                     NS_ARGS_MAX_BYTES);
+  if (ret == -E2BIG)
+    cli_usage_error ("--args %d: more than %d words from --args in all",
+                     fd, MAX_ARGS_WORDS);
+  if (ret < 0)
+    error (EXIT_FAILURE, -ret, "--args %d: cannot read", fd);
+  /* A standard descriptor stays COMMAND's: closed, its number would go
+     to the next file opened.  */
+  if (fd > STDERR_FILENO)
+    sys_close (fd);
+  *(struct ns_args_words *) grow (&s->args, &s->n_args, sizeof w) = w;
+  l->words_read += w.n;
+
+  int rest = l->argc - l->i - advance;
+  char **argv = xnmalloc (l->out + w.n + rest + 1, sizeof *argv);
+  memcpy (argv, l->argv, l->out * sizeof *argv);
+  memcpy (argv + l->out, w.words, w.n * sizeof *argv);
+  memcpy (argv + l->out + w.n, l->argv + l->i + advance,
+          rest * sizeof *argv);
+  free (s->argv);
+  s->argv = l->argv = argv;
+  l->i = l->out;
+  l->argc = l->out + w.n + rest;
+  l->data_end = l->i + w.n;
+  l->data_fd = fd;
+}
+
+/* Keep for popt the option of the tool's own at L->I, and its
+   argument.  */
+static void
+keep_tool_option (struct line *l,
+                  bool (*is_arg_option) (const char *name, bool lng))
+{
+  const char *word = l->argv[l->i];
+  int n = tool_option_takes_next (word, is_arg_option) ? 2 : 1;
+  if (l->i + n > option_end (l))
+    {
+      if (l->data_end >= 0)
+        cli_usage_error ("%s needs its argument in the words of --args %d",
+                         word, l->data_fd);
+      n = 1;
+    }
+  for (; n > 0; n--)
+    l->argv[l->out++] = l->argv[l->i++];
+}
+
+/* Whether WORD is an option, not COMMAND or "--".  */
+static bool
+is_option (const char *word)
+{
+  return word[0] == '-' && word[1] != '\0' && strcmp (word, "--") != 0;
+}
+
+/* The sandbox option O at L->I, its argument after '=' EQ_ARG (NULL
+   without one), into S; P: --perms and --size given.  */
+static void
+take_option (struct ns_sandbox *s, struct line *l, const struct option *o,
+             const char *eq_arg, struct pending *p)
+{
+  if (o->action == A_ARGS && l->data_end >= 0)
+    cli_usage_error ("--args %d: --args cannot be read from the words of "
+                     "another one", l->data_fd);
+  char *args[2];
+  if (eq_arg)
+    args[0] = (char *) eq_arg;
+  else if (option_end (l) - l->i - 1 < o->n_args)
+    {
+      char where[48] = "";
+      if (l->data_end >= 0)
+        snprintf (where, sizeof where, " in the words of --args %d",
+                  l->data_fd);
+      cli_usage_error ("%s needs %d argument%s%s: %s %s", o->name,
+                       o->n_args, o->n_args > 1 ? "s" : "", where, o->name,
+                       o->words);
+    }
+  else
+    for (int k = 0; k < o->n_args; k++)
+      args[k] = l->argv[l->i + 1 + k];
+  int advance = eq_arg ? 1 : 1 + o->n_args;
+  if (o->action == A_ARGS)
+    {
+      take_args (s, l, advance, parse_fd (o->name, args[0]));
+      return;
+    }
+  l->i += advance;
+  if (o->action == A_STEP)
+    add_step (s, o, args, p);
+  else
+    other_option (s, o, args, p);
 }
 
 void
-ns_sandbox_take (struct ns_sandbox *s, int *argc, char **argv,
+ns_sandbox_take (struct ns_sandbox *s, int *argc, char ***argv,
                  bool (*is_arg_option) (const char *name, bool lng))
 {
   s->seccomp_fd = s->info_fd = s->sync_fd = s->block_fd = -1;
   struct pending p = { false, 0, 0 };
-  int i = 1, out = 1;
-  while (i < *argc && strcmp (argv[i], "--") != 0
-         && argv[i][0] == '-' && argv[i][1] != '\0')
+  struct line l = { *argv, *argc, 1, 1, -1, -1, 0 };
+  while (l.i < l.argc)
     {
-      const char *eq_arg;
-      const struct option *o = find_option (argv[i], &eq_arg);
-      check_pending (&p, o);
-      if (!o)
+      if (l.i == l.data_end)
         {
-          for (int n = tool_option_words (argv, *argc, i, is_arg_option);
-               n > 0; n--)
-            argv[out++] = argv[i++];
-          continue;
+          /* --perms or --size of --args apply to its own options.  */
+          check_pending (&p, NULL);
+          l.data_end = -1;
         }
-      char *args[2];
-      if (eq_arg)
-        args[0] = (char *) eq_arg;
-      else if (*argc - i - 1 < o->n_args)
-        cli_usage_error ("%s needs %d argument%s: %s %s", o->name,
-                         o->n_args, o->n_args > 1 ? "s" : "", o->name,
-                         o->words);
+      const char *word = l.argv[l.i];
+      if (!is_option (word))
+        {
+          if (l.data_end >= 0)
+            cli_usage_error ("--args %d: %s is not an option: COMMAND, and "
+                             "'--' before it, go on the command line",
+                             l.data_fd, quote_file (word));
+          break;
+        }
+      const char *eq_arg;
+      const struct option *o = find_option (word, &eq_arg);
+      check_pending (&p, o);
+      if (o)
+        take_option (s, &l, o, eq_arg, &p);
       else
-        for (int k = 0; k < o->n_args; k++)
-          args[k] = argv[i + 1 + k];
-      i += eq_arg ? 1 : 1 + o->n_args;
-      if (o->action == A_STEP)
-        add_step (s, o, args, &p);
-      else
-        other_option (s, o, args, &p);
+        keep_tool_option (&l, is_arg_option);
     }
   check_pending (&p, NULL);
-  while (i < *argc)
-    argv[out++] = argv[i++];
-  argv[out] = NULL;
-  *argc = out;
+  while (l.i < l.argc)
+    l.argv[l.out++] = l.argv[l.i++];
+  l.argv[l.out] = NULL;
+  *argc = l.out;
+  *argv = l.argv;
 }
 
 bool
@@ -545,7 +677,7 @@ tool_arg_option (const char *name, bool lng)
 }
 
 void
-ns_sandbox_take_popt (struct ns_sandbox *s, int *argc, char **argv,
+ns_sandbox_take_popt (struct ns_sandbox *s, int *argc, char ***argv,
                       const struct poptOption *table)
 {
   tool_table = table;
@@ -560,6 +692,10 @@ const char ns_sandbox_help[] =
   "after it, or a single one after '='; the mount steps build a new"
   " root in a\n"
   "tmpfs, in the order given, then enter it):\n"
+  "      --args FD                  read more options from FD, each word"
+  " ended\n"
+  "                                 by a NUL, as if they stood in its"
+  " place\n"
   "      --bind SRC DST             bind SRC, and every mount under it,"
   " on DST\n"
   "      --ro-bind SRC DST          the same, read-only in every"
@@ -584,6 +720,11 @@ const char ns_sandbox_help[] =
   "      --bind-data FD DST         the same, in a file of its own bound"
   " on DST\n"
   "      --ro-bind-data FD DST      the same, read-only\n"
+  "      --bind-fd FD DST           bind the directory open on FD, and"
+  " every mount\n"
+  "                                 under it, on DST\n"
+  "      --ro-bind-fd FD DST        the same, read-only in every"
+  " submount\n"
   "      --chmod MODE PATH          set the octal mode of PATH\n"
   "      --setenv VAR VALUE         set VAR for COMMAND\n"
   "      --unsetenv VAR             remove VAR from COMMAND's"

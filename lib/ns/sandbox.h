@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ns/argsfd.h"
 #include "ns/idmap.h"
 
 /* The kind of a mount step (see ns/mount.h for each).  */
@@ -32,6 +33,7 @@ enum ns_step_kind
   NS_STEP_SYMLINK,              /* --symlink TARGET DST */
   NS_STEP_FILE,                 /* --file FD DST (--perms) */
   NS_STEP_BIND_DATA,            /* --bind-data, --ro-bind-data FD DST */
+  NS_STEP_BIND_FD,              /* --bind-fd, --ro-bind-fd FD DST */
   NS_STEP_CHMOD                 /* --chmod MODE PATH */
 };
 
@@ -47,7 +49,8 @@ struct ns_step
   uint64_t size;                /* --tmpfs: bytes, 0 for the default */
   mode_t mode;                  /* --tmpfs, --dir, --file, --chmod */
   bool mode_set;                /* --perms given (else the default) */
-  int fd;                       /* --file, --bind-data: read from */
+  int fd;                       /* --file, --bind-data: read from;
+                                   --bind-fd: the directory bound */
 };
 
 /* One change of COMMAND's environment, in the order given: NAME set to
@@ -88,6 +91,12 @@ struct ns_sandbox
                                    them */
   int share_flags;              /* --share-net: kept though --unshare-all */
 
+  /* --args: the words read, which the fields above point into, and the
+     command line they were put in (NULL without --args).  */
+  struct ns_args_words *args;
+  size_t n_args;
+  char **argv;
+
   /* --map-users, --map-groups: parsed by ns_sandbox_take, or read for
      "auto" (--map-auto) by ns_sandbox_check_process; COUNT 0 when
      none.  */
@@ -110,14 +119,21 @@ struct ns_sandbox
   uint64_t caller_caps;
 };
 
-/* Read every sandbox option of ARGV, from ARGV[1] up to the first
-   operand or "--", into *S, in order, and remove them from ARGV (*ARGC
+/* Read every sandbox option of *ARGV, from (*ARGV)[1] up to the first
+   operand or "--", into *S, in order, and remove them from *ARGV (*ARGC
    becomes the count of what is left).  IS_ARG_OPTION tells whether
    one of the tool's own options, as written (NAME without its dashes,
    LONG true for a long one), takes the next argument; ns_sandbox_take
    skips that argument with it.  A malformed sandbox option is a usage
-   error (cli_usage_error).  */
-void ns_sandbox_take (struct ns_sandbox *s, int *argc, char **argv,
+   error (cli_usage_error).
+
+   --args FD reads the words of FD (ns/argsfd.h), closes FD unless it
+   is a standard descriptor, and reads them as if they stood in its
+   place, the tool's own options among them left in *ARGV, which then
+   becomes S->ARGV.  Each option read there has its arguments there
+   too, and what it holds is options only (no COMMAND, no "--", no
+   --args): else a usage error; a failed read exits with status 1.  */
+void ns_sandbox_take (struct ns_sandbox *s, int *argc, char ***argv,
                       bool (*is_arg_option) (const char *name, bool lng));
 
 /* The name of capability CAP ("CAP_SYS_ADMIN"), or NULL for a number
@@ -137,7 +153,7 @@ bool ns_sandbox_popt_arg (const struct poptOption *table, const char *name,
                           bool lng);
 
 /* ns_sandbox_take with ns_sandbox_popt_arg on the tool's TABLE.  */
-void ns_sandbox_take_popt (struct ns_sandbox *s, int *argc, char **argv,
+void ns_sandbox_take_popt (struct ns_sandbox *s, int *argc, char ***argv,
                            const struct poptOption *table);
 
 /* The section of --help on the sandbox options: lines of at most 79

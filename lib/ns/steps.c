@@ -51,18 +51,23 @@ check_root_options (const struct ns_run *r)
                      "steps: use private or slave", r->propagation_name);
 }
 
-/* The descriptors of --file, --bind-data and --ro-bind-data must be the
-   caller's, open now: one that is not would be read at its step under a
-   number that unshare-run's own descriptors may have taken since.  */
+/* The descriptors of --file, --bind-data, --bind-fd and their
+   read-only forms must be the caller's, open now: one that is not would
+   be read, or bound, at its step under a number that unshare-run's own
+   descriptors may have taken since.  --bind-fd's must be a directory's,
+   which its step checks again.  */
 static void
 check_step_fds (const struct ns_sandbox *s)
 {
   for (size_t i = 0; i < s->n_steps; i++)
     {
       const struct ns_step *st = &s->steps[i];
-      if (st->kind != NS_STEP_FILE && st->kind != NS_STEP_BIND_DATA)
+      if (st->fd < 0)
         continue;
-      int ret = sys_fcntl (st->fd, F_GETFD, 0);
+      struct stat fs;
+      int ret = sys_fstat (st->fd, &fs);
+      if (ret == 0 && st->kind == NS_STEP_BIND_FD && !S_ISDIR (fs.st_mode))
+        ret = -ENOTDIR;
       if (ret < 0)
         ns_run_fail (-ret, "%s %d", st->option, st->fd);
     }
@@ -156,6 +161,8 @@ run_step (const struct ns_run *r, struct ns_mount *m,
     case NS_STEP_BIND_DATA:
       return ns_mount_file (m, st->fd, st->dst, st->mode,
                             NS_FILE_BIND | st->flags);
+    case NS_STEP_BIND_FD:
+      return ns_mount_bind_fd (m, st->fd, st->dst, st->flags);
     case NS_STEP_CHMOD:
       return ns_mount_chmod (m, st->dst, st->mode);
     default:
@@ -203,7 +210,7 @@ step_words (const struct ns_step *st, char *buf, size_t size)
 {
   char first[32];
   const char *one = NULL;
-  if (st->kind == NS_STEP_FILE || st->kind == NS_STEP_BIND_DATA)
+  if (st->fd >= 0)
     snprintf (first, sizeof first, "%d", st->fd), one = first;
   else if (st->kind == NS_STEP_CHMOD)
     snprintf (first, sizeof first, "%04o", (unsigned int) st->mode),
@@ -237,11 +244,15 @@ ns_steps_mount (const struct ns_run *r)
           step_failed (&m, ret, step_words (st, words, sizeof words),
                        step_hint (r, st, ret));
         }
-      /* Read to its end, the descriptor is not COMMAND's, as with
-         bubblewrap; a standard one stays, at its end.  */
-      if (st->fd > STDERR_FILENO)
-        sys_close (st->fd);
     }
+  /* Read or bound, the descriptors are not COMMAND's, as with
+     bubblewrap; a standard one stays, at its end.  Closed only now: one
+     closed after its step would leave its number to a descriptor of the
+     steps that follow, for a later step that names it too (a second
+     --bind-fd of it would bind what the number then refers to).  */
+  for (size_t i = 0; i < s->n_steps; i++)
+    if (s->steps[i].fd > STDERR_FILENO)
+      sys_close (s->steps[i].fd);
   ret = ns_mount_enter (&m);
   if (ret < 0)
     step_failed (&m, ret, "cannot enter the new root", "");

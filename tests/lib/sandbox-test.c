@@ -8,8 +8,10 @@
    after '=', a letter in a cluster or not) are never read as sandbox
    options; nothing is read from the first operand or "--" on; --perms
    and --size go to the next step that takes them, bubblewrap's
-   defaults otherwise; and every malformed option is a usage error
-   (status 2) whose message names it.
+   defaults otherwise; the words of --args FD (ns/argsfd.c) are read in
+   its place, FD closed, and hold options only, each with its
+   arguments, at most 9000 words in all; and every malformed option is
+   a usage error (status 2) whose message names it.
 
    The last line is "sandbox-test: N passed, M failed, K skipped"; the
    exit status is 1 if any check failed.  */
@@ -17,8 +19,10 @@
 #include <config.h>
 
 #include <linux/capability.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -68,6 +72,13 @@ forget (struct ns_sandbox *s)
   free (s->steps);
   free (s->env);
   free (s->caps);
+  for (size_t i = 0; i < s->n_args; i++)
+    {
+      free (s->args[i].data);
+      free (s->args[i].words);
+    }
+  free (s->args);
+  free (s->argv);
   *s = (struct ns_sandbox) { 0 };
 }
 
@@ -77,11 +88,12 @@ static void
 take (const char *const *words, struct ns_sandbox *s, char *rest,
       size_t size)
 {
-  static char *argv[64];
+  static char *line[64];
+  char **argv = line;
   int argc;
   make_argv (words, &argc, argv);
   forget (s);
-  ns_sandbox_take_popt (s, &argc, argv, tool_table);
+  ns_sandbox_take_popt (s, &argc, &argv, tool_table);
   rest[0] = '\0';
   for (int i = 1; i < argc; i++)
     {
@@ -182,6 +194,15 @@ test_steps (void)
   tap_check_str (s.steps[13].dst, "/d", "--chmod's PATH");
   tap_check_int (s.steps[0].fd, -1, "a step without FD: -1");
   tap_ok (ns_sandbox_has_root (&s), "ns_sandbox_has_root");
+  take (W ("--bind-fd", "7", "/a", "--ro-bind-fd", "9", "/c",
+           "--ro-bind-fd=8", "/b"), &s, rest, sizeof rest);
+  tap_ok (s.n_steps == 2 && s.steps[0].kind == NS_STEP_BIND_FD
+          && s.steps[0].fd == 7 && s.steps[0].flags == 0
+          && strcmp (s.steps[0].dst, "/a") == 0
+          && s.steps[1].kind == NS_STEP_BIND_FD && s.steps[1].fd == 9
+          && s.steps[1].flags == NS_BIND_RO && !s.steps[1].src
+          && strcmp (rest, "--ro-bind-fd=8 /b") == 0,
+          "--bind-fd, --ro-bind-fd: FD and DST; not written with '='");
   take (W ("-n", "true"), &s, rest, sizeof rest);
   tap_ok (!ns_sandbox_has_root (&s), "no step: no new root");
   tap_ok (s.seccomp_fd == -1 && s.info_fd == -1 && s.sync_fd == -1
@@ -295,6 +316,9 @@ test_process_options (void)
   check_error (W ("--uid", "4294967295"), "invalid --uid '4294967295'");
   check_error (W ("--file", "-1", "/a"), "invalid --file '-1'");
   check_error (W ("--bind-data", "3x", "/a"), "invalid --bind-data '3x'");
+  check_error (W ("--bind-fd", "", "/a"), "invalid --bind-fd ''");
+  check_error (W ("--ro-bind-fd", "/a"),
+               "--ro-bind-fd needs 2 arguments: --ro-bind-fd FD DST");
   check_error (W ("--seccomp", "2147483648"), "invalid --seccomp");
   check_error (W ("--map-users", "0:1"), "invalid --map-users '0:1'");
   check_error (W ("--map-users", "0:1:0"), "invalid --map-users '0:1:0'");
@@ -398,6 +422,102 @@ test_tool_words (void)
   forget (&s);
 }
 
+/* Descriptor FD open on a pipe that holds LEN bytes of DATA (at most
+   a pipe's 64 KiB), its writer closed; FD's number as a word, which
+   stays valid until the next call for FD.  */
+static const char *
+data_fd (int fd, const char *data, size_t len)
+{
+  static char words[64][16];
+  char *word = words[fd % 64];
+  int p[2];
+  if (pipe (p) < 0 || (size_t) write (p[1], data, len) != len
+      || close (p[1]) < 0 || dup2 (p[0], fd) < 0 || close (p[0]) < 0)
+    tap_die ("pipe");
+  snprintf (word, sizeof *words, "%d", fd);
+  return word;
+}
+
+#define DATA(fd, s) data_fd (fd, s, sizeof s - 1)
+
+/* --args FD: its words read in its place, as if typed there.  */
+static void
+test_args (void)
+{
+  struct ns_sandbox s = { 0 };
+  char rest[256];
+  const char *fd = DATA (40, "--bind\0/s\0/b\0--hostname\0h\0-S\0"
+                         "0\0--dir\0/c\0");
+  int fd_number = atoi (fd);
+  take (W ("--tmpfs", "/a", "-r", "--args", fd, "--symlink", "t", "/d",
+           "-n", "cmd", "--args", "9"), &s, rest, sizeof rest);
+  tap_check_str (rest, "-r --hostname h -S 0 -n cmd --args 9",
+                 "the tool's options of --args in its place, in order");
+  tap_ok (s.n_steps == 4 && strcmp (s.steps[0].dst, "/a") == 0
+          && strcmp (s.steps[1].src, "/s") == 0
+          && strcmp (s.steps[1].dst, "/b") == 0
+          && strcmp (s.steps[2].dst, "/c") == 0
+          && strcmp (s.steps[3].dst, "/d") == 0,
+          "the steps of --args between those around it");
+  tap_ok (fcntl (fd_number, F_GETFD) < 0 && errno == EBADF,
+          "FD is closed once read");
+  char eq[32];
+  snprintf (eq, sizeof eq, "--args=%s",
+            DATA (40, "--setenv\0A\0\0--chdir\0/x"));
+  take (W (eq, "true"), &s, rest, sizeof rest);
+  tap_ok (s.n_env == 1 && strcmp (s.env[0].value, "") == 0
+          && s.chdir && strcmp (s.chdir, "/x") == 0
+          && strcmp (rest, "true") == 0,
+          "--args=FD; an empty word; the last word without its NUL");
+  take (W ("--args", DATA (40, ""), "--args", DATA (41, "--dir\0/e\0"),
+           "true"), &s, rest, sizeof rest);
+  tap_ok (s.n_steps == 1 && strcmp (rest, "true") == 0,
+          "empty data: no word; two --args one after the other");
+  take (W ("--perms", "0700", "--args", DATA (40, "--dir\0/p\0")), &s, rest,
+        sizeof rest);
+  tap_ok (s.n_steps == 1 && s.steps[0].mode == 0700,
+          "--perms before --args: for its first option, as bubblewrap");
+  take (W ("--", "--args", "9"), &s, rest, sizeof rest);
+  tap_check_str (rest, "-- --args 9", "nothing is read after --");
+  take (W ("--setenv", "--args", "9"), &s, rest, sizeof rest);
+  tap_ok (s.n_env == 1 && strcmp (s.env[0].value, "9") == 0,
+          "--args as an option's argument is that argument");
+  forget (&s);
+
+  check_error (W ("--args", DATA (40, "--dir\0/x\0cmd\0")),
+               "--args 40: 'cmd' is not an option: COMMAND");
+  check_error (W ("--args", DATA (40, "--\0true\0")),
+               "--args 40: '--' is not an option");
+  check_error (W ("--args", DATA (40, "--dir\0/x\0\0")),
+               "--args 40: '' is not an option");
+  check_error (W ("--args", DATA (40, "--args\0" "4\0")),
+               "--args 40: --args cannot be read from the words of another");
+  check_error (W ("--args", DATA (40, "--bind\0/a\0"), "/b"),
+               "--bind needs 2 arguments in the words of --args 40");
+  check_error (W ("--args", DATA (40, "--tmpfs"), "/t"),
+               "--tmpfs needs 1 argument in the words of --args 40");
+  check_error (W ("--args", DATA (40, "--hostname\0"), "h"),
+               "--hostname needs its argument in the words of --args 40");
+  check_error (W ("--args", DATA (40, "-rS"), "0"),
+               "-rS needs its argument in the words of --args 40");
+  check_error (W ("--args", DATA (40, "--perms\0" "0700\0"), "--dir", "/d"),
+               "--perms must be followed by an option that creates");
+  check_error (W ("--args", DATA (40, "--size\0" "1M")),
+               "--size must be followed by --tmpfs");
+  check_error (W ("--args", "x"), "invalid --args 'x'");
+  check_error (W ("--args="), "invalid --args '': missing descriptor");
+  check_error (W ("--args"), "--args needs 1 argument: --args FD");
+  static char many[9001];
+  check_error (W ("--args", data_fd (40, many, sizeof many)),
+               "--args 40: more than 9000 words from --args in all");
+  static char options[4500 * 3];
+  for (size_t i = 0; i < sizeof options; i += 3)
+    memcpy (options + i, "-r", 3);
+  check_error (W ("--args", data_fd (40, options, sizeof options), "--args",
+                  data_fd (41, many, 4501)),
+               "more than 9000 words from --args in all");
+}
+
 /* ns_sandbox_popt_arg on its own.  */
 static void
 test_popt_arg (void)
@@ -429,6 +549,7 @@ main (int argc, char **argv)
   test_process_options ();
   test_namespaces ();
   test_tool_words ();
+  test_args ();
   test_popt_arg ();
   return tap_done ();
 }

@@ -290,6 +290,15 @@ c_args_fd() {
 		3<a1 4<a2 5<a3
 }
 
+# Of a later upstream test-run.sh than 0.8.0's: --bind-fd.
+c_bind_fd() {
+	needs --bind-fd || return
+	echo foobar >file-data
+	$RUN --proc /proc --dev /dev --bind / / --bind-fd 100 /tmp \
+		cat /tmp/file-data 100<. >stdout 2>>"$LOG" || bad "--bind-fd failed"
+	has stdout foobar
+}
+
 c_dashdash() {
 	$RUN -- sh -c "echo hello" >out.txt 2>>"$LOG" || bad "-- sh failed"
 	has out.txt hello
@@ -464,7 +473,7 @@ for alt in "" "--unshare-user-try" "--unshare-pid" "--unshare-user-try --unshare
 done
 CASES+=(devices as_pid_1 info_json ns_ids preexec_status exec_status
 	recursive_proc recursive_root disable_userns error_prefix caps_root
-	die_with_parent@plain die_with_parent@unshare-pid args_fd dashdash
+	die_with_parent@plain die_with_parent@unshare-pid args_fd bind_fd dashdash
 	inadvisable_name defanged root_tmp tmp_tmp tmp_mnt onto_tmp inside_tmp
 	mountpoint_modes socket dir_modes parent_modes tmpfs_modes tmpfs_size
 	file_modes bogus_size once environment)

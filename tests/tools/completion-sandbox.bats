@@ -35,7 +35,8 @@ declare -gA SANDBOX_ARGS=(
   [--remount-ro]=files [--tmpfs]=dirs [--size]=nothing [--perms]=nothing
   [--proc]=dirs [--dev]=dirs [--mqueue]=dirs [--dir]=dirs
   [--symlink]='files files' [--file]='fds files' [--bind-data]='fds files'
-  [--ro-bind-data]='fds files' [--chmod]='nothing files'
+  [--ro-bind-data]='fds files' [--bind-fd]='fds files'
+  [--ro-bind-fd]='fds files' [--chmod]='nothing files'
   [--unshare-user]='' [--unshare-user-try]='' [--unshare-ipc]=''
   [--unshare-pid]='' [--unshare-net]='' [--unshare-uts]=''
   [--unshare-cgroup]='' [--unshare-cgroup-try]='' [--unshare-all]=''
@@ -44,6 +45,7 @@ declare -gA SANDBOX_ARGS=(
   [--cap-drop]=caps [--cap-add]=caps [--seccomp]=fds
   [--uid]=nothing [--gid]=nothing [--map-users]=map [--map-groups]=map
   [--map-auto]='' [--info-fd]=fds [--sync-fd]=fds [--block-fd]=fds
+  [--args]=fds
 )
 
 # help_names: the long options that unshare-run --help names in the option

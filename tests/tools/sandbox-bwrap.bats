@@ -37,6 +37,11 @@
 # - `--remount-ro` is recursive in unshare-run, and its `--mqueue`
 #   nosuid, nodev, noexec (both documented in unshare-run(1)): those
 #   tests say so (inherent) and compare the rest;
+# - `--bind-fd` of a file: bwrap binds it, unshare-run binds a directory
+#   only (documented): that test says so;
+# - `--args`: a word of its data that is no option, COMMAND, ends
+#   bwrap's reading of the data, the rest ignored; unshare-run refuses it
+#   (documented): that test says so;
 # - the source column of the mount table (a name such as "tmpfs" or
 #   "newroot" that each tool chooses) and every id are left out; so is
 #   the root of a --bind-data mount, a deleted file whose name each tool
@@ -501,6 +506,31 @@ fixture_tree() {
   done
 }
 
+@test "--bind-fd, --ro-bind-fd: the directory open on FD, as --bind, --ro-bind" {
+  needs --bind-fd --ro-bind-fd
+  mkdir host
+  (cd host && fixture_tree)
+  # Standard input is the directory: each sandbox opens it anew.
+  SBX_IN=host/src probe "${BASE[@]}" --bind-fd 0 /b -- t:/b w:/b w:/b/sub
+  same
+  SBX_IN=host/src probe "${BASE[@]}" --dir /d --ro-bind-fd 0 /d/r \
+    -- t:/d w:/d w:/d/r w:/d/r/sub
+  same
+}
+
+@test "--bind-fd of a file: bwrap binds it, unshare-run refuses" {
+  needs --bind-fd
+  echo data >file
+  SBX_IN=./file both "${BASE[@]}" --bind-fd 0 /f cat /f
+  [[ $(<peer.rc) == 0 && $(<peer.out) == data ]] \
+    || fail "$PEER: status $(<peer.rc), output $(<peer.out) $(<peer.err)"
+  [[ ${TOOL##*/} != bwrap ]] || return 0
+  # unshare-run(1), "Differences from bwrap": a directory only.
+  [[ $(<tool.rc) == 1 && ! -s tool.out ]] \
+    || fail "$TOOL: status $(<tool.rc), output $(<tool.out)"
+  grep -q -- "--bind-fd 0: Not a directory" tool.err || fail "$(<tool.err)"
+}
+
 @test "--chmod: an existing path; a missing one fails" {
   needs --chmod --dir --tmpfs
   probe "${BASE[@]}" --dir /d --chmod 1755 /d --tmpfs /t --chmod 0700 /t \
@@ -681,6 +711,84 @@ PY
     ! pgrep -x -f "sleep $tag" >/dev/null \
       || fail "$tool: sleep $tag outlived its killed parent"
   done
+}
+
+# --- --args ------------------------------------------------------------------
+
+# args_file FILE WORD...: FILE holds the WORDs, each ended by a NUL, for
+# --args 0 (SBX_IN=FILE: each sandbox reads it from its start).
+args_file() {
+  local file=$1
+  shift
+  printf '%s\0' "$@" >"$file"
+}
+
+@test "--args: its words read in its place, between the options around it" {
+  needs --args --tmpfs --dir --setenv --unsetenv
+  # A step of the words before one after them hides it, and the
+  # environment is changed in the order typed.
+  args_file args --dir /t/a/x --tmpfs /t/a --perms 0700 --dir /t/p \
+    --unsetenv V --setenv X args
+  SBX_IN=args probe "${BASE[@]}" --setenv V line --tmpfs /t --args 0 \
+    --dir /t/a/y --setenv X after -- t:/t 'c:echo "${V-unset} $X"'
+  same
+}
+
+@test "--args: empty data; the last word without its NUL; an empty word" {
+  needs --args --setenv --dir
+  : >empty
+  SBX_IN=empty probe "${BASE[@]}" --args 0 --dir /d -- t:/d
+  same
+  printf -- '--setenv\0E\0\0--dir\0/d/last' >args
+  SBX_IN=args probe "${BASE[@]}" --args 0 -- t:/d 'c:echo "[${E-unset}]"'
+  same
+}
+
+@test "--args: FD closed once read, COMMAND without it" {
+  needs --args --setenv
+  local tool
+  args_file args --setenv V v
+  for tool in "$PEER" "$TOOL"; do
+    run "$tool" "${BASE[@]}" --args 5 sh -c \
+      'echo $V; [ -e /proc/self/fd/5 ] && echo open || echo closed' 5<args
+    assert_success
+    assert_output $'v\nclosed'
+  done
+}
+
+@test "--args: a descriptor closed, or a directory: both fail" {
+  needs --args
+  both "${BASE[@]}" --args 42 echo ran
+  same_failure
+  SBX_IN=. both "${BASE[@]}" --args 0 echo ran
+  same_failure
+}
+
+@test "--args in the words of --args: both refuse (usage error)" {
+  needs --args
+  args_file args --args 0
+  SBX_IN=args both "${BASE[@]}" --args 0 echo ran
+  same_failure usage
+}
+
+@test "--args: an option's arguments missing from the words: both refuse" {
+  needs --args --setenv
+  args_file args --setenv V
+  SBX_IN=args both "${BASE[@]}" --args 0 v echo ran
+  same_failure usage
+}
+
+@test "--args: COMMAND in the words: bwrap ignores them from it on, unshare-run refuses" {
+  needs --args --setenv
+  args_file args --setenv V v echo ignored --setenv X x
+  SBX_IN=args both "${BASE[@]}" --args 0 sh -c 'echo "$V ${X-unset}"'
+  [[ $(<peer.rc) == 0 && $(<peer.out) == "v unset" ]] \
+    || fail "$PEER: status $(<peer.rc), output $(<peer.out) $(<peer.err)"
+  [[ ${TOOL##*/} != bwrap ]] || return 0
+  # unshare-run(1), "Differences from bwrap".
+  [[ $(<tool.rc) == 2 && ! -s tool.out ]] \
+    || fail "$TOOL: status $(<tool.rc), output $(<tool.out)"
+  grep -q "'echo' is not an option" tool.err || fail "$(<tool.err)"
 }
 
 # --- exit statuses and failures ----------------------------------------------

@@ -467,10 +467,207 @@ sandbox() {
   local opt
   for opt in --bind --ro-bind --dev-bind --bind-try --remount-ro --tmpfs \
     --size --perms --proc --dev --mqueue --dir --symlink --file --bind-data \
-    --ro-bind-data --chmod --setenv --unsetenv --clearenv --chdir --cap-add \
+    --ro-bind-data --bind-fd --ro-bind-fd --args --chmod --setenv --unsetenv --clearenv --chdir --cap-add \
     --cap-drop --seccomp --uid --gid --map-users --map-groups --map-auto \
     --info-fd --sync-fd --block-fd --unshare-user --unshare-all --share-net; do
     [[ $output == *"$opt "* || $output == *"$opt,"* || $output == *"$opt"$'\n'* ]] \
       || fail "$opt is not in --help"
   done
+}
+
+# --- --bind-fd, --ro-bind-fd ------------------------------------------------
+#
+# The directory the caller opened is the one bound, or nothing is: FD not
+# a directory, not open, its directory removed, its path replaced or
+# covered since it was opened, DST through a link that leads out of the
+# new root: each refused or kept inside; FD never COMMAND's.  A test that
+# mounts to attack (a mount covering the path of FD) does it in a private
+# mount namespace of its own (unshare -m), on a directory of the test.
+
+# bind_fd_dir: dir/, holding f and sub/, the directory bound.
+bind_fd_dir() {
+  mkdir -p dir/sub
+  echo in-dir >dir/f
+}
+
+# Open DIR with O_PATH as descriptor 7, then exec the command that
+# follows.
+O_PATH_EXEC='import os, sys
+fd = os.open(sys.argv[1], os.O_PATH | os.O_DIRECTORY)
+os.dup2(fd, 7)
+os.execvp(sys.argv[2], sys.argv[2:])'
+
+@test "--bind-fd: the directory writable, seen outside; --ro-bind-fd: read-only" {
+  require_root
+  bind_fd_dir
+  sandbox --bind-fd 3 /d -- sh -c 'cat /d/f; echo new >/d/g' 3<dir
+  assert_success
+  assert_output in-dir
+  assert_equal "$(cat dir/g)" new
+  sandbox --ro-bind-fd 3 /r -- sh -c 'cat /r/f; echo no >/r/h' 3<dir
+  assert_failure
+  assert_output in-dir
+  assert_err -p "Read-only file system"
+  assert_file_not_exists dir/h
+}
+
+@test "--ro-bind-fd: every mount under the directory read-only too" {
+  require_root
+  bind_fd_dir
+  require_cmd unshare
+  # shellcheck disable=SC2016 # expanded by the shell it starts.
+  run --separate-stderr unshare -m --propagation private bash -c '
+    mount -t tmpfs nc-sub dir/sub || exit 99
+    "$1" "${@:2}" 3<dir' sh "$NC_BINDIR/unshare-run" "${BASE[@]}" \
+    --ro-bind-fd 3 /r -- sh -c 'stat -f -c %T /r/sub; touch /r/sub/x'
+  assert_failure 1
+  assert_output tmpfs
+  assert_err -p "Read-only file system"
+}
+
+@test "--bind-fd: an O_PATH descriptor; a directory renamed since is followed" {
+  require_root
+  bind_fd_dir
+  require_cmd python3
+  run --separate-stderr python3 -c "$O_PATH_EXEC" dir unshare-run \
+    "${BASE[@]}" --ro-bind-fd 7 /d -- cat /d/f
+  assert_success
+  assert_output in-dir
+  # Renamed after it was opened: FD's directory is bound, by its new path.
+  run --separate-stderr bash -c 'exec 3<dir; mv dir moved; mkdir dir
+    echo decoy >dir/f; unshare-run "$@" --ro-bind-fd 3 /d -- cat /d/f' \
+    sh "${BASE[@]}"
+  assert_success
+  assert_output in-dir
+}
+
+@test "--bind-fd: FD not a directory, or not open: refused before anything runs" {
+  require_root
+  bind_fd_dir
+  local fd
+  for fd in '3<dir/f' '3</dev/null' '3</proc/self/ns/net'; do
+    run --separate-stderr bash -c "unshare-run \"\$@\" --bind-fd 3 /d \
+      -- echo ran $fd" sh "${BASE[@]}"
+    assert_failure 1
+    refute_output
+    assert_err "unshare-run: --bind-fd 3: Not a directory"
+  done
+  # Not open: bwrap 0.8 binds what it holds itself under that number.
+  sandbox --ro-bind-fd 7 /d -- echo ran
+  assert_failure 1
+  refute_output
+  assert_err "unshare-run: --ro-bind-fd 7: Bad file descriptor"
+  sandbox --ro-bind-fd x /d -- echo ran
+  assert_failure 2
+  assert_err -p "invalid --ro-bind-fd 'x'"
+}
+
+@test "--bind-fd: its directory removed, or its path replaced since: refused" {
+  require_root
+  bind_fd_dir
+  # Removed: /proc/self/fd reads "PATH (deleted)", which an attacker made.
+  run --separate-stderr bash -c 'exec 3<dir/sub; rmdir dir/sub
+    mkdir "dir/sub (deleted)"; echo planted >"dir/sub (deleted)/f"
+    unshare-run "$@" --bind-fd 3 /d -- cat /d/f' sh "${BASE[@]}"
+  assert_failure 1
+  refute_output
+  assert_err "unshare-run: --bind-fd 3 '/d': the descriptor's path, which names another directory now (removed, replaced or covered since it was opened): Stale file handle"
+  # Replaced by a symbolic link to another directory.
+  mkdir other
+  echo other >other/f
+  run --separate-stderr bash -c 'exec 3<dir; mv dir gone; ln -s other dir
+    mv gone/f gone/g; unshare-run "$@" --bind-fd 3 /d -- cat /d/g' \
+    sh "${BASE[@]}"
+  assert_success
+  assert_output in-dir
+}
+
+@test "--bind-fd: its path covered by a mount since: refused" {
+  require_root
+  bind_fd_dir
+  require_cmd unshare
+  # shellcheck disable=SC2016 # expanded by the shell it starts.
+  run --separate-stderr unshare -m --propagation private bash -c '
+    exec 3<dir
+    mount -t tmpfs nc-cover dir || exit 99
+    echo planted >dir/f
+    "$1" "${@:2}" -- cat /d/f' sh "$NC_BINDIR/unshare-run" "${BASE[@]}" \
+    --ro-bind-fd 3 /d
+  assert_failure 1
+  refute_output
+  assert_err -p "--ro-bind-fd 3 '/d': the descriptor's path, which names another directory now"
+}
+
+@test "--bind-fd: DST through a link that leads out lands in the new root" {
+  require_root
+  bind_fd_dir
+  mkdir outside planted
+  ln -s "/../../../../../../$PWD/outside" planted/out
+  # shellcheck disable=SC2016 # expanded by the shell it starts.
+  sandbox --dir "$PWD/outside" --bind "$PWD/planted" /p \
+    --bind-fd 3 /p/out/d -- sh -c \
+    'cat /p/out/d/f; cat "$1/outside/d/f"' sh "$PWD" 3<dir
+  assert_success
+  assert_output $'in-dir\nin-dir'
+  # Nothing was made, nor mounted, outside the new root.
+  assert_equal "$(find outside | wc -l)" 1
+  run grep -c "$PWD/outside" /proc/self/mountinfo
+  assert_output 0
+}
+
+@test "--bind-fd: FD not COMMAND's; used twice, both steps bind it" {
+  require_root
+  bind_fd_dir
+  sandbox --proc /proc --bind-fd 5 /a --tmpfs /t --bind / /t/x \
+    --ro-bind-fd 5 /b -- sh -c \
+    '[ -e /proc/self/fd/5 ] && echo leaked; cat /a/f /b/f' 5<dir
+  assert_success
+  assert_output $'in-dir\nin-dir'
+  # A standard descriptor stays COMMAND's, as --file's does.
+  sandbox --proc /proc --ro-bind-fd 0 /a -- sh -c \
+    'cat /a/f; [ -d /proc/self/fd/0/sub ] && echo kept' <dir
+  assert_success
+  assert_output $'in-dir\nkept'
+}
+
+@test "strace: --bind-fd reads FD's path, clones it by open_tree, attaches it; no mount(2)" {
+  require_root
+  bind_fd_dir
+  require_strace
+  strace -f -qq -s 4096 -o trace \
+    -e trace=mount,open_tree,readlinkat,move_mount \
+    unshare-run "${BASE[@]}" --ro-bind-fd 3 /d -- true 3<dir
+  grep -q 'readlinkat(AT_FDCWD, "/proc/self/fd/3", "'"$PWD"'/dir", ' trace \
+    || fail "no readlink of /proc/self/fd/3: $(cat trace)"
+  # The calls after it: its clone, attached.
+  run awk -v path="$PWD/dir" '
+    { sub(/^[0-9]+ +/, "") }
+    seen && /^open_tree/ && index($0, "\"" path "\"") == 0 { print "other" }
+    seen { call = $0; sub(/\(.*/, "", call); print call }
+    index($0, "readlinkat(AT_FDCWD, \"/proc/self/fd/3\"") == 1 { seen = 1 }
+  ' trace
+  assert_output $'open_tree\nmove_mount'
+  ! grep -q 'mount(.*MS_BIND' trace || fail "a bind by mount(2)"
+}
+
+@test "as uid 65534: --bind-fd in a user namespace; a path it cannot reach fails" {
+  require_userns
+  bind_fd_dir
+  local pub
+  pub=$(mktemp -d /tmp/nc-bind-fd.XXXXXX)
+  chmod 755 "$pub"
+  cp -r dir "$pub/dir"
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" "${BASE[@]}" \
+    --ro-bind-fd 3 /d -- sh -c 'cat /d/f; touch /d/x' 3<"$pub/dir"
+  rm -rf "$pub"
+  assert_failure 1
+  assert_output in-dir
+  assert_err -p "Read-only file system"
+  # The tree is cloned by its path, which the user must be able to walk.
+  chmod 700 .
+  run --separate-stderr as_nobody "$NC_BINDIR/unshare-run" "${BASE[@]}" \
+    --ro-bind-fd 3 /d -- cat /d/f 3<dir
+  assert_failure 1
+  refute_output
+  assert_err "unshare-run: --ro-bind-fd 3 '/d': open_tree: Permission denied"
 }
