@@ -96,7 +96,9 @@ needs() {
 # created in the directory PATH (and why not), c:TEXT runs the shell
 # TEXT, proc keeps the mounts below /proc in the mount table (left out
 # elsewhere: every sandbox here has a /proc, compared in the --proc
-# tests).
+# tests).  Of the scratch directories of bats, only this test's $W is
+# in the table: a bind of the host's / would show the tmpfs another
+# test mounts or unmounts in its own meanwhile.
 PROBE='
 hostns=$1
 shift
@@ -145,6 +147,8 @@ awk "
     print \$5, root, \$(i + 1), sorted(\$6), super, prop
   }" /proc/self/mountinfo |
   grep -v -e "^[^ ]*/dev/shm .* tmpfs " -e "$procre" |
+  awk -v w="${W:-}" "index(\$1, \"/bats-run-\") == 0 ||
+    (w != \"\" && index(\$1, w) == 1)" |
   awk "{ top[\$1] = \$0 } END { for (m in top) print top[m] }" | sort
 shm() {
   awk "\$1 == \"d\" && \$5 ~ /\/dev\/shm\$/ { \$2 = \"-\" } { print }"
