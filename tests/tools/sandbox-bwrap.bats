@@ -694,25 +694,36 @@ PY
   done
 }
 
+# within_10s COMMAND...: wait until COMMAND succeeds, 10 s at most;
+# fail (status 1) if it never does.
+within_10s() {
+  local i
+  for ((i = 0; i < 200; i++)); do
+    "$@" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# sleeping TAG: whether a process "sleep TAG" runs; not_sleeping TAG: not.
+sleeping() {
+  pgrep -x -f "sleep $1" >/dev/null
+}
+not_sleeping() {
+  ! sleeping "$1"
+}
+
 @test "--die-with-parent: COMMAND dies with the sandbox's parent" {
   needs --die-with-parent
-  local tool tag pid i
+  local tool tag pid
   for tool in "$PEER" "$TOOL"; do
     tag=$((RANDOM + 100000))
     bash -c 'exec "$@"' sbx "$tool" "${BASE[@]}" --die-with-parent \
       sleep "$tag" &
     pid=$!
-    for ((i = 0; i < 100; i++)); do
-      pgrep -x -f "sleep $tag" >/dev/null && break
-      sleep 0.05
-    done
-    pgrep -x -f "sleep $tag" >/dev/null || fail "$tool: no sleep $tag"
+    within_10s sleeping "$tag" || fail "$tool: no sleep $tag"
     kill -KILL "$pid"
-    for ((i = 0; i < 100; i++)); do
-      pgrep -x -f "sleep $tag" >/dev/null || break
-      sleep 0.05
-    done
-    ! pgrep -x -f "sleep $tag" >/dev/null \
+    within_10s not_sleeping "$tag" \
       || fail "$tool: sleep $tag outlived its killed parent"
   done
 }
@@ -739,25 +750,9 @@ lock_seen() {
   python3 -c "$LOCK_SEEN" "$1"
 }
 
-# lock_gone FILE: wait until no process holds a lock on FILE, 10 s at
-# most; fail if one still does.
-lock_gone() {
-  local i
-  for ((i = 0; i < 200; i++)); do
-    lock_seen "$1" || return 0
-    sleep 0.05
-  done
-  return 1
-}
-
-# wait_file FILE: wait until FILE exists, 10 s at most.
-wait_file() {
-  local i
-  for ((i = 0; i < 200; i++)); do
-    [[ -e $1 ]] && return 0
-    sleep 0.05
-  done
-  return 1
+# lock_free FILE: whether no other process holds a lock on FILE.
+lock_free() {
+  ! lock_seen "$1"
 }
 
 @test "--lock-file: held while the sandbox runs, not after it ends" {
@@ -771,15 +766,17 @@ wait_file() {
       "$tool" "${BASE[@]}" "$mode" --bind "$PWD/lk" /lk --lock-file /lk/lock \
         sh -c ': >/lk/started; while [ ! -e /lk/stop ]; do sleep 0.05; done' &
       pid=$!
-      wait_file lk/started || fail "$tool $mode: COMMAND did not start"
+      within_10s test -e lk/started \
+        || fail "$tool $mode: COMMAND did not start"
       lock_seen lk/lock || fail "$tool $mode: no lock while COMMAND runs"
       : >lk/stop
       wait "$pid" || fail "$tool $mode: failed"
       # unshare-run lets go before it ends; bwrap's init may end after it.
-      if [[ $tool == "$TOOL" ]]; then
+      if [[ ${tool##*/} != bwrap ]]; then
         ! lock_seen lk/lock || fail "$tool $mode: lock held once it ended"
       else
-        lock_gone lk/lock || fail "$tool $mode: lock held once it ended"
+        within_10s lock_free lk/lock \
+          || fail "$tool $mode: lock held once it ended"
       fi
     done
   done
@@ -787,7 +784,7 @@ wait_file() {
 
 @test "--lock-file with --die-with-parent: the lock goes with the parent" {
   needs --lock-file --die-with-parent
-  local tool pid mode tag i
+  local tool pid mode tag
   mkdir lk
   for tool in "$PEER" "$TOOL"; do
     for mode in --unshare-ipc --unshare-pid; do
@@ -800,17 +797,15 @@ wait_file() {
         --bind "$PWD/lk" /lk --lock-file /lk/lock \
         sh -c ': >/lk/started; exec sleep "$0"' "$tag" &
       pid=$!
-      wait_file lk/started || fail "$tool $mode: COMMAND did not start"
+      within_10s test -e lk/started \
+        || fail "$tool $mode: COMMAND did not start"
       lock_seen lk/lock || fail "$tool $mode: no lock while COMMAND runs"
       kill -KILL "$pid"
       wait "$pid" || true
-      lock_gone lk/lock || fail "$tool $mode: lock held once the parent died"
+      within_10s lock_free lk/lock \
+        || fail "$tool $mode: lock held once the parent died"
       # COMMAND goes too, with the process that held the lock.
-      for ((i = 0; i < 100; i++)); do
-        pgrep -x -f "sleep $tag" >/dev/null || break
-        sleep 0.05
-      done
-      ! pgrep -x -f "sleep $tag" >/dev/null \
+      within_10s not_sleeping "$tag" \
         || fail "$tool $mode: COMMAND outlived its killed parent"
     done
   done
@@ -869,7 +864,7 @@ fcntl.lockf(f, fcntl.LOCK_EX)
 open(sys.argv[2], "w").close()
 time.sleep(60)' lk/lock lk/locked &
   pid=$!
-  wait_file lk/locked || fail "the write lock was not taken"
+  within_10s test -e lk/locked || fail "the write lock was not taken"
   for tool in "$PEER" "$TOOL"; do
     run "$tool" "${BASE[@]}" --bind "$PWD/lk" /lk --lock-file /lk/lock \
       touch "/lk/ran-${tool##*/}"
