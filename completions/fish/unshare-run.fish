@@ -91,6 +91,7 @@ complete -c unshare-run -l map-auto -d 'map the ranges of /etc/subuid and /etc/s
 complete -c unshare-run -l info-fd -x -d 'write COMMAND\'s pid and namespaces to FD'
 complete -c unshare-run -l sync-fd -x -d 'keep FD open while COMMAND runs'
 complete -c unshare-run -l block-fd -x -d 'wait until FD is readable to run COMMAND'
+complete -c unshare-run -l lock-file -r -F -d 'read-lock DEST while the sandbox runs'
 complete -c unshare-run -l unshare-user -d 'new user, IPC, PID namespaces (-U, -i, -p)'
 complete -c unshare-run -l unshare-ipc -d 'new user, IPC, PID namespaces (-U, -i, -p)'
 complete -c unshare-run -l unshare-pid -d 'new user, IPC, PID namespaces (-U, -i, -p)'

@@ -25,6 +25,7 @@
 #include "ns/process.h"
 #include "ns/seccomp.h"
 #include "sys/calls.h"
+#include "sys/consts.h"
 
 /* --- checks ------------------------------------------------------------ */
 
@@ -191,6 +192,15 @@ ns_sandbox_check_process (struct ns_run *r)
   if (s->sync_fd >= 0)
     {
       s->sync_fd = own_fd ("--sync-fd", s->sync_fd);
+      r->fork = true;
+    }
+  /* Held by the init, COMMAND's parent in the sandbox, as long as it
+     runs: COMMAND itself must not hold them, nor be alone there.  */
+  if (s->n_lock_files > 0)
+    {
+      if (r->as_pid_1)
+        cli_usage_error ("--lock-file cannot be used with --as-pid-1: the "
+                         "lock would be COMMAND's, which could drop it");
       r->fork = true;
     }
   /* A new root hides the caller's directory, which COMMAND gets again
@@ -361,6 +371,61 @@ ns_confine_seccomp (const struct ns_run *r)
                    "without CONFIG_SECCOMP_FILTER (Linux 3.5)"
                  : ret == -EACCES ? "; a filter needs no_new_privs "
                    "(drop --new-privs) or CAP_SYS_ADMIN" : "");
+}
+
+/* --- the init ---------------------------------------------------------- */
+
+/* How many times openat2 is asked again when it answers EAGAIN (a ".."
+   raced by a rename); beyond, the open fails.  */
+enum { LOCK_OPEN_TRIES = 8 };
+
+/* DEST opened for reading as the sandbox sees it: walked from its root,
+   which no symlink or ".." met on the way leads out of, and never
+   through a /proc magic link.  Close-on-exec, so that COMMAND never
+   gets it; never waiting for a FIFO's writer, never taking a terminal.
+   The descriptor, or -errno.  */
+static int
+open_lock_file (const char *dest)
+{
+  int root = sys_openat (AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC,
+                         0);
+  if (root < 0)
+    return root;
+  struct nc_open_how how = {
+    .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS
+  };
+  int fd = -EAGAIN;
+  for (int i = 0; i < LOCK_OPEN_TRIES && fd == -EAGAIN; i++)
+    fd = SYS_RETRY_EINTR (sys_openat2 (root, dest, &how));
+  /* Before Linux 5.6 there is no new root (its steps need 5.12): the
+     process's root is the sandbox's, and no walk can leave it.  */
+  if (fd == -ENOSYS)
+    fd = SYS_RETRY_EINTR (sys_openat (root, dest, how.flags, 0));
+  sys_close (root);
+  return fd;
+}
+
+void
+ns_confine_lock_files (const struct ns_run *r)
+{
+  const struct ns_sandbox *s = &r->sandbox;
+  for (size_t i = 0; i < s->n_lock_files; i++)
+    {
+      const char *dest = s->lock_files[i];
+      int fd = open_lock_file (dest);
+      if (fd < 0)
+        ns_run_fail (-fd, "--lock-file %s: cannot open", quote_file (dest));
+      /* A lock of the process, as bubblewrap's: a fork does not pass it
+         on, and it goes when the process ends, however it ends.  */
+      struct flock lock = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
+      int ret = SYS_RETRY_EINTR (sys_fcntl_lock (fd, F_SETLK, &lock));
+      if (ret < 0)
+        ns_run_fail (0, "--lock-file %s: cannot take a read lock: %s%s",
+                     quote_file (dest), strerror (-ret),
+                     ret == -EAGAIN || ret == -EACCES
+                     ? "; another process holds a write lock on it" : "");
+    }
 }
 
 /* --- unshare-run ------------------------------------------------------- */

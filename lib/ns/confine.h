@@ -13,10 +13,11 @@
      ns_confine_seccomp     --seccomp's program, the last step
 
    and ns_confine_info in unshare-run once the sandbox's first process
-   exists, ns_confine_forked in the child of --fork.  With no sandbox
-   option each step does what unshare-run did without them.  Failures
-   are ns/process.h's: reported, then status 1; a usage error is
-   cli_usage_error's.  */
+   exists, ns_confine_forked in the child of --fork, and
+   ns_confine_lock_files in the init, COMMAND's parent in the sandbox,
+   before it forks COMMAND.  With no sandbox option each step does what
+   unshare-run did without them.  Failures are ns/process.h's: reported,
+   then status 1; a usage error is cli_usage_error's.  */
 
 #ifndef NC_NS_CONFINE_H
 #define NC_NS_CONFINE_H
@@ -31,10 +32,11 @@
    need a new user namespace, --cap-add root or one, --chdir excludes
    --wd), their implications (--uid and --gid are --map-user and
    --map-group; --map-users, --map-groups and --map-auto imply -U;
-   --sync-fd implies --fork), and what must be read now: the ranges of
-   --map-users, --map-groups and --map-auto (/etc/subuid, /etc/subgid),
-   the program of --seccomp, refused before anything runs if malformed,
-   and the caller's working directory.  The descriptors of --info-fd,
+   --sync-fd and --lock-file imply --fork, --lock-file excludes
+   --as-pid-1), and what must be read now: the ranges of --map-users,
+   --map-groups and --map-auto (/etc/subuid, /etc/subgid), the program
+   of --seccomp, refused before anything runs if malformed, and the
+   caller's working directory.  The descriptors of --info-fd,
    --sync-fd and --block-fd become close-on-exec: COMMAND gets none.  */
 void ns_sandbox_check_process (struct ns_run *r);
 
@@ -47,6 +49,15 @@ void ns_confine_fds (const struct ns_run *r);
    new PID namespace: close --info-fd, unshare-run's to write, so that
    its reader sees the end of the text.  */
 void ns_confine_forked (const struct ns_run *r);
+
+/* --lock-file: each DEST, a path of the sandbox, walked from its root
+   (ns/mount.h's rule for DST), opened for reading, and read-locked
+   whole (fcntl F_SETLK, a lock of the process: not inherited by
+   COMMAND, gone when the process ends), or a failure naming the option
+   and DEST.  The descriptors, close-on-exec, hold the locks until the
+   calling process ends: it must close none of them, nor any other
+   descriptor of those files.  */
+void ns_confine_lock_files (const struct ns_run *r);
 
 /* Whether COMMAND's capabilities must survive its change of user.  */
 bool ns_confine_keeps (const struct ns_run *r);

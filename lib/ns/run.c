@@ -367,9 +367,20 @@ json_exit (const struct ns_run *r, int status)
   json_write (r, line);
 }
 
-/* pid 1 of a new PID namespace, COMMAND being CMD: reap every process
-   that ends there, pass signals on to CMD, and when CMD ends, report its
-   status on STATUS_FD and end, which ends the namespace.  */
+/* Whether the child of --fork stays in the sandbox as COMMAND's parent,
+   the init, for as long as it runs: as pid 1 of a new PID namespace, or
+   to hold the locks of --lock-file, which COMMAND must not hold.  */
+static bool
+has_init (const struct ns_run *r)
+{
+  return (((r->flags & CLONE_NEWPID) && !r->as_pid_1)
+          || r->sandbox.n_lock_files > 0);
+}
+
+/* The init, COMMAND being CMD: reap every process that ends in a new
+   PID namespace, pass signals on to CMD, and when CMD ends, report its
+   status on STATUS_FD and end, which ends the namespace and lets go of
+   the locks.  */
 static _Noreturn void
 init_loop (const struct ns_run *r, pid_t cmd, int status_fd)
 {
@@ -405,7 +416,8 @@ child_main (const struct ns_run *r, int lifeline, int status_fd, int go)
 {
   ns_run_forked_process ();
   ns_confine_forked (r);
-  bool init = (r->flags & CLONE_NEWPID) && !r->as_pid_1;
+  bool init = has_init (r);
+  bool pid_1 = (r->flags & CLONE_NEWPID) && !r->as_pid_1;
   int death_sig = r->kill_child ? r->kill_child
                   : r->die_with_parent ? SIGKILL : 0;
   if (init && death_sig)
@@ -432,13 +444,17 @@ child_main (const struct ns_run *r, int lifeline, int status_fd, int go)
   if (!init)
     ns_run_exec (r, death_sig, lifeline, 0);
 
+  ns_confine_lock_files (r);
+  pid_t self = getpid ();
   pid_t cmd = fork ();
   if (cmd < 0)
     ns_run_fail (errno, "cannot fork");
   if (cmd == 0)
     {
       sys_close (status_fd);
-      ns_run_exec (r, 0, -1, 0);
+      /* Out of a new PID namespace, COMMAND would outlive an init that
+         the death signal killed: it gets that signal of its own.  */
+      ns_run_exec (r, pid_1 ? 0 : death_sig, -1, self);
     }
   init_loop (r, cmd, status_fd);
 }
@@ -488,7 +504,7 @@ _Noreturn void
 ns_run_forked (const struct ns_run *r, struct ns_keeper *k, pid_t parent,
                int ns_dir)
 {
-  bool init = (r->flags & CLONE_NEWPID) && !r->as_pid_1;
+  bool init = has_init (r);
   if (r->die_with_parent)
     set_death_signal (SIGKILL, -1, parent);
 

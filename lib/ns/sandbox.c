@@ -34,7 +34,7 @@ enum action
   A_SETENV, A_UNSETENV, A_CLEARENV, A_CHDIR,
   A_CAP_ADD, A_CAP_DROP, A_SECCOMP, A_UID, A_GID,
   A_MAP_USERS, A_MAP_GROUPS, A_MAP_AUTO,
-  A_INFO_FD, A_SYNC_FD, A_BLOCK_FD,
+  A_INFO_FD, A_SYNC_FD, A_BLOCK_FD, A_LOCK_FILE,
   A_ARGS,                       /* read more options from a descriptor */
   A_UNSHARE, A_UNSHARE_TRY, A_SHARE,   /* FLAGS: CLONE_NEW* */
   A_UNSHARE_ALL
@@ -96,6 +96,7 @@ static const struct option options[] = {
   OPT ("--info-fd", "FD", 1, A_INFO_FD),
   OPT ("--sync-fd", "FD", 1, A_SYNC_FD),
   OPT ("--block-fd", "FD", 1, A_BLOCK_FD),
+  OPT ("--lock-file", "DEST", 1, A_LOCK_FILE),
   OPT ("--args", "FD", 1, A_ARGS),
   { "--unshare-user", "", 0, A_UNSHARE, 0, CLONE_NEWUSER },
   { "--unshare-user-try", "", 0, A_UNSHARE_TRY, 0, CLONE_NEWUSER },
@@ -409,6 +410,10 @@ other_option (struct ns_sandbox *s, const struct option *o, char **args,
       break;
     case A_BLOCK_FD:
       s->block_fd = parse_fd (o->name, args[0]);
+      break;
+    case A_LOCK_FILE:
+      *(const char **) grow (&s->lock_files, &s->n_lock_files,
+                             sizeof *s->lock_files) = args[0];
       break;
     case A_UNSHARE:
       s->unshare_flags |= o->flags;
@@ -750,6 +755,9 @@ const char ns_sandbox_help[] =
   "      --sync-fd FD               keep FD open while COMMAND runs\n"
   "      --block-fd FD              wait until FD is readable to run"
   " COMMAND\n"
+  "      --lock-file DEST           read-lock DEST while the sandbox"
+  " runs\n"
+  "                                 (fcntl), DEST a path of the sandbox\n"
   "      --unshare-user, --unshare-ipc, --unshare-pid\n"
   "                                 new user, IPC, PID namespaces (-U, -i,"
   " -p)\n"

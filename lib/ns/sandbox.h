@@ -86,6 +86,8 @@ struct ns_sandbox
   const char *map_users, *map_groups;   /* as given, or "auto" */
   bool map_auto;
   int info_fd, sync_fd, block_fd;
+  const char **lock_files;      /* --lock-file DEST, in the order given */
+  size_t n_lock_files;
   int unshare_flags;            /* --unshare-*, as CLONE_NEW* */
   int unshare_try_flags;        /* --unshare-*-try: where the kernel has
                                    them */

@@ -72,6 +72,7 @@ forget (struct ns_sandbox *s)
   free (s->steps);
   free (s->env);
   free (s->caps);
+  free (s->lock_files);
   for (size_t i = 0; i < s->n_args; i++)
     {
       free (s->args[i].data);
@@ -301,6 +302,12 @@ test_process_options (void)
           && s.users.count == 65536, "--map-users parsed");
   tap_check_str (s.map_groups, "auto", "--map-groups=auto");
   tap_ok (s.map_auto, "--map-auto");
+  take (W ("--lock-file", "/a", "--lock-file=b", "--lock-file", "/a"), &s,
+        rest, sizeof rest);
+  tap_ok (s.n_lock_files == 3 && strcmp (s.lock_files[0], "/a") == 0
+          && strcmp (s.lock_files[1], "b") == 0
+          && strcmp (s.lock_files[2], "/a") == 0,
+          "--lock-file: each DEST kept, in order, twice the same too");
 #ifdef CAP_CHECKPOINT_RESTORE
   take (W ("--cap-add", "CAP_CHECKPOINT_RESTORE"), &s, rest, sizeof rest);
   tap_check_int (s.caps[0].cap, CAP_CHECKPOINT_RESTORE,
@@ -333,6 +340,8 @@ test_process_options (void)
           "--map-users, --map-groups: the older OUTER,INNER,COUNT too");
   check_error (W ("--bind", "/a"), "--bind needs 2 arguments: --bind SRC DST");
   check_error (W ("--tmpfs"), "--tmpfs needs 1 argument: --tmpfs DST");
+  check_error (W ("--lock-file"),
+               "--lock-file needs 1 argument: --lock-file DEST");
   check_error (W ("--setenv", "A"),
                "--setenv needs 2 arguments: --setenv VAR VALUE");
   forget (&s);

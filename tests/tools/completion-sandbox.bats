@@ -45,6 +45,7 @@ declare -gA SANDBOX_ARGS=(
   [--cap-drop]=caps [--cap-add]=caps [--seccomp]=fds
   [--uid]=nothing [--gid]=nothing [--map-users]=map [--map-groups]=map
   [--map-auto]='' [--info-fd]=fds [--sync-fd]=fds [--block-fd]=fds
+  [--lock-file]=files
   [--args]=fds
 )
 

@@ -344,8 +344,9 @@ host untouched"
 # copy of grep that has file capabilities (which must give nothing), and
 # every descriptor above 2 it holds: it inherits none that the sandbox
 # opened (the data of --file, --bind-data, --ro-bind-data, the program
-# of --seccomp, --block-fd, --info-fd; --sync-fd stays with the process
-# that waits for COMMAND), and the caller passes none but those.  An
+# of --seccomp, --block-fd, --info-fd; --sync-fd and --lock-file's stay
+# with the process that waits for COMMAND), and the caller passes none
+# but those.  An
 # allow-all cBPF program for --seccomp: one instruction, BPF_RET | BPF_K
 # of SECCOMP_RET_ALLOW.
 CAPS_FDS=$(cat <<'EOF'
@@ -361,6 +362,7 @@ run_sb() {
     --ro-bind /tmp/capgrep /tmp/capgrep --cap-drop ALL \
     --file 5 /tmp/file --bind-data 6 /tmp/data --ro-bind-data 7 /tmp/ro-data \
     --seccomp 8 --block-fd 9 --info-fd 4 --sync-fd 3 \
+    --lock-file /tmp/capgrep \
     -- sh -c '/tmp/capgrep -E "^(Cap...|NoNewPrivs):" /proc/self/status
       exec "$ATTACK" fds' \
     5<<<five 6<<<six 7<<<seven 8<allow.bpf 9<<<go 4>info 3</dev/null
@@ -624,6 +626,36 @@ sb $SB_PID "${SYS[@]}" --proc /proc --bind /tmp/attack /a --bind /tmp/p /a/d \
     refute_line "mounted at /"
     assert_line "/usr"
   fi
+}
+
+# --lock-file's DEST is opened by the sandbox's init, with its
+# privileges, after the new root is entered: a link planted in a
+# directory bound from outside, or a /proc magic link, must not lead it
+# to a file out of the new root (whose lock would then say that a
+# sandbox runs, and hold a descriptor of it).
+@test "--lock-file: DEST through a link out of the new root or a /proc magic link: refused" {
+  if is_bwrap; then skip "bwrap opens DEST as COMMAND would, magic links"; fi
+  in_jail '
+mkdir a && echo outside >target && ln -s /tmp/target a/abs \
+  && ln -s ../../../../tmp/target a/up || exit 3
+for dest in /a/abs /a/up /proc/1/root/tmp/target /proc/self/fd/0; do
+  sb "${SYS[@]}" --proc /proc --bind /tmp/a /a --lock-file "$dest" \
+    -- echo "$dest: ran" </tmp/target 2>&1 || echo "$dest: refused"
+done
+'
+  assert_success "$stderr"
+  refute_output --partial ran
+  local said="unshare-run: --lock-file" missing magic denied
+  missing="cannot open: No such file or directory"
+  denied="cannot open: Permission denied"
+  magic="cannot open: Too many levels of symbolic links"
+  assert_line "$said '/a/abs': $missing"
+  assert_line "$said '/a/up': $missing"
+  # The init may not even look into pid 1's root (EACCES); its own
+  # standard input, the file outside, it could reopen but for the rule.
+  assert_line --regexp \
+    "^$said '/proc/1/root/tmp/target': ($magic|$denied)\$"
+  assert_line "$said '/proc/self/fd/0': $magic"
 }
 
 # --file and --chmod make or change DST with the sandbox's

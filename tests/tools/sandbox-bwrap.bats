@@ -39,6 +39,10 @@
 #   tests say so (inherent) and compare the rest;
 # - `--bind-fd` of a file: bwrap binds it, unshare-run binds a directory
 #   only (documented): that test says so;
+# - `--lock-file`: bwrap locks DEST once COMMAND runs, and starts a
+#   relative one at COMMAND's directory; unshare-run locks it before
+#   COMMAND runs, a relative one from the sandbox's root (documented):
+#   those tests say so;
 # - `--args`: a word of its data that is no option, COMMAND, ends
 #   bwrap's reading of the data, the rest ignored; unshare-run refuses it
 #   (documented): that test says so;
@@ -694,27 +698,202 @@ PY
   done
 }
 
+# within_10s COMMAND...: wait until COMMAND succeeds, 10 s at most;
+# fail (status 1) if it never does.
+within_10s() {
+  local i
+  for ((i = 0; i < 200; i++)); do
+    "$@" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# sleeping TAG: whether a process "sleep TAG" runs; not_sleeping TAG: not.
+sleeping() {
+  pgrep -x -f "sleep $1" >/dev/null
+}
+not_sleeping() {
+  ! sleeping "$1"
+}
+
 @test "--die-with-parent: COMMAND dies with the sandbox's parent" {
   needs --die-with-parent
-  local tool tag pid i
+  local tool tag pid
   for tool in "$PEER" "$TOOL"; do
     tag=$((RANDOM + 100000))
     bash -c 'exec "$@"' sbx "$tool" "${BASE[@]}" --die-with-parent \
       sleep "$tag" &
     pid=$!
-    for ((i = 0; i < 100; i++)); do
-      pgrep -x -f "sleep $tag" >/dev/null && break
-      sleep 0.05
-    done
-    pgrep -x -f "sleep $tag" >/dev/null || fail "$tool: no sleep $tag"
+    within_10s sleeping "$tag" || fail "$tool: no sleep $tag"
     kill -KILL "$pid"
-    for ((i = 0; i < 100; i++)); do
-      pgrep -x -f "sleep $tag" >/dev/null || break
-      sleep 0.05
-    done
-    ! pgrep -x -f "sleep $tag" >/dev/null \
+    within_10s not_sleeping "$tag" \
       || fail "$tool: sleep $tag outlived its killed parent"
   done
+}
+
+# --- --lock-file -------------------------------------------------------------
+
+# python3 -c "$LOCK_SEEN" FILE: whether another process holds a lock on
+# FILE that a write lock would meet, asked with fcntl F_GETLK, which takes
+# none itself (a lock taken here could make the sandbox's own fail) and
+# never reports the asking process's own.
+LOCK_SEEN=$(cat <<'EOF'
+import fcntl, struct, sys
+form = "hhqqi4x"
+with open(sys.argv[1]) as f:
+    got = fcntl.fcntl(f.fileno(), fcntl.F_GETLK,
+                      struct.pack(form, fcntl.F_WRLCK, 0, 0, 0, 0))
+sys.exit(0 if struct.unpack(form, got)[0] != fcntl.F_UNLCK else 1)
+EOF
+)
+export LOCK_SEEN
+
+# lock_seen FILE: the same, from here.
+lock_seen() {
+  python3 -c "$LOCK_SEEN" "$1"
+}
+
+# lock_free FILE: whether no other process holds a lock on FILE.
+lock_free() {
+  ! lock_seen "$1"
+}
+
+@test "--lock-file: held while the sandbox runs, not after it ends" {
+  needs --lock-file
+  local tool pid mode
+  mkdir lk
+  for tool in "$PEER" "$TOOL"; do
+    for mode in --unshare-ipc --unshare-pid; do
+      rm -f lk/*
+      : >lk/lock
+      "$tool" "${BASE[@]}" "$mode" --bind "$PWD/lk" /lk --lock-file /lk/lock \
+        sh -c ': >/lk/started; while [ ! -e /lk/stop ]; do sleep 0.05; done' &
+      pid=$!
+      within_10s test -e lk/started \
+        || fail "$tool $mode: COMMAND did not start"
+      lock_seen lk/lock || fail "$tool $mode: no lock while COMMAND runs"
+      : >lk/stop
+      wait "$pid" || fail "$tool $mode: failed"
+      # unshare-run lets go before it ends; bwrap's init may end after it.
+      if [[ ${tool##*/} != bwrap ]]; then
+        ! lock_seen lk/lock || fail "$tool $mode: lock held once it ended"
+      else
+        within_10s lock_free lk/lock \
+          || fail "$tool $mode: lock held once it ended"
+      fi
+    done
+  done
+}
+
+@test "--lock-file with --die-with-parent: the lock goes with the parent" {
+  needs --lock-file --die-with-parent
+  local tool pid mode tag
+  mkdir lk
+  for tool in "$PEER" "$TOOL"; do
+    for mode in --unshare-ipc --unshare-pid; do
+      rm -f lk/*
+      : >lk/lock
+      tag=$((RANDOM + 100000))
+      # The shell stays as the sandbox's parent (no exec of the last
+      # command): killing it is the parent's death.
+      bash -c '"$@"; :' sbx "$tool" "${BASE[@]}" "$mode" --die-with-parent \
+        --bind "$PWD/lk" /lk --lock-file /lk/lock \
+        sh -c ': >/lk/started; exec sleep "$0"' "$tag" &
+      pid=$!
+      within_10s test -e lk/started \
+        || fail "$tool $mode: COMMAND did not start"
+      lock_seen lk/lock || fail "$tool $mode: no lock while COMMAND runs"
+      kill -KILL "$pid"
+      wait "$pid" || true
+      within_10s lock_free lk/lock \
+        || fail "$tool $mode: lock held once the parent died"
+      # COMMAND goes too, with the process that held the lock.
+      within_10s not_sleeping "$tag" \
+        || fail "$tool $mode: COMMAND outlived its killed parent"
+    done
+  done
+}
+
+@test "--lock-file: a missing DEST, both fail and name it" {
+  needs --lock-file
+  local tool
+  mkdir lk
+  for tool in "$PEER" "$TOOL"; do
+    run "$tool" "${BASE[@]}" --bind "$PWD/lk" /lk --lock-file /lk/none true
+    assert_failure
+    assert_output --partial /lk/none
+  done
+}
+
+@test "--lock-file: COMMAND holds neither the lock nor its descriptor" {
+  needs --lock-file
+  local tool mode
+  mkdir lk
+  : >lk/lock
+  for tool in "$PEER" "$TOOL"; do
+    for mode in --unshare-ipc --unshare-pid; do
+      # COMMAND sees the lock as another process's, and no descriptor of
+      # the file among its own.
+      run "$tool" "${BASE[@]}" "$mode" --bind "$PWD/lk" /lk \
+        --lock-file /lk/lock sh -c 'for f in /proc/$$/fd/*; do
+          readlink "$f"; done; exec python3 -c "$LOCK_SEEN" /lk/lock'
+      assert_success
+      refute_output --partial /lk/lock
+    done
+  done
+}
+
+@test "--lock-file with --as-pid-1: both refuse" {
+  needs --lock-file --as-pid-1
+  local tool
+  mkdir lk
+  : >lk/lock
+  for tool in "$PEER" "$TOOL"; do
+    run "$tool" "${BASE[@]}" --unshare-pid --as-pid-1 --bind "$PWD/lk" /lk \
+      --lock-file /lk/lock true
+    assert_failure
+    assert_output --partial --lock-file
+  done
+}
+
+@test "--lock-file: another process's write lock, both fail; unshare-run before COMMAND" {
+  needs --lock-file
+  local tool pid
+  mkdir lk
+  : >lk/lock
+  python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(60)' lk/lock lk/locked &
+  pid=$!
+  within_10s test -e lk/locked || fail "the write lock was not taken"
+  for tool in "$PEER" "$TOOL"; do
+    run "$tool" "${BASE[@]}" --bind "$PWD/lk" /lk --lock-file /lk/lock \
+      touch "/lk/ran-${tool##*/}"
+    assert_failure
+    assert_output --partial /lk/lock
+  done
+  kill "$pid"
+  # bwrap locks DEST once COMMAND runs (documented in unshare-run(1)).
+  [[ ${TOOL##*/} == bwrap || ! -e lk/ran-${TOOL##*/} ]] \
+    || fail "$TOOL ran COMMAND unlocked"
+}
+
+@test "--lock-file: a relative DEST starts at the sandbox's root (unshare-run)" {
+  needs --lock-file
+  [[ ${TOOL##*/} != bwrap ]] \
+    || skip "bwrap starts it at COMMAND's directory (documented)"
+  mkdir -p lk/lk
+  : >lk/lock
+  run "$TOOL" "${BASE[@]}" --bind "$PWD/lk" /lk --chdir /lk/lk \
+    --lock-file lk/lock sh -c 'exec python3 -c "$LOCK_SEEN" /lk/lock'
+  assert_success
+  # Without a new root, its root is the host's.
+  run "$TOOL" --lock-file "${PWD#/}/lk/lock" -- python3 -c "$LOCK_SEEN" \
+    lk/lock
+  assert_success
 }
 
 # --- --args ------------------------------------------------------------------
