@@ -79,11 +79,13 @@ signum() {
   "$race" signum "$1"
 }
 
-# use_tmpfs SIZE: work in a fresh tmpfs of SIZE mounted on ./fs (as root),
-# else in a plain ./fs; cd there.  The suite's teardown unmounts it.
+# use_tmpfs SIZE: work in a fresh tmpfs of SIZE mounted on ./fs, as root
+# in the mount namespace of its own that run-bats gives the suite, else
+# in a plain ./fs (a bats run by hand would mount it in the machine's
+# mount table); cd there.  The suite's teardown unmounts it.
 use_tmpfs() {
   mkdir fs
-  if [[ $(id -u) -eq 0 ]]; then
+  if [[ $(id -u) -eq 0 && -n ${NC_BATS_MOUNT_NS:-} ]]; then
     mount -t tmpfs -o size="$1" nc-test fs || fail "cannot mount a tmpfs"
   fi
   cd fs || return 1
