@@ -22,10 +22,10 @@
 #include "ns/env.h"
 #include "ns/idmap.h"
 #include "ns/kinds.h"
+#include "ns/mount.h"
 #include "ns/process.h"
 #include "ns/seccomp.h"
 #include "sys/calls.h"
-#include "sys/consts.h"
 
 /* --- checks ------------------------------------------------------------ */
 
@@ -375,15 +375,11 @@ ns_confine_seccomp (const struct ns_run *r)
 
 /* --- the init ---------------------------------------------------------- */
 
-/* How many times openat2 is asked again when it answers EAGAIN (a ".."
-   raced by a rename); beyond, the open fails.  */
-enum { LOCK_OPEN_TRIES = 8 };
-
-/* DEST opened for reading as the sandbox sees it: walked from its root,
-   which no symlink or ".." met on the way leads out of, and never
-   through a /proc magic link.  Close-on-exec, so that COMMAND never
-   gets it; never waiting for a FIFO's writer, never taking a terminal.
-   The descriptor, or -errno.  */
+/* DEST opened for reading as the sandbox sees it, as a mount step's DST
+   is walked (ns/mount.h), from the root the process is in.
+   Close-on-exec, so that COMMAND never gets it; never waiting for a
+   FIFO's writer, never taking a terminal.  The descriptor, or
+   -errno.  */
 static int
 open_lock_file (const char *dest)
 {
@@ -391,17 +387,12 @@ open_lock_file (const char *dest)
                          0);
   if (root < 0)
     return root;
-  struct nc_open_how how = {
-    .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
-    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS
-  };
-  int fd = -EAGAIN;
-  for (int i = 0; i < LOCK_OPEN_TRIES && fd == -EAGAIN; i++)
-    fd = SYS_RETRY_EINTR (sys_openat2 (root, dest, &how));
+  int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+  int fd = ns_mount_open_inside (root, dest, flags);
   /* Before Linux 5.6 there is no new root (its steps need 5.12): the
      process's root is the sandbox's, and no walk can leave it.  */
   if (fd == -ENOSYS)
-    fd = SYS_RETRY_EINTR (sys_openat (root, dest, how.flags, 0));
+    fd = SYS_RETRY_EINTR (sys_openat (root, dest, flags, 0));
   sys_close (root);
   return fd;
 }

@@ -83,17 +83,24 @@ sub_path (struct ns_mount *m, char *path, const char *dir, const char *name)
   return 0;
 }
 
+int
+ns_mount_open_inside (int dirfd, const char *path, int flags)
+{
+  struct nc_open_how how = { .flags = O_CLOEXEC | flags,
+                             .resolve = RESOLVE_INSIDE };
+  int ret = -EAGAIN;
+  for (int i = 0; i < OPENAT2_TRIES && ret == -EAGAIN; i++)
+    ret = SYS_RETRY_EINTR (sys_openat2 (dirfd, path, &how));
+  return ret;
+}
+
 /* PATH, relative, opened beneath DIRFD with O_PATH and FLAGS: the
    descriptor, or -errno.  */
 static int
 open_inside (struct ns_mount *m, int dirfd, const char *path, int flags)
 {
-  struct nc_open_how how = { .flags = O_PATH | O_CLOEXEC | flags,
-                             .resolve = RESOLVE_INSIDE };
-  int ret = -EAGAIN;
-  for (int i = 0; i < OPENAT2_TRIES && ret == -EAGAIN; i++)
-    ret = SYS_RETRY_EINTR (sys_openat2 (dirfd, path, &how));
-  return failed (m, ret, "openat2", SINCE_OPENAT2);
+  return failed (m, ns_mount_open_inside (dirfd, path, O_PATH | flags),
+                 "openat2", SINCE_OPENAT2);
 }
 
 /* DST, a path in the new root, opened beneath it with O_PATH and FLAGS;

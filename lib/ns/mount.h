@@ -81,6 +81,13 @@ enum
                                    error */
 };
 
+/* PATH opened beneath DIRFD with FLAGS and O_CLOEXEC, walked as every
+   DST is: DIRFD is "/" for it, so that no absolute symlink or ".."
+   leads out, and no /proc magic link is followed.  openat2's EAGAIN (a
+   ".." raced by a rename) is asked again a few times, then returned.
+   The descriptor, or -errno (-ENOSYS before Linux 5.6).  */
+int ns_mount_open_inside (int dirfd, const char *path, int flags);
+
 /* Note the mount namespace the process is in, which ns_mount_begin
    refuses to mount over: the caller's before it makes a new one.  0, or
    -errno (/proc/self/ns/mnt cannot be read).  */
