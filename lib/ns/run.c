@@ -367,14 +367,21 @@ json_exit (const struct ns_run *r, int status)
   json_write (r, line);
 }
 
+/* Whether the child of --fork is pid 1 of a new PID namespace, COMMAND
+   its child.  */
+static bool
+init_is_pid_1 (const struct ns_run *r)
+{
+  return (r->flags & CLONE_NEWPID) && !r->as_pid_1;
+}
+
 /* Whether the child of --fork stays in the sandbox as COMMAND's parent,
    the init, for as long as it runs: as pid 1 of a new PID namespace, or
    to hold the locks of --lock-file, which COMMAND must not hold.  */
 static bool
 has_init (const struct ns_run *r)
 {
-  return (((r->flags & CLONE_NEWPID) && !r->as_pid_1)
-          || r->sandbox.n_lock_files > 0);
+  return init_is_pid_1 (r) || r->sandbox.n_lock_files > 0;
 }
 
 /* The init, COMMAND being CMD: reap every process that ends in a new
@@ -417,7 +424,6 @@ child_main (const struct ns_run *r, int lifeline, int status_fd, int go)
   ns_run_forked_process ();
   ns_confine_forked (r);
   bool init = has_init (r);
-  bool pid_1 = (r->flags & CLONE_NEWPID) && !r->as_pid_1;
   int death_sig = r->kill_child ? r->kill_child
                   : r->die_with_parent ? SIGKILL : 0;
   if (init && death_sig)
@@ -454,7 +460,7 @@ child_main (const struct ns_run *r, int lifeline, int status_fd, int go)
       sys_close (status_fd);
       /* Out of a new PID namespace, COMMAND would outlive an init that
          the death signal killed: it gets that signal of its own.  */
-      ns_run_exec (r, pid_1 ? 0 : death_sig, -1, self);
+      ns_run_exec (r, init_is_pid_1 (r) ? 0 : death_sig, -1, self);
     }
   init_loop (r, cmd, status_fd);
 }
